@@ -1,0 +1,1 @@
+console.log("indusr 0.1.0");

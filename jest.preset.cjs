@@ -1,0 +1,35 @@
+// Shared Jest settings for every workspace package. TypeScript is compiled by
+// SWC (no type checking in the test loop: `turbo run typecheck` does that), and
+// `@indus/*` imports resolve to the sibling package's source so a test never
+// depends on a stale `dist/`.
+const path = require("node:path");
+
+const root = __dirname;
+
+/** @param {string} dir the package folder */
+module.exports = function preset(dir) {
+  return {
+    rootDir: dir,
+    displayName: path.basename(dir),
+    testEnvironment: "node",
+    testMatch: ["<rootDir>/test/**/*.test.ts"],
+    transform: {
+      "^.+\\.(t|j|mj)sx?$": [
+        "@swc/jest",
+        {
+          jsc: { parser: { syntax: "typescript" }, target: "es2022" },
+          module: { type: "commonjs" },
+          sourceMaps: "inline",
+        },
+      ],
+    },
+    // ESM-only dependencies must be transformed too (Jest's module system is CJS here).
+    transformIgnorePatterns: [
+      "/node_modules/\\.pnpm/(?!(ulid|pkce-challenge|eventsource-parser|eventsource)@)",
+    ],
+    moduleNameMapper: {
+      "^@indus/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
+    },
+    moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
+  };
+};

@@ -1,0 +1,75 @@
+/**
+ * @indus/contract: the frozen, IO-free vocabulary every indus package speaks.
+ */
+export { FAULT_KINDS, ProtocolFault, isFaultKind, isProtocolFault, protocolFault } from "./fault";
+export type { FaultKind } from "./fault";
+export { ENDPOINT_PHASES, isTerminalPhase, isUsablePhase } from "./phase";
+export type { EndpointPhase } from "./phase";
+export { QUALIFIER, SERVER_ID_PATTERN, TOOL_NAME_PATTERN, isServerId, qualifyToolName } from "./names";
+export type { RemoteToolRef } from "./names";
+export {
+  BridgeConfigSchema,
+  ReconnectPolicySchema,
+  ServerConfigSchema,
+  SseServerConfigSchema,
+  StdioServerConfigSchema,
+  StreamableHttpServerConfigSchema,
+  TRANSPORT_KINDS,
+  parseBridgeConfig,
+  parseServerConfig,
+  sseServer,
+  stdioServer,
+  streamableHttpServer,
+} from "./server-config";
+export type {
+  BridgeConfig,
+  ConfigIssue,
+  ConfigParse,
+  ReconnectPolicy,
+  ServerConfig,
+  ServerConfigInput,
+  SseServerConfig,
+  StdioServerConfig,
+  StreamableHttpServerConfig,
+  TransportKind,
+} from "./server-config";
+export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
+export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
+export type { InvokeOptions, ServerEndpoint, ServerFleet } from "./bridge";
+export type {
+  FsSeam,
+  RunOptions,
+  ShellRunResult,
+  ShellSeam,
+  ShellSpawnRequest,
+  ToolAnnotations,
+  ToolBox,
+  ToolCall,
+  ToolContentBlock,
+  ToolContext,
+  ToolDescriptor,
+  ToolOutcome,
+  ToolProgress,
+  ToolResult,
+  ToolRunner,
+} from "./tool-box";
+export { DECK_FAULT_KINDS, DeckFault, PROFILES, capabilityId, isDeckFault, isProfile } from "./deck";
+export type {
+  BuildFn,
+  Capability,
+  CapabilityCard,
+  CapabilityId,
+  Card,
+  CheckpointStore,
+  DeckContext,
+  DeckFaultKind,
+  DeckFramework,
+  DeckResult,
+  DelegateAnswer,
+  DelegateRequest,
+  DelegateRunner,
+  MemoryStore,
+  ReadRecord,
+  ReadStateHandle,
+  SaasGatewayPort,
+} from "./deck";

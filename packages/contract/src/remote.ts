@@ -1,0 +1,35 @@
+/**
+ * The handles the client bridge passes around: one remote tool, one call's
+ * raw result, and point-in-time health of an endpoint or a whole fleet.
+ */
+import type { EndpointPhase } from "./phase";
+import type { ProtocolFault } from "./fault";
+import type { RemoteToolRef } from "./names";
+import type { JsonValue } from "./json";
+import type { ToolDescriptor } from "./tool-box";
+
+/** A remote tool: where it lives and what the model is told about it. */
+export interface RemoteTool {
+  /** Server id and the server-side (unqualified) name calls are routed under. */
+  readonly ref: RemoteToolRef;
+  /** The model-facing descriptor: qualified name, normalized schema. */
+  readonly descriptor: ToolDescriptor;
+}
+
+/** A call's raw result: MCP content blocks exactly as the server sent them. */
+export interface RemoteCallResult {
+  readonly content: readonly JsonValue[];
+  readonly structuredContent?: { readonly [key: string]: JsonValue };
+  readonly isError: boolean;
+}
+
+/** Health of one endpoint at one moment. */
+export interface EndpointStatus {
+  readonly server: string;
+  readonly phase: EndpointPhase;
+  readonly toolCount: number;
+  readonly fault?: ProtocolFault;
+}
+
+/** Health of every endpoint, keyed by server id, in config order. */
+export type FleetStatus = ReadonlyMap<string, EndpointStatus>;

@@ -1,0 +1,139 @@
+/**
+ * How to reach one MCP server, as a discriminated union on `transport` so a
+ * stdio server and an HTTP server cannot be confused at the type level.
+ * `env` and `headers` are plain records: JS keeps string keys in insertion
+ * order, so declaration order survives every copy.
+ */
+import { z } from "zod";
+import { SERVER_ID_PATTERN } from "./names";
+
+const stringMap = z.record(z.string(), z.string());
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+const positiveMs = z.number().int().positive();
+const toolGlobs = z.array(z.string().min(1));
+
+/** Reconnect with exponential backoff after a server dies; off unless given. */
+export const ReconnectPolicySchema = z.strictObject({
+  maxAttempts: z.number().int().min(1),
+  initialDelayMs: positiveMs.default(500),
+  maxDelayMs: positiveMs.default(30_000),
+});
+
+/** Options every transport shares: deadlines and tool filters. */
+const sharedFields = {
+  id: z.string().regex(SERVER_ID_PATTERN, "must start with a letter and hold only letters, digits, _ or -"),
+  /** Deadline for spawning/connecting and the `initialize` handshake. */
+  startupTimeoutMs: positiveMs.optional(),
+  /** Deadline for each `tools/list` page. */
+  listTimeoutMs: positiveMs.optional(),
+  /** Deadline for one `tools/call` (progress resets it, up to a total bound). */
+  toolTimeoutMs: positiveMs.optional(),
+  /** Only tools matching one of these globs are mounted. */
+  includeTools: toolGlobs.optional(),
+  /** Tools matching one of these globs are never mounted; wins over include. */
+  excludeTools: toolGlobs.optional(),
+  reconnect: ReconnectPolicySchema.optional(),
+};
+
+export const StdioServerConfigSchema = z.strictObject({
+  transport: z.literal("stdio"),
+  ...sharedFields,
+  command: z.string().min(1, "must name the program to run"),
+  args: z.array(z.string()).default([]),
+  env: stringMap.default({}),
+  cwd: z.string().min(1).optional(),
+});
+
+export const SseServerConfigSchema = z.strictObject({
+  transport: z.literal("sse"),
+  ...sharedFields,
+  url: httpUrl,
+  headers: stringMap.default({}),
+});
+
+export const StreamableHttpServerConfigSchema = z.strictObject({
+  transport: z.literal("streamable-http"),
+  ...sharedFields,
+  url: httpUrl,
+  headers: stringMap.default({}),
+});
+
+export const ServerConfigSchema = z.discriminatedUnion("transport", [
+  StdioServerConfigSchema,
+  SseServerConfigSchema,
+  StreamableHttpServerConfigSchema,
+]);
+
+export const BridgeConfigSchema = z.strictObject({
+  servers: z.array(ServerConfigSchema),
+});
+
+export type ReconnectPolicy = z.output<typeof ReconnectPolicySchema>;
+export type StdioServerConfig = z.output<typeof StdioServerConfigSchema>;
+export type SseServerConfig = z.output<typeof SseServerConfigSchema>;
+export type StreamableHttpServerConfig = z.output<typeof StreamableHttpServerConfigSchema>;
+export type ServerConfig = z.output<typeof ServerConfigSchema>;
+/** What a caller may write: defaulted fields (`args`, `env`, `headers`) optional. */
+export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+export type TransportKind = ServerConfig["transport"];
+export const TRANSPORT_KINDS = ["stdio", "sse", "streamable-http"] as const satisfies readonly TransportKind[];
+
+/** The set of servers a fleet connects on start. */
+export interface BridgeConfig {
+  readonly servers: readonly ServerConfig[];
+}
+
+/** One problem in a config value: where (`servers.2.url`) and what. */
+export interface ConfigIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ConfigParse<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
+
+function toParse<T>(result: { success: true; data: T } | { success: false; error: z.ZodError }): ConfigParse<T> {
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    issues: result.error.issues.map((issue) => ({
+      path: issue.path.length === 0 ? "(root)" : issue.path.map(String).join("."),
+      message: issue.message,
+    })),
+  };
+}
+
+/** Validate one untrusted server config; never throws. */
+export function parseServerConfig(value: unknown): ConfigParse<ServerConfig> {
+  return toParse(ServerConfigSchema.safeParse(value));
+}
+
+/** Validate an untrusted `{servers: [...]}`; never throws. */
+export function parseBridgeConfig(value: unknown): ConfigParse<BridgeConfig> {
+  return toParse(BridgeConfigSchema.safeParse(value));
+}
+
+/** A stdio server with no args or env, as the common case. */
+export function stdioServer(
+  id: string,
+  command: string,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): StdioServerConfig {
+  return { transport: "stdio", id, command, args: [...args], env: { ...env } };
+}
+
+/** A legacy SSE server. */
+export function sseServer(id: string, url: string, headers: Record<string, string> = {}): SseServerConfig {
+  return { transport: "sse", id, url, headers: { ...headers } };
+}
+
+/** A Streamable HTTP server (falls back to SSE when the server is legacy). */
+export function streamableHttpServer(
+  id: string,
+  url: string,
+  headers: Record<string, string> = {},
+): StreamableHttpServerConfig {
+  return { transport: "streamable-http", id, url, headers: { ...headers } };
+}

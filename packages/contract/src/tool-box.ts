@@ -1,0 +1,119 @@
+/**
+ * The tool-box kernel: what a model is told about (descriptors) and what
+ * fulfils a call (the runner). The deck, a mounted fleet and the provider host
+ * all speak these types, so one box can be built, grafted and published.
+ */
+import type { JsonSchema, JsonValue } from "./json";
+
+/** Behaviour hints, as MCP's tool annotations name them. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** What the model is told about one tool. */
+export interface ToolDescriptor {
+  readonly name: string;
+  readonly description: string;
+  /** A JSON Schema object describing the call's arguments. */
+  readonly parameters: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+}
+
+/** One request from the model to run a tool. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/**
+ * A content block of a tool result: text for the model to read, or any other
+ * JSON value (MCP images, audio and resources ride here untouched).
+ */
+export type ToolContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "json"; readonly value: JsonValue };
+
+/** What a tool produces. */
+export interface ToolResult {
+  readonly content: readonly ToolContentBlock[];
+  readonly isError?: boolean;
+  /** Structured output, when the tool declares an output schema. */
+  readonly structuredContent?: { readonly [key: string]: JsonValue };
+}
+
+/** A runner's answer to one call: the result, tagged with the call it answers. */
+export interface ToolOutcome extends ToolResult {
+  readonly callId: string;
+  readonly isError: boolean;
+}
+
+/** Progress a long-running tool reports (MCP `notifications/progress`). */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RunOptions {
+  /** Aborting cancels the call; the tool must stop and resolve promptly. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+/** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */
+export interface ToolRunner {
+  run(call: ToolCall, options?: RunOptions): Promise<ToolOutcome>;
+}
+
+/** A set of tools a model can call, and the runner that fulfils them. */
+export interface ToolBox {
+  descriptors(): readonly ToolDescriptor[];
+  readonly runner: ToolRunner;
+  /** Present when the set of tools can change; returns an unsubscribe. */
+  onDescriptorsChanged?(listener: () => void): () => void;
+}
+
+/** The file-system seam a tool reaches through its context (tests swap it). */
+export interface FsSeam {
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  stat(path: string): Promise<{ readonly size: number; readonly mtimeMs: number; readonly isDirectory: boolean } | null>;
+  mkdir(path: string): Promise<void>;
+}
+
+/** How a tool starts a process: argv, cwd, env, and the abort signal. */
+export interface ShellSpawnRequest {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+export interface ShellRunResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+}
+
+/** The shell seam a tool reaches through its context. */
+export interface ShellSeam {
+  run(request: ShellSpawnRequest): Promise<ShellRunResult>;
+}
+
+/** The world a tool runs in, minted per dispatch. */
+export interface ToolContext {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  readonly fs: FsSeam;
+  readonly shell: ShellSeam;
+  readonly onProgress?: (progress: ToolProgress) => void;
+}

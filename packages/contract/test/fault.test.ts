@@ -1,0 +1,49 @@
+import { FAULT_KINDS, ProtocolFault, isFaultKind, isProtocolFault, protocolFault } from "@indus/contract";
+
+describe("fault model", () => {
+  it("has exactly six kinds in a stable order", () => {
+    expect(FAULT_KINDS).toEqual(["transport", "protocol", "timeout", "tool-error", "not-connected", "spawn-failed"]);
+  });
+
+  it("builds a fault with kind, plain message and the cause on the standard field", () => {
+    const cause = new Error("ECONNREFUSED");
+    const fault = protocolFault("transport", "could not reach http://127.0.0.1:9/mcp", cause);
+    expect(fault).toBeInstanceOf(Error);
+    expect(fault).toBeInstanceOf(ProtocolFault);
+    expect(fault.kind).toBe("transport");
+    expect(fault.message).toBe("could not reach http://127.0.0.1:9/mcp");
+    expect(fault.message).not.toMatch(/transport/);
+    expect(fault.cause).toBe(cause);
+    expect(fault.name).toBe("ProtocolFault");
+  });
+
+  it("leaves cause unset when none is given", () => {
+    const fault = protocolFault("timeout", "slow");
+    expect("cause" in fault).toBe(false);
+  });
+
+  it("keeps a non-Error cause as is", () => {
+    expect(protocolFault("protocol", "bad page", { code: -32600 }).cause).toEqual({ code: -32600 });
+  });
+
+  it("narrows faults and nothing else", () => {
+    expect(isProtocolFault(protocolFault("spawn-failed", "ENOENT"))).toBe(true);
+    expect(isProtocolFault(new Error("plain"))).toBe(false);
+    expect(isProtocolFault({ kind: "transport", message: "x" })).toBe(false);
+    expect(isProtocolFault(null)).toBe(false);
+    expect(isProtocolFault("transport")).toBe(false);
+  });
+
+  it("recognises a fault from a second copy of the package by shape", () => {
+    const foreign = Object.assign(new Error("from elsewhere"), { name: "ProtocolFault", kind: "tool-error" });
+    expect(isProtocolFault(foreign)).toBe(true);
+    const wrongKind = Object.assign(new Error("x"), { name: "ProtocolFault", kind: "nope" });
+    expect(isProtocolFault(wrongKind)).toBe(false);
+  });
+
+  it("guards fault kinds", () => {
+    for (const kind of FAULT_KINDS) expect(isFaultKind(kind)).toBe(true);
+    expect(isFaultKind("Transport")).toBe(false);
+    expect(isFaultKind(3)).toBe(false);
+  });
+});

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+/**
+ * The layering check: dependencies point inward, toward `contract`.
+ * Reads every package.json and every import under `src/` and reports an edge
+ * outside the table, an undeclared `@indus/*` import, a deep import, or a
+ * relative path that leaves its package. Run: `node scripts/check-layering.mjs [root]`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Folder name → the `@indus/*` packages it may depend on. `*` means any. */
+export const ALLOWED_EDGES = {
+  contract: [],
+  "schema-normalizer": ["contract"],
+  ledger: ["contract"],
+  endpoint: ["contract", "schema-normalizer"],
+  fleet: ["contract", "endpoint"],
+  "provider-host": ["contract"],
+  deck: ["contract", "ledger", "fleet"],
+  cli: "*",
+};
+
+const SCOPE = "@indus/";
+const SOURCE_EXT = /\.(c|m)?(t|j)sx?$/;
+const IMPORT_RE =
+  /(?:\bimport\s+(?:type\s+)?(?:[^'"`;]*?\sfrom\s+)?|\bexport\s+(?:type\s+)?[^'"`;]*?\sfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*)(['"])([^'"]+)\1/g;
+
+function listPackages(root) {
+  const found = [];
+  for (const group of ["packages", "apps"]) {
+    const base = path.join(root, group);
+    if (!fs.existsSync(base)) continue;
+    for (const name of fs.readdirSync(base).sort()) {
+      const dir = path.join(base, name);
+      const manifest = path.join(dir, "package.json");
+      if (fs.existsSync(manifest)) found.push({ folder: name, dir, manifest: JSON.parse(fs.readFileSync(manifest, "utf8")) });
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir) {
+  if (!fs.existsSync(dir)) return [];
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(full));
+    else if (SOURCE_EXT.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(full);
+  }
+  return out.sort();
+}
+
+/** Strip comments so an example in a doc comment is not read as an import. */
+function stripComments(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:'"`\\])\/\/.*$/gm, "$1");
+}
+
+export function importsOf(text) {
+  const specs = [];
+  for (const match of stripComments(text).matchAll(IMPORT_RE)) specs.push(match[2]);
+  return specs;
+}
+
+/** Every violation in the workspace at `root`, as `{where, message}`. */
+export function checkLayering(root) {
+  const violations = [];
+  const packages = listPackages(root);
+  const folderOfName = new Map(packages.map((p) => [p.manifest.name, p.folder]));
+  const graph = new Map();
+
+  for (const pkg of packages) {
+    const rel = path.relative(root, pkg.dir);
+    const allowed = ALLOWED_EDGES[pkg.folder];
+    if (allowed === undefined) {
+      violations.push({ where: `${rel}/package.json`, message: `package folder "${pkg.folder}" is not in the layering table` });
+      continue;
+    }
+    const declared = new Set();
+    for (const field of ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"]) {
+      for (const dep of Object.keys(pkg.manifest[field] ?? {})) {
+        if (!dep.startsWith(SCOPE)) continue;
+        declared.add(dep);
+        const target = folderOfName.get(dep) ?? dep.slice(SCOPE.length);
+        if (allowed !== "*" && !allowed.includes(target)) {
+          violations.push({ where: `${rel}/package.json`, message: `${field} names ${dep}: the edge ${pkg.folder} → ${target} is not allowed` });
+        }
+        if (!graph.has(pkg.folder)) graph.set(pkg.folder, new Set());
+        graph.get(pkg.folder).add(target);
+      }
+    }
+    const srcDir = path.join(pkg.dir, "src");
+    for (const file of sourceFiles(srcDir)) {
+      const where = path.relative(root, file);
+      for (const spec of importsOf(fs.readFileSync(file, "utf8"))) {
+        if (spec.startsWith(SCOPE)) {
+          const [, name, ...rest] = spec.split("/");
+          const bare = `${SCOPE}${name}`;
+          if (rest.length > 0) violations.push({ where, message: `deep import "${spec}": import "${bare}" instead` });
+          if (!declared.has(bare)) violations.push({ where, message: `imports ${bare} but ${rel}/package.json does not declare it` });
+          const target = folderOfName.get(bare) ?? name;
+          if (allowed !== "*" && !allowed.includes(target)) {
+            violations.push({ where, message: `imports ${bare}: the edge ${pkg.folder} → ${target} is not allowed` });
+          }
+        } else if (spec.startsWith(".")) {
+          const resolved = path.resolve(path.dirname(file), spec);
+          if (resolved !== pkg.dir && !resolved.startsWith(pkg.dir + path.sep)) {
+            violations.push({ where, message: `relative import "${spec}" leaves ${rel}` });
+          }
+        }
+      }
+    }
+  }
+
+  // The table is acyclic; a declared graph could still loop through folders outside it.
+  const visiting = new Set();
+  const done = new Set();
+  const visit = (node, trail) => {
+    if (done.has(node)) return;
+    if (visiting.has(node)) {
+      violations.push({ where: "workspace", message: `dependency cycle: ${[...trail, node].join(" → ")}` });
+      return;
+    }
+    visiting.add(node);
+    for (const next of graph.get(node) ?? []) visit(next, [...trail, node]);
+    visiting.delete(node);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return violations;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), ".."));
+  const violations = checkLayering(root);
+  for (const v of violations) console.error(`layering: ${v.where}: ${v.message}`);
+  if (violations.length > 0) process.exit(1);
+  console.log(`layering: ok (${listPackages(root).length} packages)`);
+}
