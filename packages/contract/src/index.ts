@@ -35,6 +35,7 @@ export type {
 } from "./server-config";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
+export type { GatewayCallOptions, GatewayCatalog, GatewayChange } from "./gateway";
 export type { InvokeOptions, ServerEndpoint, ServerFleet } from "./bridge";
 export type {
   FsSeam,

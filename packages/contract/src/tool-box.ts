@@ -4,6 +4,7 @@
  * all speak these types, so one box can be built, grafted and published.
  */
 import type { JsonSchema, JsonValue } from "./json";
+import type { GatewayCatalog } from "./gateway";
 
 /** Behaviour hints, as MCP's tool annotations name them. */
 export interface ToolAnnotations {
@@ -76,6 +77,8 @@ export interface ToolBox {
   readonly runner: ToolRunner;
   /** Present when the set of tools can change; returns an unsubscribe. */
   onDescriptorsChanged?(listener: () => void): () => void;
+  /** Resources and prompts of the servers behind the box, when it has any. */
+  readonly catalog?: GatewayCatalog;
 }
 
 /** The file-system seam a tool reaches through its context (tests swap it). */
