@@ -1,1 +1,7 @@
-module.exports = require("../../jest.preset.cjs")(__dirname);
+const preset = require("../../jest.preset.cjs")(__dirname);
+
+module.exports = {
+  ...preset,
+  // Subprocess tests run the bundled binary; build it first when it is stale.
+  globalSetup: "<rootDir>/test/support/build-if-stale.cjs",
+};

@@ -1,0 +1,48 @@
+/**
+ * What booting the deck hands to every command: the runtime tool box (built-ins
+ * plus grafted MCP tools), where each tool came from, each server's outcome,
+ * config diagnostics, live MCP control, and one teardown.
+ */
+import type { EndpointPhase, FaultKind, ToolBox } from "@indus/contract";
+
+export type ToolOrigin = "built-in" | "app" | "server";
+
+export interface ServerReport {
+  readonly id: string;
+  readonly transport: string;
+  /** The config file the server came from. */
+  readonly source?: string;
+  readonly phase: EndpointPhase;
+  readonly toolCount: number;
+  readonly connectMs?: number;
+  readonly fault?: { readonly kind: FaultKind; readonly message: string };
+  /** The server's `instructions` from initialize, for the briefing. */
+  readonly instructions?: string;
+  /** Last stderr lines of a stdio server (most useful when it failed). */
+  readonly stderrTail?: readonly string[];
+  readonly logFile?: string;
+}
+
+export interface ConfigDiagnostic {
+  readonly file: string;
+  readonly row?: string;
+  readonly message: string;
+  readonly severity: "warning" | "error";
+}
+
+/** Live control of mounted servers for `/mcp` in the interactive session. */
+export interface McpControl {
+  servers(): readonly ServerReport[];
+  reconnect(id: string): Promise<ServerReport>;
+  /** Hide (or show again) a server's tools for the rest of the session. */
+  setEnabled(id: string, enabled: boolean): void;
+}
+
+export interface BootedDeck {
+  readonly box: ToolBox;
+  origin(toolName: string): ToolOrigin;
+  readonly servers: readonly ServerReport[];
+  readonly diagnostics: readonly ConfigDiagnostic[];
+  readonly mcp: McpControl;
+  close(): Promise<void>;
+}

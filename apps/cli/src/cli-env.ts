@@ -1,0 +1,40 @@
+/**
+ * The environment a command runs in, read once: working directory, home,
+ * XDG root, terminal capabilities. Tests point HOME and XDG_CONFIG_HOME at
+ * temp folders; nothing else reads `process.env` for these.
+ */
+import os from "node:os";
+import path from "node:path";
+
+export interface CliEnv {
+  readonly cwd: string;
+  readonly home: string;
+  readonly xdgConfigHome?: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stderrIsTty: boolean;
+  readonly color: boolean;
+}
+
+export function cliEnv(options: { cwd?: unknown } = {}): CliEnv {
+  const env = process.env;
+  const home = env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
+  const stderrIsTty = Boolean(process.stderr.isTTY);
+  return {
+    cwd: typeof options.cwd === "string" && options.cwd.length > 0 ? path.resolve(options.cwd) : process.cwd(),
+    home,
+    xdgConfigHome: env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : undefined,
+    env,
+    stderrIsTty,
+    color: stderrIsTty && env.NO_COLOR === undefined && env.TERM !== "dumb",
+  };
+}
+
+/** Where session files live unless `--session-dir` says otherwise. */
+export function defaultSessionDir(cli: CliEnv): string {
+  return path.join(cli.home, ".indusvx", "sessions");
+}
+
+/** Where MCP server stderr logs go unless `--log-dir` says otherwise. */
+export function defaultLogDir(cli: CliEnv, sessionDir?: string): string {
+  return path.join(sessionDir ?? defaultSessionDir(cli), "logs");
+}

@@ -1,0 +1,111 @@
+/**
+ * `indusr mcp add | remove | import`: edits of the project or user config that
+ * keep everything else in the file and never lose it on error.
+ */
+import { SERVER_ID_PATTERN } from "@indus/contract";
+import { addServerToFile, configPathFor, ConfigFileError, listServerNames, removeServerFromFile, type Scope } from "../config-file";
+import { cliEnv } from "../cli-env";
+import { EXIT, UsageError } from "../program";
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+interface AddOptions {
+  scope: Scope;
+  env?: string[];
+  header?: string[];
+  url?: string;
+  transport?: "http" | "sse";
+  force?: boolean;
+  cwd?: string;
+  json?: boolean;
+}
+
+function parsePairs(items: readonly string[] | undefined, separator: "=" | ":", flag: string, nameRule: RegExp): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of items ?? []) {
+    const at = item.indexOf(separator);
+    const key = at > 0 ? item.slice(0, at).trim() : "";
+    if (!key || !nameRule.test(key)) {
+      const shape = separator === "=" ? "KEY=VALUE" : "Name: value";
+      throw new UsageError(`${flag} "${item}" is not ${shape}`);
+    }
+    out[key] = item.slice(at + 1).trim();
+  }
+  return out;
+}
+
+/** The config row `mcp add` writes, in the format `loadMcpConfig` reads. */
+export function rowForAdd(command: readonly string[], options: AddOptions): Record<string, unknown> {
+  const env = parsePairs(options.env, "=", "-e/--env", ENV_NAME);
+  const headers = parsePairs(options.header, ":", "-H/--header", HEADER_NAME);
+  if (options.url !== undefined) {
+    if (command.length > 0) throw new UsageError("give either --url or a command after --, not both");
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw new UsageError(`--url "${options.url}" is not a URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--url must be http:// or https://, not ${url.protocol}`);
+    if (Object.keys(env).length > 0) throw new UsageError("-e/--env applies to stdio servers; a remote server takes -H/--header");
+    return {
+      url: options.url,
+      ...(options.transport === "sse" ? { transport: "sse" } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    };
+  }
+  if (options.transport !== undefined) throw new UsageError("--transport applies to --url servers");
+  if (Object.keys(headers).length > 0) throw new UsageError("-H/--header applies to --url servers; a stdio server takes -e/--env");
+  const [program, ...args] = command;
+  if (program === undefined) throw new UsageError("give the server's command after --, e.g. `indusr mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .`, or --url");
+  return { command: program, ...(args.length > 0 ? { args } : {}), ...(Object.keys(env).length > 0 ? { env } : {}) };
+}
+
+export async function mcpAddCommand(name: string, command: string[], options: AddOptions): Promise<number> {
+  if (!SERVER_ID_PATTERN.test(name)) {
+    throw new UsageError(`server name "${name}" must start with a letter and hold only letters, digits, _ or -`);
+  }
+  const row = rowForAdd(command, options);
+  const cli = cliEnv(options);
+  const file = configPathFor(options.scope, cli);
+  try {
+    addServerToFile(file, name, row, { replace: options.force === true });
+  } catch (error) {
+    if (error instanceof ConfigFileError) {
+      process.stderr.write(`indusr: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify({ added: name, file, row })}\n`);
+  else process.stdout.write(`Added ${"url" in row ? "remote" : "stdio"} server ${name} to ${file}\n`);
+  return EXIT.ok;
+}
+
+export async function mcpRemoveCommand(name: string, options: { scope?: Scope; cwd?: string }): Promise<number> {
+  const cli = cliEnv(options);
+  const scopes: Scope[] = options.scope ? [options.scope] : ["project", "user"];
+  const removedFrom: string[] = [];
+  try {
+    for (const scope of scopes) {
+      const file = configPathFor(scope, cli);
+      if (removeServerFromFile(file, name)) removedFrom.push(file);
+    }
+  } catch (error) {
+    if (error instanceof ConfigFileError) {
+      process.stderr.write(`indusr: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+  if (removedFrom.length === 0) {
+    const looked = scopes.map((scope) => configPathFor(scope, cli)).join(", ");
+    process.stderr.write(`indusr: no server named "${name}" in ${looked}\n`);
+    return EXIT.failed;
+  }
+  for (const file of removedFrom) process.stdout.write(`Removed ${name} from ${file}\n`);
+  return EXIT.ok;
+}
+
+export { listServerNames };

@@ -1,0 +1,190 @@
+/**
+ * Edits of an MCP config file that keep everything else in it: unrelated keys,
+ * comments and formatting survive (jsonc-parser edits text in place), and the
+ * file is replaced atomically (temp file + rename) so an error never loses it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+
+export type Scope = "project" | "user";
+
+export interface ConfigEnv {
+  readonly cwd: string;
+  readonly home: string;
+  readonly xdgConfigHome?: string;
+}
+
+/** Where `mcp add --scope` writes: the project file or the user (XDG) file. */
+export function configPathFor(scope: Scope, env: ConfigEnv): string {
+  if (scope === "project") return path.join(env.cwd, ".indusvx", "mcp.json");
+  const xdg = env.xdgConfigHome && env.xdgConfigHome.length > 0 ? env.xdgConfigHome : path.join(env.home, ".config");
+  return path.join(xdg, "indusvx", "mcp.json");
+}
+
+export class ConfigFileError extends Error {
+  override readonly name = "ConfigFileError";
+  constructor(
+    readonly file: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}: ${message}`, options);
+  }
+}
+
+interface LoadedText {
+  readonly text: string;
+  readonly exists: boolean;
+  readonly root: Record<string, unknown>;
+}
+
+function load(file: string): LoadedText {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: "{}\n", exists: false, root: {} };
+    throw new ConfigFileError(file, `cannot read: ${(error as Error).message}`, { cause: error });
+  }
+  const errors: ParseError[] = [];
+  const root = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const line = text.slice(0, first.offset).split("\n").length;
+    throw new ConfigFileError(file, `is not valid JSON (${printParseErrorCode(first.error)} at line ${line}); left unchanged`);
+  }
+  if (root === null || typeof root !== "object" || Array.isArray(root)) {
+    throw new ConfigFileError(file, "must hold a JSON object; left unchanged");
+  }
+  return { text, exists: true, root: root as Record<string, unknown> };
+}
+
+/** Which key holds the servers: an existing `servers` or `mcpServers`, else `servers`. */
+function serversKey(root: Record<string, unknown>): "servers" | "mcpServers" {
+  if (root.servers !== undefined) return "servers";
+  if (root.mcpServers !== undefined) return "mcpServers";
+  return "servers";
+}
+
+function detectIndent(text: string): { insertSpaces: boolean; tabSize: number } {
+  const match = /^([ \t]+)\S/m.exec(text);
+  if (!match) return { insertSpaces: true, tabSize: 2 };
+  const indent = match[1]!;
+  return indent.startsWith("\t") ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: indent.length };
+}
+
+/** Write `text` to `file` atomically: a sibling temp file, fsync, rename. */
+export function writeFileAtomic(file: string, text: string): void {
+  const dir = path.dirname(file);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new ConfigFileError(file, `cannot create ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  let mode: number | undefined;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    mode = undefined;
+  }
+  try {
+    const fd = fs.openSync(temp, "w", mode ?? 0o600);
+    try {
+      fs.writeFileSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw new ConfigFileError(file, `cannot write: ${(error as Error).message}; the file is unchanged`, { cause: error });
+  }
+}
+
+function serverNames(root: Record<string, unknown>): string[] {
+  const servers = root[serversKey(root)];
+  if (Array.isArray(servers)) return servers.map((row) => String((row as { name?: unknown })?.name ?? ""));
+  if (servers && typeof servers === "object") return Object.keys(servers);
+  return [];
+}
+
+function lineIndentAt(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))![0];
+}
+
+/**
+ * Insert one member at the end of an object or array, formatted like its
+ * siblings. Only new text is written: no existing line is reformatted.
+ */
+function insertMember(text: string, container: Node, key: string | null, value: unknown, unit: string, eol: string): string {
+  const children = container.children ?? [];
+  const parentIndent = lineIndentAt(text, container.offset);
+  const childIndent = children.length > 0 ? lineIndentAt(text, children[0]!.offset) : parentIndent + unit;
+  const body = JSON.stringify(value, null, unit).split("\n").join(eol + childIndent);
+  const member = `${key === null ? "" : `${JSON.stringify(key)}: `}${body}`;
+  if (children.length > 0) {
+    const last = children[children.length - 1]!;
+    const at = last.offset + last.length;
+    const sameLine = !text.slice(children[0]!.offset - childIndent.length - 1, children[0]!.offset).includes("\n");
+    const separator = sameLine ? ", " : `,${eol}${childIndent}`;
+    return text.slice(0, at) + separator + member + text.slice(at);
+  }
+  const open = container.offset + 1;
+  const close = container.offset + container.length - 1;
+  return text.slice(0, open) + `${eol}${childIndent}${member}${eol}${parentIndent}` + text.slice(close);
+}
+
+/** Add one server row. Refuses a name that is already there. */
+export function addServerToFile(file: string, name: string, row: Record<string, unknown>, options: { replace?: boolean } = {}): void {
+  const loaded = load(file);
+  const key = serversKey(loaded.root);
+  const existing = loaded.root[key];
+  if (existing !== undefined && (typeof existing !== "object" || existing === null)) {
+    throw new ConfigFileError(file, `"${key}" is neither an object nor an array; left unchanged`);
+  }
+  const exists = serverNames(loaded.root).includes(name);
+  if (exists && !options.replace) {
+    throw new ConfigFileError(file, `a server named "${name}" already exists (remove it first, or pass --force)`);
+  }
+  const style = detectIndent(loaded.text);
+  const unit = style.insertSpaces ? " ".repeat(style.tabSize) : "\t";
+  const eol = loaded.text.includes("\r\n") ? "\r\n" : "\n";
+  const tree = parseTree(loaded.text, [], { allowTrailingComma: true })!;
+  let next: string;
+  if (exists) {
+    const index = Array.isArray(existing) ? existing.findIndex((r) => (r as { name?: unknown })?.name === name) : -1;
+    const jsonPath = Array.isArray(existing) ? [key, index] : [key, name];
+    const value = Array.isArray(existing) ? { name, ...row } : row;
+    next = applyEdits(loaded.text, modify(loaded.text, jsonPath, value, { formattingOptions: { ...style, eol } }));
+  } else if (existing === undefined) {
+    next = insertMember(loaded.text, tree, key, { [name]: row }, unit, eol);
+  } else {
+    const container = findNodeAtLocation(tree, [key])!;
+    next = Array.isArray(existing)
+      ? insertMember(loaded.text, container, null, { name, ...row }, unit, eol)
+      : insertMember(loaded.text, container, name, row, unit, eol);
+  }
+  if (!next.endsWith("\n")) next += eol;
+  writeFileAtomic(file, next);
+}
+
+/** Remove one server row; false when the file has no such server. */
+export function removeServerFromFile(file: string, name: string): boolean {
+  const loaded = load(file);
+  if (!loaded.exists || !serverNames(loaded.root).includes(name)) return false;
+  const key = serversKey(loaded.root);
+  const servers = loaded.root[key];
+  const jsonPath = Array.isArray(servers) ? [key, servers.findIndex((r) => (r as { name?: unknown })?.name === name)] : [key, name];
+  const edits = modify(loaded.text, jsonPath, undefined, { formattingOptions: detectIndent(loaded.text) });
+  writeFileAtomic(file, applyEdits(loaded.text, edits));
+  return true;
+}
+
+/** Names of the servers a file holds (empty when missing). */
+export function listServerNames(file: string): string[] {
+  return serverNames(load(file).root);
+}

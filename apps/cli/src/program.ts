@@ -1,0 +1,161 @@
+/**
+ * The command tree. Every command module is loaded only when that command
+ * runs, so `indusr --version` and `indusr --help` stay cheap.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { withFlags } from "./flags";
+import { VERSION } from "./version";
+
+/** Exit codes: 0 ok, 1 a tool or server failed, 2 the command line was wrong. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+const TOOL_FLAGS = ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"] as const;
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function buildProgram(run: (load: () => Promise<(...args: never[]) => Promise<number>>, args: unknown[]) => Promise<void>): Command {
+  const program = new Command("indusr")
+    .description("A coding agent that sees MCP tools exactly like its built-ins, and an MCP gateway.")
+    .version(VERSION, "-v, --version", "Print the version")
+    .argument("[prompt...]", "A task to run (interactive session when omitted on a terminal)")
+    .helpOption("-h, --help", "Show help")
+    .showSuggestionAfterError(true)
+    .allowExcessArguments(false);
+  withFlags(program, [...TOOL_FLAGS, "session-dir", "print", "max-turns", "allow", "yes", "provider", "model", "base-url", "output-format"]);
+  program.action((prompt: string[], options: Record<string, unknown>) =>
+    run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options]),
+  );
+
+  const tools = withFlags(new Command("tools").description("List every tool the agent sees: built-ins, app cards and MCP tools"), [...TOOL_FLAGS, "json"]);
+  tools.action((options: Record<string, unknown>) => run(() => import("./commands/tools").then((m) => m.toolsCommand as never), [options]));
+  program.addCommand(tools);
+
+  const call = withFlags(
+    new Command("call")
+      .description("Run one tool once and print its result (exit 1 when the tool reports an error)")
+      .argument("<tool>", "Tool name, e.g. read or everything__echo")
+      .argument("[json-args]", "Arguments as a JSON object")
+      .option("--args-file <file>", "Read the arguments from a JSON file (- for stdin)"),
+    [...TOOL_FLAGS, "json"],
+  );
+  call.action((tool: string, json: string | undefined, options: Record<string, unknown>) =>
+    run(() => import("./commands/call").then((m) => m.callCommand as never), [tool, json, options]),
+  );
+  program.addCommand(call);
+
+  const mcp = new Command("mcp").description("Manage MCP servers and serve the deck over MCP");
+  const configFlags = ["mcp", "cwd", "json"] as const;
+
+  mcp.addCommand(
+    withFlags(new Command("list").description("Configured servers and the file each came from"), configFlags).action((options) =>
+      run(() => import("./commands/mcp-config").then((m) => m.mcpListCommand as never), [options]),
+    ),
+  );
+  mcp.addCommand(
+    withFlags(new Command("get").description("One configured server").argument("<name>"), configFlags).action((name, options) =>
+      run(() => import("./commands/mcp-config").then((m) => m.mcpGetCommand as never), [name, options]),
+    ),
+  );
+  mcp.addCommand(
+    withFlags(new Command("show-merged").description("The merged configuration, as indusr will use it"), configFlags).action((options) =>
+      run(() => import("./commands/mcp-config").then((m) => m.mcpShowMergedCommand as never), [options]),
+    ),
+  );
+  mcp.addCommand(
+    withFlags(new Command("status").description("Connect every configured server in parallel and report (exit 1 when any failed)"), [
+      ...configFlags,
+      "log-dir",
+    ]).action((options) => run(() => import("./commands/mcp-status").then((m) => m.mcpStatusCommand as never), [options])),
+  );
+  mcp.addCommand(
+    withFlags(
+      new Command("add")
+        .description("Add a server: `indusr mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .` or `indusr mcp add api --url https://host/mcp`")
+        .argument("<name>", "Server id (a letter, then letters, digits, _ or -)")
+        .argument("[command...]", "After --: the command and its arguments")
+        .addOption(new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"))
+        .option("-e, --env <KEY=VALUE>", "Environment variable for a stdio server (repeatable)", collect)
+        .option("-H, --header <Key: Value>", "HTTP header for a remote server (repeatable)", collect)
+        .option("--url <url>", "A remote server's URL")
+        .addOption(new Option("-t, --transport <transport>", "Remote transport").choices(["http", "sse"]))
+        .option("--force", "Replace a server of the same name"),
+      ["cwd", "json"],
+    ).action((name, command, options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpAddCommand as never), [name, command, options])),
+  );
+  mcp.addCommand(
+    withFlags(
+      new Command("remove")
+        .description("Remove a server from the project or user file")
+        .argument("<name>")
+        .addOption(new Option("-s, --scope <scope>", "Only this file").choices(["project", "user"])),
+      ["cwd"],
+    ).action((name, options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpRemoveCommand as never), [name, options])),
+  );
+  mcp.addCommand(
+    withFlags(
+      new Command("import")
+        .description("Copy servers from another client's config")
+        .addOption(new Option("--from <client>", "Where from").choices(["claude-desktop", "claude-code", "vscode", "cursor", "gemini"]).makeOptionMandatory())
+        .addOption(new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"))
+        .option("--file <path>", "Read this file instead of the client's usual location")
+        .option("--dry-run", "Show what would be imported; write nothing")
+        .option("--force", "Replace servers of the same name"),
+      ["cwd", "json"],
+    ).action((options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpImportCommand as never), [options])),
+  );
+  mcp.addCommand(
+    withFlags(
+      new Command("serve")
+        .description("Serve the deck and every mounted server as one MCP server (default profile: authoring, read-only)")
+        .option("--stdio", "Serve one client over stdin/stdout (the default)")
+        .option("--http", "Serve Streamable HTTP")
+        .option("--host <host>", "HTTP bind address", "127.0.0.1")
+        .option("--port <port>", "HTTP port (0 picks a free one)", "3333")
+        .option("--token-env <name>", "Environment variable holding the bearer token clients must send", "INDUSR_SERVE_TOKEN")
+        .option("--stateless", "HTTP without sessions, for replicas behind a load balancer"),
+      ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
+    ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand as never), [options])),
+  );
+  mcp.addCommand(
+    withFlags(
+      new Command("logs").description("Show a server's stderr log").argument("<name>").option("-n, --lines <n>", "Only the last n lines"),
+      ["log-dir", "session-dir"],
+    ).action((name, options) => run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand as never), [name, options])),
+  );
+  program.addCommand(mcp);
+  return program;
+}
+
+/** Parse and run; resolves to the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(async (load, args) => {
+    const command = await load();
+    code = await (command as (...a: unknown[]) => Promise<number>)(...args);
+  });
+  program.exitOverride();
+  for (const sub of program.commands) {
+    sub.exitOverride();
+    for (const leaf of sub.commands) leaf.exitOverride();
+  }
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`indusr: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return code;
+}

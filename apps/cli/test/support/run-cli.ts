@@ -1,0 +1,77 @@
+/**
+ * Runs the built `indusr` as a subprocess with its own HOME, XDG config root
+ * and working directory, the way a user would.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const BIN = path.join(__dirname, "..", "..", "dist", "indusr.js");
+
+export interface Sandbox {
+  readonly root: string;
+  readonly home: string;
+  readonly xdg: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+export function makeSandbox(): Sandbox {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "indusr-test-"));
+  const home = path.join(root, "home");
+  const xdg = path.join(root, "xdg");
+  const cwd = path.join(root, "project");
+  for (const dir of [home, xdg, cwd]) fs.mkdirSync(dir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: xdg, NO_COLOR: "1", LANG: "C.UTF-8" };
+  return {
+    root,
+    home,
+    xdg,
+    cwd,
+    env,
+    cleanup: () => {
+      // Restore write permission on anything a test locked, then remove.
+      try {
+        for (const dir of [xdg, path.join(cwd, ".indusvx")]) if (fs.existsSync(dir)) fs.chmodSync(dir, 0o755);
+      } catch {
+        /* best effort */
+      }
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(
+  args: readonly string[],
+  options: { sandbox: Sandbox; cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? options.sandbox.cwd,
+      env: { ...options.sandbox.env, ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`indusr ${args.join(" ")} did not finish in ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
