@@ -1,0 +1,99 @@
+import { protocolFault } from "@indus/contract";
+
+/**
+ * Canonical JSON: object keys sorted by UTF-16 code unit at every level,
+ * arrays in their own order (order is meaning there), no whitespace. Two
+ * schemas that differ only in key order serialise to the same text.
+ *
+ * Values follow `JSON.stringify` (`toJSON` honoured; `undefined`, functions
+ * and symbols dropped from objects and `null` in arrays; non-finite numbers
+ * `null`), except that a bigint is written as its digits instead of throwing.
+ * Iterative, so a 100,000-deep schema cannot overflow the stack. A cycle is
+ * not JSON: it raises a `protocol` fault naming where it closes.
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  const tasks: Task[] = [{ t: WRITE, value: resolveJson(value), at: undefined }];
+  const open = new Set<object>();
+
+  while (tasks.length > 0) {
+    const task = tasks.pop() as Task;
+    if (task.t === EMIT) {
+      out.push(task.text);
+      continue;
+    }
+    if (task.t === LEAVE) {
+      open.delete(task.node);
+      continue;
+    }
+    const v = task.value;
+    if (v === null || v === undefined || typeof v === "function" || typeof v === "symbol") {
+      out.push("null"); // reached only inside arrays or at the top: objects skip such members
+    } else if (typeof v === "string" || typeof v === "boolean") {
+      out.push(JSON.stringify(v));
+    } else if (typeof v === "number") {
+      out.push(Number.isFinite(v) ? String(v) : "null");
+    } else if (typeof v === "bigint") {
+      out.push(v.toString());
+    } else {
+      const node = v as object;
+      if (open.has(node)) {
+        throw protocolFault("protocol", `cannot take the content key of a cyclic value (the cycle closes at ${pathText(task.at)})`);
+      }
+      open.add(node);
+      tasks.push({ t: LEAVE, node });
+      if (Array.isArray(node)) {
+        tasks.push({ t: EMIT, text: "]" });
+        for (let i = node.length - 1; i >= 0; i--) {
+          tasks.push({ t: WRITE, value: resolveJson(node[i]), at: { up: task.at, step: i } });
+          if (i > 0) tasks.push({ t: EMIT, text: "," });
+        }
+        tasks.push({ t: EMIT, text: "[" });
+      } else {
+        const record = node as Record<string, unknown>;
+        const members: [string, unknown][] = [];
+        for (const k of Object.keys(record)) {
+          const member = resolveJson(record[k]);
+          if (member !== undefined && typeof member !== "function" && typeof member !== "symbol") members.push([k, member]);
+        }
+        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        tasks.push({ t: EMIT, text: "}" });
+        for (let i = members.length - 1; i >= 0; i--) {
+          const [k, member] = members[i] as [string, unknown];
+          tasks.push({ t: WRITE, value: member, at: { up: task.at, step: k } });
+          tasks.push({ t: EMIT, text: `${i > 0 ? "," : ""}${JSON.stringify(k)}:` });
+        }
+        tasks.push({ t: EMIT, text: "{" });
+      }
+    }
+  }
+  return out.join("");
+}
+
+const WRITE = 0;
+const EMIT = 1;
+const LEAVE = 2;
+
+/** A path as a linked list: building it costs O(1) per node, text only on error. */
+interface PathLink {
+  readonly up: PathLink | undefined;
+  readonly step: string | number;
+}
+
+type Task =
+  | { readonly t: typeof WRITE; readonly value: unknown; readonly at: PathLink | undefined }
+  | { readonly t: typeof EMIT; readonly text: string }
+  | { readonly t: typeof LEAVE; readonly node: object };
+
+function resolveJson(value: unknown): unknown {
+  if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return (value as { toJSON: () => unknown }).toJSON();
+  }
+  return value;
+}
+
+function pathText(link: PathLink | undefined): string {
+  const steps: string[] = [];
+  for (let l = link; l; l = l.up) steps.push(typeof l.step === "number" ? `[${l.step}]` : `.${l.step}`);
+  return `$${steps.reverse().join("")}`;
+}

@@ -1,0 +1,181 @@
+import type { LedgerCapability } from "./capability";
+import type { BridgeEntry } from "./entry";
+import type { BridgeKey } from "./keys";
+import { Lineage, type Holding } from "./lineage";
+
+/**
+ * The folded view of a log. Every map is read-only (there is no `set` or
+ * `delete` to call) and never changes once handed out.
+ */
+export interface LedgerSnapshot<C extends LedgerCapability = LedgerCapability> {
+  /** Live key → capability, in the order keys became live (an upsert keeps its place). */
+  readonly live: ReadonlyMap<BridgeKey, C>;
+  /** Live key → the server it was enrolled under; same order as `live`. */
+  readonly owners: ReadonlyMap<BridgeKey, string>;
+  /** Server → how many keys it has live, in order of each server's first live key. */
+  readonly byServer: ReadonlyMap<string, number>;
+  /** The highest `seq` folded (0 for an empty log). */
+  readonly highWater: number;
+}
+
+/**
+ * The one sanctioned reducer: pure and total. Sorts a copy of `entries` by
+ * `seq` (ties keep input order; a ledger never writes a tie), then folds: a
+ * later enroll of a key replaces its capability in place, a retire removes
+ * the key without reordering the survivors, a retire of an unknown key
+ * changes nothing. The result does not depend on the input's order when seqs
+ * are unique. O(n) for sorted input, O(n log n) otherwise.
+ */
+export function reduceLedger<C extends LedgerCapability>(entries: Iterable<BridgeEntry<C>>): LedgerSnapshot<C> {
+  const sorted = sortedBySeq(entries);
+  const lineage = new Lineage<C>();
+  let highWater = 0;
+  for (const entry of sorted) {
+    lineage.apply(entry);
+    if (entry.seq > highWater) highWater = entry.seq;
+  }
+  return snapshotAt(lineage, lineage.length, highWater);
+}
+
+/** A copy of `entries` in seq order; stable, and skips the sort when already in order. */
+export function sortedBySeq<E extends { readonly seq: number }>(entries: Iterable<E>): E[] {
+  const copy = Array.from(entries);
+  for (let i = 1; i < copy.length; i++) {
+    if (!((copy[i - 1] as E).seq <= (copy[i] as E).seq)) return copy.sort(bySeq);
+  }
+  return copy;
+}
+
+function bySeq(a: { readonly seq: number }, b: { readonly seq: number }): number {
+  return a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0;
+}
+
+/** The snapshot of one version of a lineage. Lookups are answered in place; iteration materialises once. */
+export function snapshotAt<C extends LedgerCapability>(lineage: Lineage<C>, version: number, highWater: number): LedgerSnapshot<C> {
+  let byServer: ReadonlyMap<string, number> | undefined;
+  return Object.freeze({
+    live: new VersionMap(lineage, version, pickCapability as (h: Holding<C>) => C),
+    owners: new VersionMap(lineage, version, pickServer),
+    get byServer(): ReadonlyMap<string, number> {
+      if (byServer === undefined) {
+        const counts = new Map<string, number>();
+        for (const [, holding] of lineage.liveAt(version)) counts.set(holding.server, (counts.get(holding.server) ?? 0) + 1);
+        byServer = new ReadonlyMapView(counts);
+      }
+      return byServer;
+    },
+    highWater,
+  });
+}
+
+function pickCapability<C>(holding: Holding<C>): C {
+  return holding.capability;
+}
+
+function pickServer(holding: Holding<unknown>): string {
+  return holding.server;
+}
+
+/**
+ * A `ReadonlyMap` over a private `Map`: the reader cannot reach the map to
+ * mutate it, and `instanceof` aside it behaves like one.
+ */
+export class ReadonlyMapView<K, V> implements ReadonlyMap<K, V> {
+  readonly #map: Map<K, V>;
+
+  constructor(map: Map<K, V>) {
+    this.#map = map;
+    Object.freeze(this);
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+  forEach(callback: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.#map) callback.call(thisArg, value, key, this);
+  }
+  entries(): MapIterator<[K, V]> {
+    return this.#map.entries();
+  }
+  keys(): MapIterator<K> {
+    return this.#map.keys();
+  }
+  values(): MapIterator<V> {
+    return this.#map.values();
+  }
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.#map.entries();
+  }
+  get [Symbol.toStringTag](): string {
+    return "ReadonlyMap";
+  }
+  toJSON(): [K, V][] {
+    return [...this.#map];
+  }
+}
+
+/**
+ * One version of a lineage seen as a map: `get`, `has` and `size` are
+ * answered from the lineage directly (O(1) at the tip); iterating builds the
+ * map once, on first use, and keeps it.
+ */
+class VersionMap<C extends LedgerCapability, V> implements ReadonlyMap<BridgeKey, V> {
+  readonly #lineage: Lineage<C>;
+  readonly #version: number;
+  readonly #pick: (holding: Holding<C>) => V;
+  #built: Map<BridgeKey, V> | undefined;
+
+  constructor(lineage: Lineage<C>, version: number, pick: (holding: Holding<C>) => V) {
+    this.#lineage = lineage;
+    this.#version = version;
+    this.#pick = pick;
+    Object.freeze(this);
+  }
+
+  get size(): number {
+    return this.#lineage.sizeAt(this.#version);
+  }
+  get(key: BridgeKey): V | undefined {
+    const holding = this.#lineage.lookup(key, this.#version);
+    return holding === undefined ? undefined : this.#pick(holding);
+  }
+  has(key: BridgeKey): boolean {
+    return this.#lineage.lookup(key, this.#version) !== undefined;
+  }
+  forEach(callback: (value: V, key: BridgeKey, map: ReadonlyMap<BridgeKey, V>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.#map()) callback.call(thisArg, value, key, this);
+  }
+  entries(): MapIterator<[BridgeKey, V]> {
+    return this.#map().entries();
+  }
+  keys(): MapIterator<BridgeKey> {
+    return this.#map().keys();
+  }
+  values(): MapIterator<V> {
+    return this.#map().values();
+  }
+  [Symbol.iterator](): MapIterator<[BridgeKey, V]> {
+    return this.#map().entries();
+  }
+  get [Symbol.toStringTag](): string {
+    return "ReadonlyMap";
+  }
+  toJSON(): [BridgeKey, V][] {
+    return [...this.#map()];
+  }
+
+  #map(): Map<BridgeKey, V> {
+    if (this.#built === undefined) {
+      const built = new Map<BridgeKey, V>();
+      for (const [key, holding] of this.#lineage.liveAt(this.#version)) built.set(key, this.#pick(holding));
+      this.#built = built;
+    }
+    return this.#built;
+  }
+}
