@@ -1,0 +1,63 @@
+/**
+ * Projections between the contract's tool-box shapes and MCP's wire shapes.
+ * Content passes through as MCP content whenever it already is MCP content,
+ * so images, audio and resources reach the client intact (the earlier edition
+ * stringified everything).
+ */
+import type { JsonValue, ToolContentBlock, ToolDescriptor, ToolOutcome } from "@indus/contract";
+import { ContentBlockSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * A descriptor as an MCP tool. The JSON Schema is served as-is (no draft-07
+ * re-emission); only a missing or non-object root `type` is set to `"object"`,
+ * because MCP requires object-typed input schemas and clients reject the
+ * whole listing otherwise.
+ */
+export function toMcpTool(descriptor: ToolDescriptor): Tool {
+  const parameters = descriptor.parameters;
+  const inputSchema = (
+    parameters.type === "object" ? parameters : { ...parameters, type: "object" }
+  ) as Tool["inputSchema"];
+  const tool: Tool = { name: descriptor.name, description: descriptor.description, inputSchema };
+  const annotations = descriptor.annotations;
+  if (annotations !== undefined && Object.keys(annotations).length > 0) {
+    tool.annotations = { ...annotations };
+    if (annotations.title !== undefined) tool.title = annotations.title;
+  }
+  return tool;
+}
+
+/**
+ * One contract content block as MCP content: text stays text; a JSON value
+ * that is a well-formed MCP content block (image, audio, resource,
+ * resource_link, text) passes through untouched; any other JSON value becomes
+ * a text block holding its JSON.
+ */
+export function toMcpContent(block: ToolContentBlock): ContentBlock {
+  if (block.type === "text") return { type: "text", text: block.text };
+  if (isMcpContentBlock(block.value)) return block.value as unknown as ContentBlock;
+  return { type: "text", text: JSON.stringify(block.value) };
+}
+
+function isMcpContentBlock(value: JsonValue): boolean {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  return ContentBlockSchema.safeParse(value).success;
+}
+
+/** A runner's outcome as the `tools/call` result; `isError` and structured output ride along. */
+export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  const result: CallToolResult = {
+    content: outcome.content.map(toMcpContent),
+    isError: outcome.isError === true,
+  };
+  if (outcome.structuredContent !== undefined) {
+    result.structuredContent = outcome.structuredContent as CallToolResult["structuredContent"];
+  }
+  return result;
+}
+
+/** A tool-level failure the model can read and correct (MCP tool execution error). */
+export function toolErrorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
