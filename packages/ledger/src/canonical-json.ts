@@ -8,10 +8,60 @@ import { protocolFault } from "@indus/contract";
  * Values follow `JSON.stringify` (`toJSON` honoured; `undefined`, functions
  * and symbols dropped from objects and `null` in arrays; non-finite numbers
  * `null`), except that a bigint is written as its digits instead of throwing.
- * Iterative, so a 100,000-deep schema cannot overflow the stack. A cycle is
- * not JSON: it raises a `protocol` fault naming where it closes.
+ * Recursion stops at depth 256 and an iterative writer takes over, so a
+ * 100,000-deep schema cannot overflow the stack. A cycle is not JSON: it
+ * raises a `protocol` fault naming where it closes.
  */
 export function canonicalJson(value: unknown): string {
+  // Ordinary schemas take the recursive path (faster); a deep or cyclic
+  // value bails out of it and is redone by the iterative writer.
+  try {
+    return writeShallow(resolveJson(value), 0);
+  } catch (err) {
+    if (err !== TOO_DEEP) throw err;
+    return writeIterative(value);
+  }
+}
+
+/** Depth the recursive writer goes to before handing over to the iterative one. */
+const MAX_RECURSION = 256;
+const TOO_DEEP: unique symbol = Symbol("too deep");
+
+/** `v` has had `toJSON` applied already. */
+function writeShallow(v: unknown, depth: number): string {
+  if (v === null || v === undefined || typeof v === "function" || typeof v === "symbol") return "null";
+  if (typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
+  if (typeof v === "bigint") return v.toString();
+  const node = v as object;
+  // A cycle also ends up here, and the iterative writer reports it properly.
+  if (depth >= MAX_RECURSION) throw TOO_DEEP;
+  let text: string;
+  if (Array.isArray(node)) {
+    text = "[";
+    for (let i = 0; i < node.length; i++) text += (i > 0 ? "," : "") + writeShallow(resolveJson(node[i]), depth + 1);
+    text += "]";
+  } else {
+    const record = node as Record<string, unknown>;
+    const keys = Object.keys(record).sort(); // default order: UTF-16 code units
+    text = "{";
+    let first = true;
+    for (const k of keys) {
+      const member = resolveJson(record[k]);
+      if (member === undefined || typeof member === "function" || typeof member === "symbol") continue;
+      text += `${first ? "" : ","}${JSON.stringify(k)}:${writeShallow(member, depth + 1)}`;
+      first = false;
+    }
+    text += "}";
+  }
+  return text;
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function writeIterative(value: unknown): string {
   const out: string[] = [];
   const tasks: Task[] = [{ t: WRITE, value: resolveJson(value), at: undefined }];
   const open = new Set<object>();
@@ -56,7 +106,7 @@ export function canonicalJson(value: unknown): string {
           const member = resolveJson(record[k]);
           if (member !== undefined && typeof member !== "function" && typeof member !== "symbol") members.push([k, member]);
         }
-        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        members.sort((a, b) => byCodeUnit(a[0], b[0]));
         tasks.push({ t: EMIT, text: "}" });
         for (let i = members.length - 1; i >= 0; i--) {
           const [k, member] = members[i] as [string, unknown];

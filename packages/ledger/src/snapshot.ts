@@ -52,20 +52,47 @@ function bySeq(a: { readonly seq: number }, b: { readonly seq: number }): number
 
 /** The snapshot of one version of a lineage. Lookups are answered in place; iteration materialises once. */
 export function snapshotAt<C extends LedgerCapability>(lineage: Lineage<C>, version: number, highWater: number): LedgerSnapshot<C> {
-  let byServer: ReadonlyMap<string, number> | undefined;
-  return Object.freeze({
-    live: new VersionMap(lineage, version, pickCapability as (h: Holding<C>) => C),
-    owners: new VersionMap(lineage, version, pickServer),
-    get byServer(): ReadonlyMap<string, number> {
-      if (byServer === undefined) {
-        const counts = new Map<string, number>();
-        for (const [, holding] of lineage.liveAt(version)) counts.set(holding.server, (counts.get(holding.server) ?? 0) + 1);
-        byServer = new ReadonlyMapView(counts);
-      }
-      return byServer;
-    },
-    highWater,
-  });
+  return new VersionSnapshot(lineage, version, highWater);
+}
+
+/** One object per snapshot; its maps are made on first read (a step that only enrolls pays for none of them). */
+class VersionSnapshot<C extends LedgerCapability> implements LedgerSnapshot<C> {
+  readonly highWater: number;
+  readonly #lineage: Lineage<C>;
+  readonly #version: number;
+  #live: ReadonlyMap<BridgeKey, C> | undefined;
+  #owners: ReadonlyMap<BridgeKey, string> | undefined;
+  #byServer: ReadonlyMap<string, number> | undefined;
+
+  constructor(lineage: Lineage<C>, version: number, highWater: number) {
+    this.highWater = highWater;
+    this.#lineage = lineage;
+    this.#version = version;
+    Object.freeze(this);
+  }
+
+  get live(): ReadonlyMap<BridgeKey, C> {
+    this.#live ??= new VersionMap(this.#lineage, this.#version, pickCapability as (h: Holding<C>) => C);
+    return this.#live;
+  }
+
+  get owners(): ReadonlyMap<BridgeKey, string> {
+    this.#owners ??= new VersionMap(this.#lineage, this.#version, pickServer);
+    return this.#owners;
+  }
+
+  get byServer(): ReadonlyMap<string, number> {
+    if (this.#byServer === undefined) {
+      const counts = new Map<string, number>();
+      for (const [, holding] of this.#lineage.liveAt(this.#version)) counts.set(holding.server, (counts.get(holding.server) ?? 0) + 1);
+      this.#byServer = new ReadonlyMapView(counts);
+    }
+    return this.#byServer;
+  }
+
+  toJSON(): { live: [BridgeKey, C][]; owners: [BridgeKey, string][]; byServer: [string, number][]; highWater: number } {
+    return { live: [...this.live], owners: [...this.owners], byServer: [...this.byServer], highWater: this.highWater };
+  }
 }
 
 function pickCapability<C>(holding: Holding<C>): C {
