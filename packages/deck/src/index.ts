@@ -1,1 +1,72 @@
-export {};
+/**
+ * @indus/deck: the agent's capability deck. One uniform callable (`Card`) for
+ * built-in tools, app cards and grafted MCP tools; one catalog every lookup is
+ * derived from; profiles; provisioning into the runtime tool box; MCP config
+ * discovery and event-sourced grafting.
+ */
+// Catalog and provisioning
+export {
+  capabilityCards,
+  capabilityIndex,
+  capabilityIds,
+  cardInProfile,
+  cardProfiles,
+  cardsForProfile,
+  findCard,
+  hasCapability,
+  indexCapabilityCards,
+} from "./catalog";
+export {
+  MUTATING_PROFILES,
+  READ_ONLY_PROFILES,
+  buildBuiltin,
+  buildBuiltinsForProfile,
+  builtinCards,
+  builtinDescriptors,
+  builtinIds,
+  builtinProfiles,
+  isReadOnlyMembership,
+} from "./builtin";
+export type { BuiltinDescriptor } from "./builtin";
+export { cardsForDeckProfile, provisionDeck } from "./provision";
+export type { Profile } from "./profile";
+export { ToolDeck, describeCapability, isCapabilitySource } from "./tool-deck";
+export type { CapabilitySource } from "./tool-deck";
+export { deckContext, optionsOf } from "./options";
+export type { DeckOptions, DeckSetup, SearchEngine } from "./options";
+export { foldResult, resultText } from "./results";
+export { canonToolName, selectTools } from "./canon";
+export type { ToolSelection } from "./canon";
+export { CHECKPOINTED_TOOLS, CheckpointingCard, maybeWrapCheckpoint } from "./checkpoint";
+export { MemoryReadState } from "./read-state";
+export { localToolContext } from "./local-context";
+export { defineCard } from "./card";
+export type { CardSpec } from "./card";
+
+// Built-in tool settings and limits
+export { searxngBackend } from "./tools/websearch-backends";
+export type { WebSearchBackend, WebSearchHit } from "./tools/websearch-backends";
+export { findRipgrep } from "./tools/ripgrep";
+export { BASH_LIMITS } from "./tools/bash";
+export { READ_LIMITS } from "./tools/read";
+export { FETCH_LIMITS } from "./tools/webfetch";
+export { GREP_LIMITS } from "./tools/grep";
+
+// App cards
+export { appNovelCards } from "./cards";
+export { TODO_GLYPHS, TODO_STATES, TODO_WEIGHTS, TodoLedger, todoCard } from "./cards/todo";
+export type { TodoItem, TodoState, TodoWeight } from "./cards/todo";
+export { BG_CAPTURE_DIRNAME, MAX_BUFFERED_LINES, STOP_GRACE_MS, bgProcessCard } from "./cards/bg-process";
+export { taskCard } from "./cards/task";
+export { saasCard } from "./cards/saas";
+export { InMemoryStore, memoryCard } from "./cards/memory";
+export {
+  PLANS_DIRNAME,
+  enterPlanModeCard,
+  exitPlanModeCard,
+  planFilePath,
+  planSlug,
+  readPlan,
+  writePlan,
+} from "./cards/plan";
+export type { UnavailableBackend } from "./cards/unavailable";

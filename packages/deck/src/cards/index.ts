@@ -1,0 +1,12 @@
+/** The seven app cards, in catalog order (load-bearing). */
+import type { CapabilityCard } from "@indus/contract";
+import { bgProcessCard } from "./bg-process";
+import { memoryCard } from "./memory";
+import { enterPlanModeCard, exitPlanModeCard } from "./plan";
+import { saasCard } from "./saas";
+import { taskCard } from "./task";
+import { todoCard } from "./todo";
+
+export function appNovelCards(): CapabilityCard[] {
+  return [todoCard(), bgProcessCard(), taskCard(), saasCard(), memoryCard(), enterPlanModeCard(), exitPlanModeCard()];
+}

@@ -1,0 +1,227 @@
+/**
+ * Child processes in their own process group. Every command a tool starts is
+ * spawned detached (it leads a new group), so a timeout or a cancellation can
+ * kill the command and everything it started with one `kill(-pgid)`. Output is
+ * captured into bounded head-and-tail buffers: a noisy command cannot exhaust
+ * memory, and the model still sees how it began and how it ended.
+ */
+import { spawn } from "node:child_process";
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Process groups still alive are killed when this process exits, so no tool leaks a child. */
+export function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once("exit", () => {
+      for (const group of liveGroups) killGroup(group, "SIGKILL");
+    });
+  }
+}
+
+export function untrackGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/** Signals the whole group led by `pid`; falls back to the lone process. */
+export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    try {
+      process.kill(pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** True while any process of the group led by `pid` is alive. */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps the first `headBytes` and the last `tailBytes` of a stream. */
+export class HeadTailBuffer {
+  private readonly head: Buffer[] = [];
+  private headLength = 0;
+  private tail: Buffer[] = [];
+  private tailLength = 0;
+  total = 0;
+
+  constructor(
+    private readonly headBytes: number,
+    private readonly tailBytes: number,
+  ) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    let rest = chunk;
+    if (this.headLength < this.headBytes) {
+      const take = Math.min(this.headBytes - this.headLength, rest.length);
+      this.head.push(rest.subarray(0, take));
+      this.headLength += take;
+      rest = rest.subarray(take);
+    }
+    if (rest.length === 0 || this.tailBytes === 0) return;
+    this.tail.push(rest);
+    this.tailLength += rest.length;
+    while (this.tailLength - (this.tail[0]?.length ?? 0) >= this.tailBytes) {
+      this.tailLength -= (this.tail.shift() as Buffer).length;
+    }
+  }
+
+  /** Bytes neither kept in the head nor in the tail. */
+  get dropped(): number {
+    return Math.max(0, this.total - this.headBytes - this.tailBytes);
+  }
+
+  text(marker: (dropped: number) => string = (n) => `\n[... ${n} bytes omitted ...]\n`): string {
+    const head = Buffer.concat(this.head).toString("utf8");
+    let tail = Buffer.concat(this.tail);
+    const dropped = this.dropped;
+    if (tail.length > this.tailBytes) tail = tail.subarray(tail.length - this.tailBytes);
+    if (dropped === 0) return head + tail.toString("utf8");
+    return head + marker(dropped) + tail.toString("utf8");
+  }
+}
+
+export interface GroupRunRequest {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  /** Head and tail kept per stream (or of the merged stream). */
+  readonly headBytes: number;
+  readonly tailBytes: number;
+  /** Interleave stderr into stdout, as a terminal shows it. */
+  readonly merge?: boolean;
+  /** Between SIGTERM and SIGKILL when stopping the group. */
+  readonly graceMs?: number;
+}
+
+export interface GroupRunResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+  readonly droppedBytes: number;
+  readonly durationMs: number;
+  /** Set when the program could not be started at all. */
+  readonly spawnError?: string;
+}
+
+/** After the leader exits, how long to wait for grandchildren to release the pipes. */
+const DRAIN_MS = 200;
+
+export function runProcessGroup(request: GroupRunRequest): Promise<GroupRunResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const out = new HeadTailBuffer(request.headBytes, request.tailBytes);
+    const err = request.merge ? out : new HeadTailBuffer(request.headBytes, request.tailBytes);
+    let timedOut = false;
+    let aborted = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let settled = false;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let deadline: NodeJS.Timeout | undefined;
+
+    if (request.signal?.aborted) {
+      resolve({
+        stdout: "",
+        stderr: "",
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        aborted: true,
+        droppedBytes: 0,
+        durationMs: 0,
+      });
+      return;
+    }
+
+    const child = spawn(request.command, [...request.args], {
+      cwd: request.cwd,
+      env: { ...process.env, ...request.env },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+    if (pid !== undefined) trackGroup(pid);
+
+    const finish = (spawnError?: string) => {
+      if (settled) return;
+      settled = true;
+      if (deadline) clearTimeout(deadline);
+      if (drainTimer) clearTimeout(drainTimer);
+      request.signal?.removeEventListener("abort", onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      if (pid !== undefined && !timedOut && !aborted) untrackGroup(pid);
+      resolve({
+        stdout: out.text(),
+        stderr: request.merge ? "" : err.text(),
+        exitCode,
+        signal: exitSignal,
+        timedOut,
+        aborted,
+        droppedBytes: out.dropped + (request.merge ? 0 : err.dropped),
+        durationMs: Date.now() - started,
+        ...(spawnError === undefined ? {} : { spawnError }),
+      });
+    };
+
+    const terminate = () => {
+      if (pid === undefined) return;
+      killGroup(pid, "SIGTERM");
+      killTimer ??= setTimeout(() => {
+        killGroup(pid, "SIGKILL");
+        untrackGroup(pid);
+      }, request.graceMs ?? 2_000);
+    };
+
+    const onAbort = () => {
+      aborted = true;
+      terminate();
+    };
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request.timeoutMs !== undefined) {
+      deadline = setTimeout(() => {
+        timedOut = true;
+        terminate();
+      }, request.timeoutMs);
+    }
+
+    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      if (pid === undefined) finish(error.code === "ENOENT" ? `${request.command}: command not found` : error.message);
+    });
+    child.once("exit", (code, sig) => {
+      exitCode = code;
+      exitSignal = sig;
+      // Once the group is gone no grandchild can still hold the pipes.
+      if (killTimer && pid !== undefined && !groupAlive(pid)) {
+        clearTimeout(killTimer);
+        untrackGroup(pid);
+      }
+      drainTimer = setTimeout(() => finish(), DRAIN_MS);
+    });
+    child.once("close", () => finish());
+  });
+}

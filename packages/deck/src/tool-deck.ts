@@ -1,0 +1,174 @@
+/**
+ * The assembled deck and its runtime tool box. A deck is an immutable list of
+ * segments: fixed capabilities (the provisioned catalog rows) and live
+ * sources (grafted MCP servers whose tool list can change). `graft`, `retain`
+ * and `mapCapabilities` return new decks over the same session; the box
+ * re-reads live sources on every call, so it always serves the current tools.
+ */
+import type {
+  Capability,
+  DeckContext,
+  ToolBox,
+  ToolCall,
+  ToolDescriptor,
+  ToolOutcome,
+  ToolRunner,
+  RunOptions,
+} from "@indus/contract";
+import { describeFailure, isDisposableCard } from "./card";
+import { localToolContext } from "./local-context";
+import { type DeckSession, bindSession } from "./session";
+
+/** A set of capabilities that can change (a grafted MCP fleet). */
+export interface CapabilitySource {
+  capabilities(): readonly Capability[];
+  /** Called after the set changed; returns an unsubscribe. */
+  onChanged(listener: () => void): () => void;
+}
+
+export function isCapabilitySource(value: unknown): value is CapabilitySource {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as CapabilitySource).capabilities === "function" &&
+    typeof (value as CapabilitySource).onChanged === "function"
+  );
+}
+
+type Segment =
+  | { readonly kind: "fixed"; readonly caps: readonly Capability[] }
+  | { readonly kind: "live"; readonly source: CapabilitySource; readonly view: (caps: readonly Capability[]) => Capability[] };
+
+/** `f` applied once per capability, so a re-read live source keeps wrapped identities stable. */
+function memoized(f: (cap: Capability) => Capability): (cap: Capability) => Capability {
+  const cache = new WeakMap<Capability, Capability>();
+  return (cap) => {
+    let out = cache.get(cap);
+    if (out === undefined) cache.set(cap, (out = f(cap)));
+    return out;
+  };
+}
+
+export class ToolDeck {
+  /** @internal use `provisionDeck` */
+  constructor(
+    private readonly segments: readonly Segment[],
+    /** The context the deck was provisioned with (handles and settings included). */
+    readonly context: DeckContext,
+    /** @internal */
+    readonly session: DeckSession,
+  ) {}
+
+  /** Every capability, in order: a fresh array the caller may keep or change. */
+  tools(): Capability[] {
+    const out: Capability[] = [];
+    for (const segment of this.segments) {
+      if (segment.kind === "fixed") out.push(...segment.caps);
+      else out.push(...segment.view(segment.source.capabilities()));
+    }
+    return out;
+  }
+
+  /** True when a grafted source can change the tool set. */
+  get isLive(): boolean {
+    return this.segments.some((s) => s.kind === "live");
+  }
+
+  /** Appends capabilities (a fixed list, or a live source such as a mounted MCP bridge). */
+  graft(extra: readonly Capability[] | CapabilitySource): ToolDeck {
+    const segment: Segment = isCapabilitySource(extra)
+      ? { kind: "live", source: extra, view: (caps) => [...caps] }
+      : { kind: "fixed", caps: [...extra] };
+    return new ToolDeck([...this.segments, segment], this.context, this.session);
+  }
+
+  /** Replaces every capability with `f(cap)` (interceptor wrapping); applies to live sources as they change. */
+  mapCapabilities(f: (cap: Capability) => Capability): ToolDeck {
+    const g = memoized(f);
+    const segments = this.segments.map((s): Segment =>
+      s.kind === "fixed" ? { kind: "fixed", caps: s.caps.map(g) } : { ...s, view: (caps) => s.view(caps).map(g) },
+    );
+    return new ToolDeck(segments, this.context, this.session);
+  }
+
+  /** Keeps only capabilities `keep` accepts (the `--tools` allow-list). */
+  retain(keep: (cap: Capability) => boolean): ToolDeck {
+    const segments = this.segments.map((s): Segment =>
+      s.kind === "fixed" ? { kind: "fixed", caps: s.caps.filter(keep) } : { ...s, view: (caps) => s.view(caps).filter(keep) },
+    );
+    return new ToolDeck(segments, this.context, this.session);
+  }
+
+  /** Subscribes to changes of any live source; returns an unsubscribe. */
+  onChanged(listener: () => void): () => void {
+    const offs = this.segments.flatMap((s) => (s.kind === "live" ? [s.source.onChanged(listener)] : []));
+    return () => {
+      for (const off of offs) off();
+    };
+  }
+
+  /** The runtime box a conductor (or the provider host) consumes. */
+  intoToolBox(): ToolBox {
+    return deckToolBox(this);
+  }
+
+  /** Stops the session's background processes and releases what the deck's cards hold. */
+  async dispose(): Promise<void> {
+    const cards = this.segments.flatMap((s) => (s.kind === "fixed" ? s.caps : []));
+    await Promise.all([this.session.dispose(), ...cards.filter(isDisposableCard).map((c) => Promise.resolve(c.dispose()).catch(() => undefined))]);
+  }
+}
+
+export function describeCapability(cap: Capability): ToolDescriptor {
+  return {
+    name: cap.name,
+    description: cap.description,
+    parameters: cap.parameters,
+    annotations: { title: cap.label, readOnlyHint: cap.readOnly },
+  };
+}
+
+function byName(caps: readonly Capability[]): Map<string, Capability> {
+  const map = new Map<string, Capability>();
+  for (const cap of caps) if (!map.has(cap.name)) map.set(cap.name, cap);
+  return map;
+}
+
+const NEVER = new AbortController().signal;
+
+function deckToolBox(deck: ToolDeck): ToolBox {
+  // One base context per deck; each call gets the call's signal on a copy bound to the same session.
+  const base = bindSession(localToolContext(deck.context.cwd), deck.session);
+  const descriptors = (): readonly ToolDescriptor[] => [...byName(deck.tools()).values()].map(describeCapability);
+
+  const runner: ToolRunner = {
+    async run(call: ToolCall, options?: RunOptions): Promise<ToolOutcome> {
+      const cap = byName(deck.tools()).get(call.name);
+      if (!cap) {
+        const known = [...byName(deck.tools()).keys()];
+        return {
+          callId: call.id,
+          isError: true,
+          content: [{ type: "text", text: `unknown tool "${call.name}"; available tools: ${known.join(", ")}` }],
+        };
+      }
+      const signal = options?.signal ?? NEVER;
+      const ctx = bindSession({ ...base, signal, ...(options?.onProgress ? { onProgress: options.onProgress } : {}) }, deck.session);
+      try {
+        const result = await cap.run(call.input, ctx);
+        return {
+          callId: call.id,
+          content: result.content,
+          isError: result.isError === true,
+          ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+        };
+      } catch (error) {
+        return { callId: call.id, isError: true, content: [{ type: "text", text: describeFailure(call.name, error, signal) }] };
+      }
+    },
+  };
+
+  const box: { -readonly [K in keyof ToolBox]: ToolBox[K] } = { descriptors, runner };
+  if (deck.isLive) box.onDescriptorsChanged = (listener) => deck.onChanged(listener);
+  return box;
+}
