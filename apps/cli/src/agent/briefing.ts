@@ -1,0 +1,100 @@
+/**
+ * The briefing (system prompt), composed after MCP attachment so it already
+ * documents every tool the model can call: built-ins, app cards and each
+ * mounted server's tools with that server's own `instructions`. Servers that
+ * failed to start are named too, so the model does not promise their tools.
+ */
+import os from "node:os";
+import type { ToolDescriptor } from "@indus/contract";
+import type { ServerReport, ToolOrigin } from "../boot-types";
+
+export interface BriefingInput {
+  readonly cwd: string;
+  readonly descriptors: readonly ToolDescriptor[];
+  readonly origin: (name: string) => ToolOrigin;
+  readonly servers: readonly ServerReport[];
+  /** Servers switched off with `/mcp disable` (their tools are hidden). */
+  readonly disabled?: ReadonlySet<string>;
+  readonly planMode: boolean;
+  readonly now?: Date;
+}
+
+/** Server instructions are the server author's text; keep one from drowning the rest. */
+const MAX_INSTRUCTIONS = 4_000;
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim().length > 0) ?? "";
+  return line.length > 140 ? `${line.slice(0, 137)}…` : line;
+}
+
+function serverOf(name: string, servers: readonly ServerReport[]): string | undefined {
+  // Longest id first: `a__b` must not be claimed by a server named `a` when `a__b`-prefixed ids exist.
+  const ids = servers.map((s) => s.id).sort((x, y) => y.length - x.length);
+  return ids.find((id) => name.startsWith(`${id}__`));
+}
+
+export function composeBriefing(input: BriefingInput): string {
+  const out: string[] = [];
+  const date = (input.now ?? new Date()).toISOString().slice(0, 10);
+  out.push(
+    "You are indusr, a coding agent working in a user's project from their terminal.",
+    `Working directory: ${input.cwd}`,
+    `Platform: ${os.platform()} ${os.arch()} · Date: ${date}`,
+    "",
+    "Work through the tools below: read before you edit, keep changes minimal, and check your work. When the task is done, reply with a short summary of what you did.",
+    "",
+    "# Permissions",
+    "Read-only tools always run. Tools that change things may need the user's approval; a refused call comes back as a tool result starting with \"Refused:\". Do not retry a refused call unchanged: adapt, or explain what you would do.",
+  );
+
+  const local = input.descriptors.filter((d) => input.origin(d.name) !== "server");
+  const remote = input.descriptors.filter((d) => input.origin(d.name) === "server");
+  const hasPlanTools = local.some((d) => d.name === "enter_plan_mode") && local.some((d) => d.name === "exit_plan_mode");
+
+  if (input.descriptors.length === 0) {
+    out.push("", "# Tools", "No tools are available in this session: answer from what you know.");
+  }
+  if (local.length > 0) {
+    out.push("", "# Built-in tools");
+    for (const d of local) out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
+  }
+
+  if (remote.length > 0 || input.servers.length > 0) {
+    out.push(
+      "",
+      "# MCP servers",
+      "These tools come from MCP servers the user mounted. Call them exactly like the built-ins; each is named <server>__<tool>.",
+    );
+    for (const server of input.servers) {
+      if (input.disabled?.has(server.id)) continue;
+      const tools = remote.filter((d) => serverOf(d.name, input.servers) === server.id);
+      if (server.phase !== "ready") {
+        const why = server.fault ? `${server.fault.kind}: ${firstLine(server.fault.message)}` : server.phase;
+        out.push("", `## ${server.id} (unavailable: ${why})`, "Its tools are not available in this session.");
+        continue;
+      }
+      out.push("", `## ${server.id} (${tools.length} tool${tools.length === 1 ? "" : "s"})`);
+      const instructions = server.instructions?.trim();
+      if (instructions) {
+        const clipped = instructions.length > MAX_INSTRUCTIONS ? `${instructions.slice(0, MAX_INSTRUCTIONS)}…` : instructions;
+        out.push("Instructions from the server:", clipped);
+      }
+      for (const d of tools) out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
+    }
+    const orphans = remote.filter((d) => serverOf(d.name, input.servers) === undefined);
+    if (orphans.length > 0) {
+      out.push("", "## other mounted tools");
+      for (const d of orphans) out.push(`- ${d.name}: ${firstLine(d.description)}`);
+    }
+  }
+
+  if (hasPlanTools) {
+    out.push(
+      "",
+      "# Plan mode",
+      "For larger or riskier changes, call enter_plan_mode first: from then on only read-only tools run. Explore, then call exit_plan_mode with a complete plan (markdown). The user approves it before you change anything; the plan is saved with the session.",
+    );
+    if (input.planMode) out.push("Plan mode is ON now: only read-only tools will run until the user approves your plan.");
+  }
+  return out.join("\n");
+}

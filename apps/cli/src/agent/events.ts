@@ -1,0 +1,109 @@
+/**
+ * What a session reports as it runs. One union feeds every surface: the
+ * `stream-json` lines are these events verbatim, `json` and `text` output
+ * and the interactive renderer are views over them.
+ */
+import type { EndpointPhase, FaultKind } from "@indus/contract";
+
+export interface ServerStatusView {
+  readonly id: string;
+  readonly transport: string;
+  readonly phase: EndpointPhase;
+  readonly toolCount: number;
+  readonly connectMs?: number;
+  readonly source?: string;
+  readonly fault?: { readonly kind: FaultKind; readonly message: string };
+}
+
+export interface UsageTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly totalTokens: number;
+  readonly cachedInputTokens: number;
+  readonly reasoningTokens: number;
+}
+
+export type RefusalKind = "not-allowed" | "denied" | "plan-mode" | "interrupted" | "max-turns";
+
+export type ResultSubtype = "success" | "error_max_turns" | "error_model" | "interrupted";
+
+export type AgentEvent =
+  | {
+      readonly type: "session_start";
+      readonly sessionId: string;
+      readonly cwd: string;
+      readonly provider: string;
+      readonly model: string;
+      readonly baseUrl: string;
+      readonly transcript: string;
+      readonly tools: readonly { readonly name: string; readonly origin: string; readonly readOnly: boolean }[];
+      readonly servers: readonly ServerStatusView[];
+      readonly diagnostics: readonly { readonly file: string; readonly row?: string; readonly message: string; readonly severity: string }[];
+    }
+  | { readonly type: "turn_start"; readonly turn: number }
+  | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
+  | { readonly type: "reasoning_delta"; readonly turn: number; readonly text: string }
+  | {
+      readonly type: "tool_call";
+      readonly turn: number;
+      readonly id: string;
+      readonly name: string;
+      readonly input: unknown;
+      readonly readOnly: boolean;
+    }
+  | {
+      readonly type: "tool_result";
+      readonly turn: number;
+      readonly id: string;
+      readonly name: string;
+      readonly isError: boolean;
+      /** The text the model is sent for this call. */
+      readonly content: string;
+      readonly durationMs: number;
+      readonly refused?: RefusalKind;
+      /** Set when the result was capped: its full size and where it was saved. */
+      readonly capped?: { readonly totalChars: number; readonly file: string };
+    }
+  | {
+      readonly type: "tool_progress";
+      readonly id: string;
+      readonly name: string;
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  | { readonly type: "plan_mode"; readonly active: boolean; readonly planFile?: string; readonly approved?: boolean }
+  | {
+      readonly type: "turn_end";
+      readonly turn: number;
+      readonly finishReason: string;
+      readonly usage: UsageTotals;
+    }
+  | { readonly type: "warning"; readonly message: string }
+  | {
+      readonly type: "result";
+      readonly subtype: ResultSubtype;
+      readonly isError: boolean;
+      /** The final assistant text. */
+      readonly result: string;
+      readonly error?: string;
+      readonly sessionId: string;
+      readonly turns: number;
+      readonly durationMs: number;
+      readonly usage: UsageTotals;
+      readonly transcript: string;
+    };
+
+export type EventSink = (event: AgentEvent) => void;
+
+export const ZERO_USAGE: UsageTotals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+
+export function addUsage(a: UsageTotals, b: Partial<UsageTotals>): UsageTotals {
+  return {
+    inputTokens: a.inputTokens + (b.inputTokens ?? 0),
+    outputTokens: a.outputTokens + (b.outputTokens ?? 0),
+    totalTokens: a.totalTokens + (b.totalTokens ?? 0),
+    cachedInputTokens: a.cachedInputTokens + (b.cachedInputTokens ?? 0),
+    reasoningTokens: a.reasoningTokens + (b.reasoningTokens ?? 0),
+  };
+}

@@ -1,0 +1,324 @@
+/**
+ * The interactive session on a terminal, on node:readline: a prompt with
+ * history, streamed answers, Ctrl-C to interrupt the running turn (its tools
+ * are cancelled through their AbortSignal), Ctrl-C twice at an empty prompt or
+ * Ctrl-D to leave, and slash commands for the deck and its MCP servers.
+ *
+ * While a turn runs, readline keeps reading (so Ctrl-C arrives as a keypress)
+ * but its echo is muted; anything typed meanwhile stays in the line buffer and
+ * reappears at the next prompt, and a line entered meanwhile runs next.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { Writable } from "node:stream";
+import { VERSION } from "../version";
+import { cliEnv } from "../cli-env";
+import type { AgentEvent } from "./events";
+import { createLanguageModel } from "./language-model";
+import { PermissionGate, type PermissionAnswer } from "./permission";
+import { activityLine, makeStyle, serverWarnings, summariseInput, type Style } from "./render";
+import type { AgentFlags, AgentIo, Prepared } from "./run-agent";
+import { AgentSession, serverView } from "./session";
+import { runSlashCommand, type SlashContext } from "./slash-commands";
+
+const HISTORY_LIMIT = 500;
+
+/** readline's output: forwards to the terminal unless muted (echo off during a turn). */
+class MutableOutput extends Writable {
+  muted = false;
+  readonly isTTY = true;
+
+  constructor(private readonly target: NodeJS.WriteStream) {
+    super();
+    target.on("resize", () => this.emit("resize"));
+  }
+
+  get columns(): number {
+    return this.target.columns ?? 80;
+  }
+
+  get rows(): number {
+    return this.target.rows ?? 24;
+  }
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    // Synchronous hand-off keeps readline's writes in order with the renderer's.
+    if (!this.muted) this.target.write(chunk);
+    callback();
+  }
+}
+
+function historyFile(home: string): string {
+  return path.join(home, ".indusvx", "history");
+}
+
+function loadHistory(file: string): string[] {
+  try {
+    const lines = fs.readFileSync(file, "utf8").split("\n").filter((line) => line.trim().length > 0);
+    return lines.slice(-HISTORY_LIMIT).reverse();
+  } catch {
+    return [];
+  }
+}
+
+function appendHistory(file: string, line: string): void {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.appendFileSync(file, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
+  } catch {
+    /* history is a convenience */
+  }
+}
+
+function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+class TerminalView {
+  private atLineStart = true;
+
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly style: Style,
+  ) {}
+
+  write(text: string): void {
+    if (text.length === 0) return;
+    this.out.write(text);
+    this.atLineStart = text.endsWith("\n");
+  }
+
+  line(text = ""): void {
+    if (!this.atLineStart) this.write("\n");
+    this.write(`${text}\n`);
+  }
+
+  onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "text_delta":
+        this.write(event.text);
+        break;
+      case "turn_start":
+      case "turn_end":
+      case "reasoning_delta":
+      case "tool_progress":
+      case "session_start":
+        break;
+      case "result":
+        if (event.subtype === "interrupted") this.line(this.style.yellow("⏹ interrupted"));
+        else if (event.isError && event.error) this.line(this.style.red(`✗ ${event.error}`));
+        else if (!this.atLineStart) this.write("\n");
+        this.line(
+          this.style.dim(
+            `${event.turns} turn${event.turns === 1 ? "" : "s"} · ${formatTokens(event.usage.inputTokens)} in / ${formatTokens(event.usage.outputTokens)} out · ${(event.durationMs / 1000).toFixed(1)} s`,
+          ),
+        );
+        break;
+      default: {
+        const lines = activityLine(event, this.style, Math.max(40, (this.out.columns ?? 100) - 2));
+        if (lines) for (const l of lines) this.line(l);
+      }
+    }
+  }
+}
+
+export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: AgentIo): Promise<number> {
+  const out = io.stdout as NodeJS.WriteStream;
+  const color = io.env.NO_COLOR === undefined && io.env.TERM !== "dumb";
+  const style = makeStyle(color);
+  const view = new TerminalView(out, style);
+  const home = io.env.HOME && io.env.HOME.length > 0 ? io.env.HOME : cliEnv().home;
+  const history = historyFile(home);
+
+  const output = new MutableOutput(out);
+  const mainPrompt = `${style.cyan("›")} `;
+  const rl = readline.createInterface({
+    input: io.stdin as NodeJS.ReadableStream,
+    output,
+    terminal: true,
+    prompt: mainPrompt,
+    history: loadHistory(history),
+    historySize: HISTORY_LIMIT,
+    removeHistoryDuplicates: true,
+  });
+
+  let busy: AbortController | undefined;
+  let pendingQuestion: ((line: string | undefined) => void) | undefined;
+  const queued: string[] = [];
+  let idleInterrupts = 0;
+  let closing = false;
+
+  /** Ask one question on the prompt line, even mid-turn. `undefined` when interrupted. */
+  const ask = (question: string, signal: AbortSignal): Promise<string | undefined> =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve(undefined);
+      const finish = (line: string | undefined) => {
+        signal.removeEventListener("abort", onAbort);
+        pendingQuestion = undefined;
+        rl.setPrompt(mainPrompt);
+        output.muted = busy !== undefined;
+        resolve(line);
+      };
+      const onAbort = () => {
+        view.line();
+        finish(undefined);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      pendingQuestion = finish;
+      view.line();
+      output.muted = false;
+      rl.write(null, { ctrl: true, name: "e" });
+      rl.write(null, { ctrl: true, name: "u" });
+      rl.setPrompt(question);
+      rl.prompt(true);
+    });
+
+  const gate = new PermissionGate({
+    allow: prepared.allow,
+    yes: flags.yes === true,
+    ask: async (call, signal): Promise<PermissionAnswer> => {
+      const line = await ask(
+        `${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 70))}  [y]es once · [a]lways this session · [n]o › `,
+        signal,
+      );
+      const answer = (line ?? "").trim().toLowerCase();
+      return answer === "a" || answer === "always" ? "always" : answer === "y" || answer === "yes" ? "once" : "deny";
+    },
+  });
+
+  const session = new AgentSession({
+    model: createLanguageModel(prepared.config, prepared.modelId),
+    provider: prepared.config.provider,
+    modelId: prepared.modelId,
+    baseUrl: prepared.config.baseUrl,
+    deck: prepared.deck,
+    cwd: prepared.cwd,
+    sessionDir: prepared.sessionDir,
+    gate,
+    approvePlan: async (plan, signal) => {
+      view.line(style.bold("Proposed plan:"));
+      for (const l of plan.trimEnd().split("\n")) view.line(`  ${l}`);
+      const line = await ask(`${style.yellow("?")} approve this plan? [y]es · [n]o, keep planning › `, signal);
+      const answer = (line ?? "").trim().toLowerCase();
+      return answer === "y" || answer === "yes";
+    },
+    autoApprovePlans: false,
+    maxTurns: prepared.maxTurns,
+    maxRetries: prepared.config.maxRetries,
+    ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
+    ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
+    emit: (event) => view.onEvent(event),
+  });
+
+  const slash: SlashContext = {
+    session,
+    deck: prepared.deck,
+    style,
+    print: (text) => view.line(text),
+    exit: () => rl.close(),
+  };
+
+  // Banner.
+  session.start();
+  const descriptors = prepared.deck.box.descriptors();
+  const servers = session.servers();
+  const serverText = servers.length === 0 ? "no MCP servers" : servers.map((s) => `${s.id} ${s.phase === "ready" ? style.green("✓") : style.red("✗")}`).join(", ");
+  view.line(`${style.bold("indusr")} ${VERSION} · ${prepared.config.provider === "openai" ? "openai-compatible" : "anthropic"} ${prepared.modelId} · ${descriptors.length} tools · ${serverText}`);
+  for (const warning of serverWarnings(servers.map(serverView))) {
+    view.line(`${style.yellow("warning:")} ${warning}`);
+  }
+  view.line(style.dim("/help for commands · Ctrl-C interrupts a turn · Ctrl-C twice or Ctrl-D to leave"));
+
+  const runTask = async (text: string) => {
+    busy = new AbortController();
+    output.muted = true;
+    try {
+      await session.run(text, busy.signal);
+    } catch (error) {
+      view.line(style.red(`✗ ${(error as Error).message}`));
+    } finally {
+      busy = undefined;
+      output.muted = false;
+    }
+  };
+
+  const handleLine = async (raw: string) => {
+    const line = raw.trim();
+    idleInterrupts = 0;
+    if (line.length === 0) return;
+    appendHistory(history, line);
+    if (line.startsWith("/")) {
+      busy = new AbortController();
+      try {
+        await runSlashCommand(line, slash);
+      } finally {
+        busy = undefined;
+      }
+      return;
+    }
+    await runTask(line);
+  };
+
+  let draining: Promise<void> | undefined;
+  const drain = () => {
+    draining ??= (async () => {
+      try {
+        while (queued.length > 0 && !closing) await handleLine(queued.shift()!);
+      } finally {
+        draining = undefined;
+      }
+      if (!closing) rl.prompt(true);
+    })();
+  };
+
+  rl.on("line", (line) => {
+    if (pendingQuestion) return pendingQuestion(line);
+    queued.push(line);
+    drain();
+  });
+
+  rl.on("SIGINT", () => {
+    if (pendingQuestion) {
+      pendingQuestion(undefined);
+      busy?.abort();
+      return;
+    }
+    if (busy) {
+      busy.abort();
+      return;
+    }
+    if (rl.line.length > 0) {
+      rl.write(null, { ctrl: true, name: "e" });
+      rl.write(null, { ctrl: true, name: "u" });
+      idleInterrupts = 0;
+      return;
+    }
+    idleInterrupts += 1;
+    if (idleInterrupts >= 2) {
+      rl.close();
+      return;
+    }
+    view.line(style.dim("(press Ctrl-C again to exit)"));
+    rl.prompt(true);
+  });
+
+  const onTerm = () => rl.close();
+  io.signals?.on("SIGTERM", onTerm);
+
+  rl.prompt();
+  await new Promise<void>((resolve) => rl.once("close", () => resolve()));
+  closing = true;
+  io.signals?.off("SIGTERM", onTerm);
+  busy?.abort();
+  if (draining) await draining;
+  const summary = session.summary();
+  view.line(
+    style.dim(
+      `bye · ${summary.turns} turn${summary.turns === 1 ? "" : "s"} · ${formatTokens(summary.usage.totalTokens)} tokens · transcript ${session.transcript.file}`,
+    ),
+  );
+  session.close();
+  await prepared.deck.close().catch(() => undefined);
+  return 0;
+}

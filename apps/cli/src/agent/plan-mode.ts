@@ -1,0 +1,90 @@
+/**
+ * Plan mode. The deck's `enter_plan_mode` and `exit_plan_mode` are side-effect
+ * free, read-only marker tools: their results carry `{ enterPlanMode: true }`
+ * or `{ exitPlan: true, plan }`, and the session (not the tool) flips the mode
+ * and raises the approval handshake. An approved or proposed plan is saved
+ * under the session folder as `plans/<base36-time>-<slug>.md`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { JsonValue, ToolCall, ToolResult } from "@indus/contract";
+
+export type PlanMarker = { readonly kind: "enter" } | { readonly kind: "exit"; readonly plan: string };
+
+export const PLANS_DIRNAME = "plans";
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    return asObject(JSON.parse(trimmed));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every object a result carries: structured content, JSON blocks, JSON-looking text. */
+function objectsOf(result: ToolResult): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  const structured = asObject(result.structuredContent);
+  if (structured) found.push(structured);
+  for (const block of result.content) {
+    const object = block.type === "json" ? asObject(block.value as JsonValue) : parseObject(block.text);
+    if (object) found.push(object);
+  }
+  return found;
+}
+
+/** The plan-mode marker in a tool's result, if it carries one. */
+export function planMarker(call: ToolCall, result: ToolResult): PlanMarker | undefined {
+  if (result.isError) return undefined;
+  for (const object of objectsOf(result)) {
+    if (object.enterPlanMode === true) return { kind: "enter" };
+    if (object.exitPlan === true) {
+      const plan = typeof object.plan === "string" ? object.plan : planFromInput(call.input);
+      return { kind: "exit", plan };
+    }
+  }
+  // A deck card may answer in prose only; the built-in names are then the marker.
+  if (call.name === "enter_plan_mode") return { kind: "enter" };
+  if (call.name === "exit_plan_mode") return { kind: "exit", plan: planFromInput(call.input) };
+  return undefined;
+}
+
+function planFromInput(input: unknown): string {
+  const object = asObject(input);
+  return typeof object?.plan === "string" ? object.plan : "";
+}
+
+/** First non-empty line → a file-safe slug of at most 48 characters ("plan" when nothing is left). */
+export function planSlug(plan: string): string {
+  const first = plan.split("\n").find((line) => line.trim().length > 0) ?? "";
+  const slug = first
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/g, "");
+  return slug.length > 0 ? slug : "plan";
+}
+
+/** Writes `<dir>/plans/<base36 epoch-ms>-<slug>.md`; repeats never collide. */
+export function writePlanFile(dir: string, plan: string): string {
+  const plans = path.join(dir, PLANS_DIRNAME);
+  fs.mkdirSync(plans, { recursive: true });
+  let stamp = Date.now();
+  let file = path.join(plans, `${stamp.toString(36)}-${planSlug(plan)}.md`);
+  while (fs.existsSync(file)) {
+    stamp += 1;
+    file = path.join(plans, `${stamp.toString(36)}-${planSlug(plan)}.md`);
+  }
+  fs.writeFileSync(file, plan.endsWith("\n") ? plan : `${plan}\n`);
+  return file;
+}
+
+/** Approval of a proposed plan: asked on a terminal, decided by policy otherwise. */
+export type PlanApprover = (plan: string, signal: AbortSignal) => Promise<boolean>;

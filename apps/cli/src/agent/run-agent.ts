@@ -1,0 +1,261 @@
+/**
+ * `indusr [-p] "…"` and bare `indusr`: resolve the model, check it answers,
+ * boot the deck (built-ins plus MCP servers), then run one task (print mode)
+ * or open the interactive session. Everything the command touches (boot,
+ * streams, environment, signals) comes in through `AgentIo`, so tests run the
+ * whole command in-process as well as through the real binary.
+ */
+import path from "node:path";
+import readline from "node:readline";
+import type { BootedDeck } from "../boot-types";
+import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
+import type { AgentEvent } from "./events";
+import { createLanguageModel } from "./language-model";
+import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
+import { chooseModel, preflight } from "./preflight";
+import { resolveModelConfig, type ModelConfig } from "./provider-config";
+import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
+import { AgentSession } from "./session";
+import { loadSettings } from "./settings";
+import { AgentSetupError, isAgentSetupError } from "./setup-error";
+
+/** The root flags the agent reads (parsed by commander from the flag table). */
+export interface AgentFlags {
+  readonly mcp?: readonly string[];
+  readonly tools?: readonly string[];
+  readonly noTools?: boolean;
+  /** commander gives `tools: false` for `--no-tools`. */
+  readonly profile?: string;
+  readonly cwd?: string;
+  readonly logDir?: string;
+  readonly sessionDir?: string;
+  readonly print?: string;
+  readonly maxTurns?: number;
+  readonly allow?: readonly string[];
+  readonly yes?: boolean;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly outputFormat?: string;
+}
+
+export interface BootOptions {
+  readonly cwd: string;
+  readonly profile: "authoring" | "survey" | "all";
+  readonly tools?: readonly string[];
+  readonly noTools: boolean;
+  readonly mcp?: readonly string[];
+  readonly logDir?: string;
+  readonly progress: boolean;
+}
+
+export type BootDeck = (options: BootOptions) => Promise<BootedDeck>;
+
+export interface AgentIo {
+  readonly bootDeck: BootDeck;
+  readonly stdin: NodeJS.ReadStream | NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly stderr: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+  /** Process signals; tests leave it out. */
+  readonly signals?: Pick<NodeJS.Process, "on" | "off">;
+}
+
+export const DEFAULT_MAX_TURNS = 100;
+export const EXIT_INTERRUPTED = 130;
+
+const isTty = (stream: unknown): boolean => Boolean((stream as { isTTY?: boolean }).isTTY);
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The booted-deck view of `--no-tools`: nothing at all. */
+function noToolsFlag(flags: AgentFlags): boolean {
+  return flags.noTools === true || (flags as { tools?: unknown }).tools === false;
+}
+
+/** Ask on the terminal (print mode on a TTY): y once, a always, n deny. */
+function terminalAsker(io: AgentIo, color: boolean): PermissionAsker {
+  const style = makeStyle(color);
+  return (call, signal) =>
+    new Promise<PermissionAnswer>((resolve) => {
+      const rl = readline.createInterface({ input: io.stdin as NodeJS.ReadableStream, output: io.stderr as NodeJS.WritableStream, terminal: true });
+      const done = (answer: PermissionAnswer) => {
+        signal.removeEventListener("abort", onAbort);
+        rl.close();
+        resolve(answer);
+      };
+      const onAbort = () => done("deny");
+      signal.addEventListener("abort", onAbort, { once: true });
+      rl.on("SIGINT", () => done("deny"));
+      rl.question(`${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 80))}  [y]es once · [a]lways · [n]o › `, (line) => {
+        const answer = line.trim().toLowerCase();
+        done(answer === "a" || answer === "always" ? "always" : answer === "y" || answer === "yes" ? "once" : "deny");
+      });
+    });
+}
+
+export interface Prepared {
+  readonly config: ModelConfig;
+  readonly modelId: string;
+  readonly deck: BootedDeck;
+  readonly sessionDir: string;
+  readonly cwd: string;
+  readonly maxTurns: number;
+  readonly allow: readonly string[];
+  readonly resultMaxChars?: number;
+}
+
+/** Settings, model config, preflight and boot; preflight and boot overlap. */
+async function prepare(flags: AgentFlags, io: AgentIo, progress: boolean, warn: (message: string) => void): Promise<Prepared> {
+  const cli = cliEnv({ cwd: flags.cwd });
+  const env = { ...io.env };
+  const home = env.HOME && env.HOME.length > 0 ? env.HOME : cli.home;
+  const { settings, warnings } = loadSettings(home, cli.cwd);
+  for (const warning of warnings) warn(warning);
+  const config = resolveModelConfig({ provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl }, env, settings);
+
+  const sessionDir = path.resolve(cli.cwd, flags.sessionDir ?? defaultSessionDir({ ...cli, home }));
+  const logDir = flags.logDir !== undefined ? path.resolve(cli.cwd, flags.logDir) : defaultLogDir({ ...cli, home }, sessionDir);
+  const profile = (flags.profile ?? "all") as BootOptions["profile"];
+
+  const checked = preflight(config);
+  const booting = io.bootDeck({
+    cwd: cli.cwd,
+    profile,
+    ...(flags.tools && Array.isArray(flags.tools) ? { tools: flags.tools } : {}),
+    noTools: noToolsFlag(flags),
+    ...(flags.mcp ? { mcp: flags.mcp } : {}),
+    logDir,
+    progress,
+  });
+  const [pre, deck] = await Promise.allSettled([checked, booting]);
+  if (pre.status === "rejected") {
+    if (deck.status === "fulfilled") await deck.value.close().catch(() => undefined);
+    throw pre.reason;
+  }
+  if (deck.status === "rejected") throw deck.reason;
+  let modelId: string;
+  try {
+    modelId = chooseModel(config, pre.value.models);
+  } catch (error) {
+    await deck.value.close().catch(() => undefined);
+    throw error;
+  }
+  return {
+    config,
+    modelId,
+    deck: deck.value,
+    sessionDir,
+    cwd: cli.cwd,
+    maxTurns: flags.maxTurns ?? settings.maxTurns ?? DEFAULT_MAX_TURNS,
+    allow: [...(flags.allow ?? []), ...(settings.allow ?? [])],
+    ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
+  };
+}
+
+export async function runAgentCommand(promptWords: readonly string[], flags: AgentFlags, io: AgentIo): Promise<number> {
+  const format = flags.outputFormat ?? "text";
+  const color = isTty(io.stderr) && io.env.NO_COLOR === undefined && io.env.TERM !== "dumb";
+  const warn = (message: string) => io.stderr.write(`${makeStyle(color).yellow("warning:")} ${message}\n`);
+
+  const positional = promptWords.join(" ").trim();
+  let task = [flags.print ?? "", positional].filter((s) => s.length > 0).join(" ").trim() || undefined;
+  const interactive = task === undefined && isTty(io.stdin) && isTty(io.stdout);
+  if (task === undefined && !interactive) {
+    if (isTty(io.stdin)) {
+      io.stderr.write("indusr: no prompt: pass one (indusr -p \"…\"), pipe it on stdin, or run indusr on a terminal for a session\n");
+      return 2;
+    }
+    task = (await readAll(io.stdin as NodeJS.ReadableStream)).trim() || undefined;
+    if (task === undefined) {
+      io.stderr.write("indusr: no prompt: stdin was empty (pass one with -p \"…\")\n");
+      return 2;
+    }
+  }
+
+  let prepared: Prepared;
+  try {
+    const progress = isTty(io.stderr) && (interactive || format === "text");
+    prepared = await prepare(flags, io, progress, warn);
+  } catch (error) {
+    if (isAgentSetupError(error)) {
+      if (format !== "text" && !interactive) {
+        io.stdout.write(`${JSON.stringify({ type: "result", subtype: "error_setup", isError: true, error: error.message, kind: error.kind })}\n`);
+      }
+      io.stderr.write(`indusr: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+
+  if (interactive) {
+    const { runInteractive } = await import("./interactive");
+    return runInteractive(prepared, flags, io);
+  }
+  return runPrint(task!, prepared, flags, io, format, color);
+}
+
+async function runPrint(task: string, prepared: Prepared, flags: AgentFlags, io: AgentIo, format: string, color: boolean): Promise<number> {
+  const renderer: Renderer =
+    format === "stream-json"
+      ? new StreamJsonRenderer(io.stdout)
+      : format === "json"
+        ? new JsonRenderer(io.stdout)
+        : new TextRenderer(io.stdout, io.stderr, { live: isTty(io.stdout), color, width: (io.stderr as NodeJS.WriteStream).columns ?? 100 });
+  const canAsk = format === "text" && isTty(io.stdin) && isTty(io.stderr);
+  const gate = new PermissionGate({ allow: prepared.allow, yes: flags.yes === true, ...(canAsk ? { ask: terminalAsker(io, color) } : {}) });
+  const session = new AgentSession({
+    model: createLanguageModel(prepared.config, prepared.modelId),
+    provider: prepared.config.provider,
+    modelId: prepared.modelId,
+    baseUrl: prepared.config.baseUrl,
+    deck: prepared.deck,
+    cwd: prepared.cwd,
+    sessionDir: prepared.sessionDir,
+    gate,
+    autoApprovePlans: flags.yes === true || matchesAny("exit_plan_mode", prepared.allow),
+    maxTurns: prepared.maxTurns,
+    maxRetries: prepared.config.maxRetries,
+    ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
+    ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
+    emit: (event: AgentEvent) => renderer.onEvent(event),
+  });
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      io.stderr.write(`\nindusr: ${signal === "SIGINT" ? "interrupted" : "terminated"}; stopping running tools…\n`);
+      controller.abort();
+    } else {
+      process.exit(signal === "SIGINT" ? EXIT_INTERRUPTED : 143);
+    }
+  };
+  io.signals?.on("SIGINT", onSignal);
+  io.signals?.on("SIGTERM", onSignal);
+  try {
+    session.start();
+    const result = await session.run(task, controller.signal);
+    renderer.finish();
+    switch (result.subtype) {
+      case "success":
+        return 0;
+      case "interrupted":
+        return EXIT_INTERRUPTED;
+      default:
+        return 1;
+    }
+  } finally {
+    io.signals?.off("SIGINT", onSignal);
+    io.signals?.off("SIGTERM", onSignal);
+    session.close();
+    await prepared.deck.close().catch(() => undefined);
+  }
+}
+
+export { AgentSetupError };

@@ -1,0 +1,480 @@
+/**
+ * One agent session: the conversation, the turn loop, and the tool calls it
+ * makes through the deck's tool box.
+ *
+ * Each turn is one `streamText` call with every tool declared but none given
+ * an `execute`, so the SDK stops at the model's tool calls and the session
+ * runs them itself: through the permission gate, read-only calls side by side,
+ * mutating calls one at a time in the order the model asked, every call
+ * cancellable through the task's AbortSignal, every result rendered and capped
+ * before the model sees it. The loop ends when the model answers without
+ * calling a tool, at `--max-turns`, on a model error, or on an interrupt.
+ */
+import path from "node:path";
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from "ai";
+import type { JsonSchema, ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
+import type { BootedDeck, ServerReport } from "../boot-types";
+import { composeBriefing } from "./briefing";
+import { addUsage, ZERO_USAGE, type AgentEvent, type EventSink, type RefusalKind, type ResultSubtype, type ServerStatusView, type UsageTotals } from "./events";
+import { describeModelError } from "./model-error";
+import type { PermissionGate } from "./permission";
+import { planMarker, writePlanFile, type PlanApprover } from "./plan-mode";
+import { DEFAULT_RESULT_MAX_CHARS, renderResult } from "./tool-output";
+import { newSessionId, Transcript } from "./transcript";
+
+/** What of a booted deck the session uses (tests hand in their own). */
+export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics"> & { readonly mcp?: BootedDeck["mcp"] };
+
+export interface SessionOptions {
+  readonly model: LanguageModel;
+  readonly provider: string;
+  readonly modelId: string;
+  readonly baseUrl: string;
+  readonly deck: SessionDeck;
+  readonly cwd: string;
+  readonly sessionDir: string;
+  readonly gate: PermissionGate;
+  /** Asks the user to approve a plan; absent when nobody can answer. */
+  readonly approvePlan?: PlanApprover;
+  /** With no one to ask: approve plans automatically (`--yes`, or `--allow exit_plan_mode`). */
+  readonly autoApprovePlans: boolean;
+  readonly maxTurns: number;
+  readonly maxRetries: number;
+  readonly maxOutputTokens?: number;
+  readonly resultMaxChars?: number;
+  readonly emit: EventSink;
+  readonly sessionId?: string;
+  /** How long a cancelled tool may take to settle before the session moves on. */
+  readonly cancelGraceMs?: number;
+}
+
+export interface TaskResult {
+  readonly subtype: ResultSubtype;
+  readonly text: string;
+  readonly error?: string;
+  readonly turns: number;
+  readonly usage: UsageTotals;
+}
+
+interface PendingCall {
+  readonly call: ToolCall;
+  readonly readOnly: boolean;
+}
+
+const INTERRUPTED_TEXT = "Interrupted: the user stopped this call before it finished.";
+
+export function serverView(report: ServerReport): ServerStatusView {
+  return {
+    id: report.id,
+    transport: report.transport,
+    phase: report.phase,
+    toolCount: report.toolCount,
+    ...(report.connectMs !== undefined ? { connectMs: report.connectMs } : {}),
+    ...(report.source !== undefined ? { source: report.source } : {}),
+    ...(report.fault !== undefined ? { fault: report.fault } : {}),
+  };
+}
+
+/** The AI SDK tool set: schemas only, no `execute`, so the session runs every call. */
+export function toModelTools(descriptors: readonly ToolDescriptor[]): ToolSet {
+  const tools: ToolSet = {};
+  for (const descriptor of descriptors) {
+    tools[descriptor.name] = tool({
+      description: descriptor.description,
+      inputSchema: jsonSchema(descriptor.parameters as JsonSchema as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return tools;
+}
+
+export class AgentSession {
+  readonly id: string;
+  readonly transcript: Transcript;
+  private messages: ModelMessage[] = [];
+  private planMode = false;
+  private totalUsage: UsageTotals = ZERO_USAGE;
+  private totalTurns = 0;
+  private readonly disabled = new Set<string>();
+  private readonly started = Date.now();
+
+  constructor(private readonly options: SessionOptions) {
+    this.id = options.sessionId ?? newSessionId();
+    this.transcript = new Transcript(options.sessionDir, this.id, (message) => this.emit({ type: "warning", message }));
+  }
+
+  get inPlanMode(): boolean {
+    return this.planMode;
+  }
+
+  get usage(): UsageTotals {
+    return this.totalUsage;
+  }
+
+  get turns(): number {
+    return this.totalTurns;
+  }
+
+  /** Servers as they are now (a `/mcp reconnect` changes them). */
+  servers(): readonly ServerReport[] {
+    return this.options.deck.mcp?.servers() ?? this.options.deck.servers;
+  }
+
+  /** Remember which servers `/mcp disable` switched off, for the briefing. */
+  setServerEnabled(id: string, enabled: boolean): void {
+    if (enabled) this.disabled.delete(id);
+    else this.disabled.add(id);
+  }
+
+  private emit(event: AgentEvent): void {
+    this.options.emit(event);
+  }
+
+  private descriptors(): readonly ToolDescriptor[] {
+    return this.options.deck.box.descriptors();
+  }
+
+  /** The briefing as the model would get it right now. */
+  briefing(): string {
+    return composeBriefing({
+      cwd: this.options.cwd,
+      descriptors: this.descriptors(),
+      origin: (name) => this.options.deck.origin(name),
+      servers: this.servers(),
+      disabled: this.disabled,
+      planMode: this.planMode,
+    });
+  }
+
+  /** Announce the session: model, tools, and every server's outcome including startup failures. */
+  start(): void {
+    const descriptors = this.descriptors();
+    const event: AgentEvent = {
+      type: "session_start",
+      sessionId: this.id,
+      cwd: this.options.cwd,
+      provider: this.options.provider,
+      model: this.options.modelId,
+      baseUrl: this.options.baseUrl,
+      transcript: this.transcript.file,
+      tools: descriptors.map((d) => ({ name: d.name, origin: this.options.deck.origin(d.name), readOnly: d.annotations?.readOnlyHint === true })),
+      servers: this.servers().map(serverView),
+      diagnostics: this.options.deck.diagnostics.map((d) => ({ file: d.file, ...(d.row !== undefined ? { row: d.row } : {}), message: d.message, severity: d.severity })),
+    };
+    this.transcript.append({ ...event, type: "session" });
+    this.emit(event);
+  }
+
+  /** Forget the conversation (`/clear`); the transcript keeps it. */
+  clear(): void {
+    this.messages = [];
+    this.planMode = false;
+    this.transcript.append({ type: "clear" });
+  }
+
+  private push(message: ModelMessage): void {
+    this.messages.push(message);
+    this.transcript.append({ type: "message", message });
+  }
+
+  /** Run one task: the user's prompt, then turns until the model is done. */
+  async run(prompt: string, signal: AbortSignal): Promise<TaskResult> {
+    const taskStarted = Date.now();
+    let turns = 0;
+    let usage = ZERO_USAGE;
+    this.push({ role: "user", content: prompt });
+
+    const finish = (subtype: ResultSubtype, text: string, error?: string): TaskResult => {
+      const result: TaskResult = { subtype, text, ...(error !== undefined ? { error } : {}), turns, usage };
+      const event: AgentEvent = {
+        type: "result",
+        subtype,
+        isError: subtype !== "success",
+        result: text,
+        ...(error !== undefined ? { error } : {}),
+        sessionId: this.id,
+        turns,
+        durationMs: Date.now() - taskStarted,
+        usage,
+        transcript: this.transcript.file,
+      };
+      this.transcript.append({ ...event, type: "result" });
+      this.emit(event);
+      return result;
+    };
+
+    for (;;) {
+      if (signal.aborted) return finish("interrupted", "", "interrupted by the user");
+      turns += 1;
+      this.totalTurns += 1;
+      const turn = turns;
+      this.emit({ type: "turn_start", turn });
+
+      const descriptors = this.descriptors();
+      const byName = new Map(descriptors.map((d) => [d.name, d]));
+      let text = "";
+      let streamError: unknown;
+      let finishReason = "unknown";
+      let turnUsage: Partial<UsageTotals> = {};
+      const calls: ToolCall[] = [];
+      /** Calls the SDK already answered (unknown tool, unparseable input). */
+      const answered = new Map<string, string>();
+
+      const stream = streamText({
+        model: this.options.model,
+        system: this.briefing(),
+        messages: this.messages,
+        tools: toModelTools(descriptors),
+        abortSignal: signal,
+        maxRetries: this.options.maxRetries,
+        ...(this.options.maxOutputTokens !== undefined ? { maxOutputTokens: this.options.maxOutputTokens } : {}),
+        onError: ({ error }) => {
+          streamError ??= error;
+        },
+      });
+
+      try {
+        for await (const part of stream.fullStream) {
+          switch (part.type) {
+            case "text-delta":
+              text += part.text;
+              this.emit({ type: "text_delta", turn, text: part.text });
+              break;
+            case "reasoning-delta":
+              this.emit({ type: "reasoning_delta", turn, text: part.text });
+              break;
+            case "tool-call": {
+              const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+              calls.push(call);
+              this.emit({ type: "tool_call", turn, id: call.id, name: call.name, input: call.input, readOnly: byName.get(call.name)?.annotations?.readOnlyHint === true });
+              break;
+            }
+            case "tool-error":
+              answered.set(part.toolCallId, String(part.error));
+              break;
+            case "finish-step":
+              finishReason = part.finishReason;
+              turnUsage = {
+                inputTokens: part.usage.inputTokens ?? 0,
+                outputTokens: part.usage.outputTokens ?? 0,
+                totalTokens: part.usage.totalTokens ?? (part.usage.inputTokens ?? 0) + (part.usage.outputTokens ?? 0),
+                cachedInputTokens: part.usage.cachedInputTokens ?? 0,
+                reasoningTokens: part.usage.reasoningTokens ?? 0,
+              };
+              break;
+            case "error":
+              streamError ??= part.error;
+              break;
+            default:
+              break;
+          }
+        }
+      } catch (error) {
+        streamError ??= error;
+      }
+
+      usage = addUsage(usage, turnUsage);
+      this.totalUsage = addUsage(this.totalUsage, turnUsage);
+
+      if (signal.aborted) {
+        // Keep what was said so the next prompt has its context.
+        if (text.length > 0) this.push({ role: "assistant", content: [{ type: "text", text: `${text}\n\n[interrupted by the user]` }] });
+        this.emit({ type: "turn_end", turn, finishReason: "interrupted", usage: { ...ZERO_USAGE, ...turnUsage } });
+        return finish("interrupted", text, "interrupted by the user");
+      }
+      if (streamError !== undefined) {
+        this.emit({ type: "turn_end", turn, finishReason: "error", usage: { ...ZERO_USAGE, ...turnUsage } });
+        return finish("error_model", text, `model request failed: ${describeModelError(streamError)}`);
+      }
+
+      const response = await stream.response;
+      const responseMessages = [...response.messages] as ModelMessage[];
+      // The SDK answers invalid calls itself, in a trailing tool message; ours join it.
+      let toolMessage: Extract<ModelMessage, { role: "tool" }> | undefined;
+      for (const message of responseMessages) {
+        if (message.role === "tool") toolMessage = message;
+        else this.push(message);
+      }
+      for (const [id, error] of answered) {
+        const call = calls.find((c) => c.id === id);
+        this.emit({ type: "tool_result", turn, id, name: call?.name ?? "?", isError: true, content: error, durationMs: 0 });
+      }
+      this.emit({ type: "turn_end", turn, finishReason, usage: { ...ZERO_USAGE, ...turnUsage } });
+
+      const pending: PendingCall[] = calls
+        .filter((call) => !answered.has(call.id))
+        .map((call) => ({ call, readOnly: byName.get(call.name)?.annotations?.readOnlyHint === true }));
+
+      if (pending.length === 0 && answered.size === 0) {
+        if (toolMessage) this.push(toolMessage);
+        return finish("success", text);
+      }
+
+      const outOfTurns = turns >= this.options.maxTurns;
+      const parts = outOfTurns
+        ? pending.map((p) => this.refusedPart(turn, p.call, "max-turns", "Not run: the session reached its turn limit (--max-turns)."))
+        : await this.runCalls(turn, pending, signal);
+      const content = [...(toolMessage?.content ?? []), ...parts] as ToolResultPart[];
+      if (content.length > 0) this.push({ role: "tool", content });
+
+      if (signal.aborted) return finish("interrupted", text, "interrupted by the user");
+      if (outOfTurns) return finish("error_max_turns", text, `stopped after ${turns} turn${turns === 1 ? "" : "s"} (--max-turns ${this.options.maxTurns})`);
+    }
+  }
+
+  private toolPart(call: ToolCall, isError: boolean, text: string): ToolResultPart {
+    return {
+      type: "tool-result",
+      toolCallId: call.id,
+      toolName: call.name,
+      output: isError ? { type: "error-text", value: text } : { type: "text", value: text },
+    };
+  }
+
+  private refusedPart(turn: number, call: ToolCall, kind: RefusalKind, message: string): ToolResultPart {
+    this.emit({ type: "tool_result", turn, id: call.id, name: call.name, isError: true, content: message, durationMs: 0, refused: kind });
+    this.transcript.append({ type: "tool_result", id: call.id, name: call.name, isError: true, refused: kind });
+    return this.toolPart(call, true, message);
+  }
+
+  /**
+   * Run the turn's calls in the model's order. Consecutive read-only calls
+   * form one parallel batch; a mutating call waits for the batch before it,
+   * passes the gate, and runs alone. Plan-mode markers apply as soon as their
+   * result is in, so a `write` after `enter_plan_mode` in the same turn is refused.
+   */
+  private async runCalls(turn: number, pending: readonly PendingCall[], signal: AbortSignal): Promise<ToolResultPart[]> {
+    const parts = new Array<ToolResultPart>(pending.length);
+    let batch: number[] = [];
+
+    const flush = async () => {
+      const indices = batch;
+      batch = [];
+      const outcomes = await Promise.all(indices.map((i) => this.execute(pending[i]!.call, signal)));
+      for (const [k, i] of indices.entries()) parts[i] = await this.settle(turn, pending[i]!.call, outcomes[k]!, signal);
+    };
+
+    for (const [i, { call, readOnly }] of pending.entries()) {
+      if (readOnly) {
+        batch.push(i);
+        continue;
+      }
+      await flush();
+      if (signal.aborted) {
+        parts[i] = this.refusedPart(turn, call, "interrupted", INTERRUPTED_TEXT);
+        continue;
+      }
+      const decision = await this.options.gate.check(call, false, this.planMode, signal);
+      if (!decision.ok) {
+        parts[i] = this.refusedPart(turn, call, signal.aborted ? "interrupted" : decision.kind, signal.aborted ? INTERRUPTED_TEXT : decision.message);
+        continue;
+      }
+      parts[i] = await this.settle(turn, call, await this.execute(call, signal), signal);
+    }
+    await flush();
+    return parts;
+  }
+
+  /** Run one call through the box. Never throws; a tool that ignores cancellation is left behind after a grace period. */
+  private async execute(call: ToolCall, signal: AbortSignal): Promise<{ outcome: ToolOutcome; ms: number }> {
+    const started = Date.now();
+    if (signal.aborted) return { outcome: { callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] }, ms: 0 };
+    const running = this.options.deck.box.runner
+      .run(call, {
+        signal,
+        onProgress: (progress) => this.emit({ type: "tool_progress", id: call.id, name: call.name, ...progress }),
+      })
+      .catch((error: unknown): ToolOutcome => ({ callId: call.id, isError: true, content: [{ type: "text", text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }] }));
+    const grace = this.options.cancelGraceMs ?? 5_000;
+    let timer: NodeJS.Timeout | undefined;
+    const abandoned = new Promise<ToolOutcome>((resolve) => {
+      const onAbort = () => {
+        timer = setTimeout(() => resolve({ callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] }), grace);
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const outcome = await Promise.race([running, abandoned]);
+    if (timer) clearTimeout(timer);
+    return { outcome, ms: Date.now() - started };
+  }
+
+  /** Render a result for the model, apply plan-mode markers, report it. */
+  private async settle(turn: number, call: ToolCall, done: { outcome: ToolOutcome; ms: number }, signal: AbortSignal): Promise<ToolResultPart> {
+    let result: ToolResult = done.outcome;
+    let interrupted = false;
+    if (signal.aborted && result.isError) {
+      interrupted = true;
+      result = { isError: true, content: [{ type: "text", text: `${INTERRUPTED_TEXT}\n${textOf(result)}`.trim() }] };
+    }
+    let note: string | undefined;
+    const marker = interrupted ? undefined : planMarker(call, result);
+    if (marker?.kind === "enter") {
+      if (!this.planMode) {
+        this.planMode = true;
+        this.emit({ type: "plan_mode", active: true });
+        this.transcript.append({ type: "plan_mode", active: true });
+      }
+      note = "Plan mode is ON: only read-only tools will run. Explore, then call exit_plan_mode with your plan.";
+    } else if (marker?.kind === "exit") {
+      note = await this.exitPlan(marker.plan, signal);
+    }
+    const rendered = renderResult(result, {
+      spillDir: path.join(this.transcript.dir, "results"),
+      callId: call.id,
+      maxChars: this.options.resultMaxChars ?? DEFAULT_RESULT_MAX_CHARS,
+    });
+    const text = note ? `${rendered.text}\n\n${note}` : rendered.text;
+    const isError = result.isError === true;
+    this.emit({
+      type: "tool_result",
+      turn,
+      id: call.id,
+      name: call.name,
+      isError,
+      content: text,
+      durationMs: done.ms,
+      ...(interrupted ? { refused: "interrupted" as const } : {}),
+      ...(rendered.capped ? { capped: rendered.capped } : {}),
+    });
+    this.transcript.append({ type: "tool_result", id: call.id, name: call.name, isError, durationMs: done.ms, ...(rendered.capped ? { capped: rendered.capped } : {}) });
+    return this.toolPart(call, isError, text);
+  }
+
+  /** The exit handshake: save the plan, ask for approval (or apply the non-interactive policy). */
+  private async exitPlan(plan: string, signal: AbortSignal): Promise<string> {
+    if (plan.trim().length === 0) return "No plan was given: call exit_plan_mode again with the full plan in `plan`.";
+    let file: string;
+    try {
+      file = writePlanFile(this.transcript.dir, plan);
+    } catch (error) {
+      file = `(not saved: ${(error as Error).message})`;
+    }
+    let approved: boolean;
+    let asked = false;
+    if (this.options.approvePlan) {
+      asked = true;
+      approved = await this.options.approvePlan(plan, signal).catch(() => false);
+    } else {
+      approved = this.options.autoApprovePlans;
+    }
+    if (approved) this.planMode = false;
+    this.emit({ type: "plan_mode", active: this.planMode, planFile: file, approved });
+    this.transcript.append({ type: "plan", file, approved });
+    if (approved) return `The user approved the plan (saved to ${file}). Plan mode is OFF: carry the plan out now.`;
+    if (asked) return `The user did not approve the plan (saved to ${file}). Plan mode stays ON: ask what to change, or revise the plan and call exit_plan_mode again.`;
+    return `Nobody can approve plans in this non-interactive session (run with --yes or --allow exit_plan_mode to approve automatically). The plan is saved to ${file}. Plan mode stays ON: stop here and summarise the plan.`;
+  }
+
+  close(): void {
+    this.transcript.close();
+  }
+
+  /** Total elapsed time and usage, for the interactive `/exit` line. */
+  summary(): { readonly ms: number; readonly turns: number; readonly usage: UsageTotals } {
+    return { ms: Date.now() - this.started, turns: this.totalTurns, usage: this.totalUsage };
+  }
+}
+
+function textOf(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : JSON.stringify(block.value))).join("\n");
+}

@@ -1,0 +1,116 @@
+/**
+ * Persisted agent defaults: `~/.indusvx/settings.json` (user) and
+ * `<cwd>/.indusvx/settings.json` (project), JSON with comments allowed. The
+ * project file may choose a provider and model but cannot redirect the API
+ * key to another host, name another key variable, or grant tool permissions:
+ * a cloned repository must not be able to leak a key or approve `bash`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+
+export interface AgentSettings {
+  readonly provider?: "openai" | "anthropic";
+  readonly model?: string;
+  readonly baseUrl?: string;
+  /** The environment variable holding the key, e.g. `OPENROUTER_API_KEY`. */
+  readonly apiKeyEnv?: string;
+  readonly maxTurns?: number;
+  readonly maxOutputTokens?: number;
+  readonly maxRetries?: number;
+  readonly allow?: readonly string[];
+  /** Tool results longer than this are capped and spilled to a file. */
+  readonly toolResultMaxChars?: number;
+}
+
+/** Keys only the user's own settings file may set. */
+const USER_ONLY: readonly (keyof AgentSettings)[] = ["baseUrl", "apiKeyEnv", "allow"];
+
+export interface LoadedSettings {
+  readonly settings: AgentSettings;
+  readonly warnings: readonly string[];
+  readonly files: readonly string[];
+}
+
+export function settingsFiles(home: string, cwd: string): { readonly user: string; readonly project: string } {
+  return { user: path.join(home, ".indusvx", "settings.json"), project: path.join(cwd, ".indusvx", "settings.json") };
+}
+
+const positiveInt = (value: unknown): number | undefined => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined);
+const nonEmpty = (value: unknown): string | undefined => (typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined);
+
+function validate(raw: Record<string, unknown>, file: string, warnings: string[]): AgentSettings {
+  const out: Record<string, unknown> = {};
+  const warn = (key: string, why: string) => warnings.push(`${file}: ignoring "${key}": ${why}`);
+  for (const [key, value] of Object.entries(raw)) {
+    switch (key) {
+      case "provider":
+        if (value === "openai" || value === "anthropic") out.provider = value;
+        else warn(key, 'expected "openai" or "anthropic"');
+        break;
+      case "model":
+      case "baseUrl":
+      case "apiKeyEnv":
+        if (nonEmpty(value) !== undefined) out[key] = nonEmpty(value);
+        else warn(key, "expected a non-empty string");
+        break;
+      case "maxTurns":
+      case "maxOutputTokens":
+      case "toolResultMaxChars":
+        if (positiveInt(value) !== undefined) out[key] = value;
+        else warn(key, "expected a whole number of at least 1");
+        break;
+      case "maxRetries":
+        if (typeof value === "number" && Number.isInteger(value) && value >= 0) out.maxRetries = value;
+        else warn(key, "expected a whole number of at least 0");
+        break;
+      case "allow":
+        if (Array.isArray(value) && value.every((item) => typeof item === "string")) out.allow = value;
+        else warn(key, "expected a list of tool-name patterns");
+        break;
+      default:
+        // Other tools share the folder; unknown keys are theirs, not errors.
+        break;
+    }
+  }
+  return out as AgentSettings;
+}
+
+function readOne(file: string, warnings: string[]): AgentSettings | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") warnings.push(`${file}: cannot read (${(error as Error).message}); ignored`);
+    return undefined;
+  }
+  const errors: ParseError[] = [];
+  const root: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    const line = text.slice(0, errors[0]!.offset).split("\n").length;
+    warnings.push(`${file}: not valid JSON (${printParseErrorCode(errors[0]!.error)} at line ${line}); ignored`);
+    return undefined;
+  }
+  if (root === null || typeof root !== "object" || Array.isArray(root)) {
+    warnings.push(`${file}: must hold a JSON object; ignored`);
+    return undefined;
+  }
+  return validate(root as Record<string, unknown>, file, warnings);
+}
+
+/** User settings, overlaid by the project's (minus the user-only keys). */
+export function loadSettings(home: string, cwd: string): LoadedSettings {
+  const warnings: string[] = [];
+  const files = settingsFiles(home, cwd);
+  const user = readOne(files.user, warnings) ?? {};
+  const projectRaw = path.resolve(files.project) === path.resolve(files.user) ? undefined : readOne(files.project, warnings);
+  const project: Record<string, unknown> = { ...(projectRaw ?? {}) };
+  for (const key of USER_ONLY) {
+    if (project[key] !== undefined) {
+      warnings.push(`${files.project}: ignoring "${key}": only ${files.user} may set it (a project must not redirect your key or approve tools)`);
+      delete project[key];
+    }
+  }
+  const loaded = [files.user, files.project].filter((file) => fs.existsSync(file));
+  return { settings: { ...user, ...project }, warnings, files: loaded };
+}

@@ -1,0 +1,140 @@
+/**
+ * The interactive session's slash commands: `/tools`, `/mcp` (status,
+ * reconnect, enable, disable), `/clear`, `/help`, `/exit`.
+ */
+import type { BootedDeck } from "../boot-types";
+import type { Style } from "./render";
+import type { AgentSession } from "./session";
+
+export interface SlashContext {
+  readonly session: AgentSession;
+  readonly deck: BootedDeck;
+  readonly style: Style;
+  print(text: string): void;
+  exit(): void;
+}
+
+interface SlashCommand {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  run(args: readonly string[], ctx: SlashContext): Promise<void> | void;
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + " ".repeat(width - text.length);
+}
+
+function firstLine(text: string, max: number): string {
+  const line = (text.split("\n").find((l) => l.trim().length > 0) ?? "").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function toolsCommand(_args: readonly string[], ctx: SlashContext): void {
+  const descriptors = ctx.deck.box.descriptors();
+  if (descriptors.length === 0) {
+    ctx.print("No tools in this session.");
+    return;
+  }
+  const width = Math.min(40, Math.max(...descriptors.map((d) => d.name.length)) + 2);
+  ctx.print(ctx.style.bold(`${pad("tool", width)}${pad("origin", 10)}${pad("ro", 4)}description`));
+  for (const d of descriptors) {
+    const origin = ctx.deck.origin(d.name);
+    ctx.print(`${pad(d.name, width)}${pad(origin, 10)}${pad(d.annotations?.readOnlyHint ? "✓" : "", 4)}${ctx.style.dim(firstLine(d.description, 70))}`);
+  }
+  ctx.print(ctx.style.dim(`${descriptors.length} tools${ctx.session.inPlanMode ? " · plan mode: only read-only tools run" : ""}`));
+}
+
+function serverLine(ctx: SlashContext, s: ReturnType<BootedDeck["mcp"]["servers"]>[number], disabled: boolean): string {
+  const mark = disabled ? ctx.style.dim("○") : s.phase === "ready" ? ctx.style.green("✓") : s.phase === "faulted" ? ctx.style.red("✗") : ctx.style.yellow("…");
+  const detail =
+    s.phase === "ready"
+      ? `${s.toolCount} tool${s.toolCount === 1 ? "" : "s"}${s.connectMs !== undefined ? ` · ${s.connectMs} ms` : ""}`
+      : s.fault
+        ? `${s.fault.kind}: ${firstLine(s.fault.message, 80)}`
+        : s.phase;
+  return `${mark} ${pad(s.id, 20)}${pad(s.transport, 17)}${disabled ? "disabled for this session" : detail}`;
+}
+
+const disabledServers = new WeakMap<AgentSession, Set<string>>();
+
+async function mcpCommand(args: readonly string[], ctx: SlashContext): Promise<void> {
+  const disabled = disabledServers.get(ctx.session) ?? new Set<string>();
+  disabledServers.set(ctx.session, disabled);
+  const [action, id] = args;
+  const servers = ctx.deck.mcp.servers();
+  if (action === undefined || action === "status" || action === "list") {
+    if (servers.length === 0) {
+      ctx.print("No MCP servers are mounted (add one with `indusr mcp add`, or pass --mcp).");
+      return;
+    }
+    for (const s of servers) {
+      ctx.print(serverLine(ctx, s, disabled.has(s.id)));
+      if (s.phase === "faulted" && s.stderrTail && s.stderrTail.length > 0) {
+        for (const line of s.stderrTail.slice(-3)) ctx.print(ctx.style.dim(`    ${line}`));
+      }
+    }
+    ctx.print(ctx.style.dim("/mcp reconnect <server> · /mcp disable <server> · /mcp enable <server>"));
+    return;
+  }
+  if (!["reconnect", "enable", "disable"].includes(action)) {
+    ctx.print(`Unknown /mcp action "${action}": use status, reconnect, enable or disable.`);
+    return;
+  }
+  if (id === undefined) {
+    ctx.print(`Usage: /mcp ${action} <server>  (servers: ${servers.map((s) => s.id).join(", ") || "none"})`);
+    return;
+  }
+  if (!servers.some((s) => s.id === id)) {
+    ctx.print(`No server "${id}" (servers: ${servers.map((s) => s.id).join(", ") || "none"}).`);
+    return;
+  }
+  if (action === "reconnect") {
+    ctx.print(ctx.style.dim(`reconnecting ${id}…`));
+    try {
+      const report = await ctx.deck.mcp.reconnect(id);
+      ctx.print(serverLine(ctx, report, disabled.has(id)));
+    } catch (error) {
+      ctx.print(ctx.style.red(`✗ ${id}: ${(error as Error).message}`));
+    }
+    return;
+  }
+  const enable = action === "enable";
+  ctx.deck.mcp.setEnabled(id, enable);
+  ctx.session.setServerEnabled(id, enable);
+  if (enable) disabled.delete(id);
+  else disabled.add(id);
+  ctx.print(`${id} ${enable ? "enabled" : "disabled"} for this session (${ctx.deck.box.descriptors().length} tools now).`);
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: "help", usage: "/help", summary: "This list", run: (_args, ctx) => helpCommand(ctx) },
+  { name: "tools", usage: "/tools", summary: "Every tool the model can call, with origin and read-only flag", run: toolsCommand },
+  { name: "mcp", usage: "/mcp [status | reconnect <server> | enable <server> | disable <server>]", summary: "MCP server status and control", run: mcpCommand },
+  {
+    name: "clear",
+    usage: "/clear",
+    summary: "Start a fresh conversation (the transcript keeps the old one)",
+    run: (_args, ctx) => {
+      ctx.session.clear();
+      ctx.print("Conversation cleared.");
+    },
+  },
+  { name: "exit", usage: "/exit", summary: "Leave (also /quit, Ctrl-D, or Ctrl-C twice)", run: (_args, ctx) => ctx.exit() },
+];
+
+function helpCommand(ctx: SlashContext): void {
+  for (const command of SLASH_COMMANDS) ctx.print(`${pad(command.usage, 68)}${ctx.style.dim(command.summary)}`);
+  ctx.print(ctx.style.dim("Ctrl-C interrupts the running turn and cancels its tools; at an empty prompt, Ctrl-C twice leaves."));
+}
+
+export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
+  const [head, ...args] = line.slice(1).trim().split(/\s+/);
+  const name = (head ?? "").toLowerCase();
+  const command = SLASH_COMMANDS.find((c) => c.name === name) ?? (name === "quit" ? SLASH_COMMANDS.find((c) => c.name === "exit") : undefined);
+  if (!command) {
+    ctx.print(`Unknown command /${name}: /help lists them.`);
+    return;
+  }
+  await command.run(args, ctx);
+}

@@ -1,0 +1,19 @@
+/**
+ * The root command: `indusr -p "…"` runs one task, `indusr` on a terminal
+ * opens the interactive session. See src/agent/ for the agent itself.
+ */
+import { runAgentCommand, type AgentFlags } from "../agent/run-agent";
+
+export async function agentCommand(prompt: string[], options: AgentFlags): Promise<number> {
+  // TODO(agent): literal import once src/boot.ts lands.
+  const bootModule = "../boot";
+  const { bootDeck } = (await import(/* @vite-ignore */ bootModule)) as { bootDeck: import("../agent/run-agent").BootDeck };
+  return runAgentCommand(prompt, options, {
+    bootDeck,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signals: process,
+  });
+}
