@@ -16,11 +16,17 @@ import type { BridgeKey } from "./keys";
  *
  * This is the one fold: `reduceLedger` and every `BridgeLedger` step go
  * through `apply`, so there is a single statement of the semantics.
+ * `reduceLedger` only ever reads the final version, so it builds its lineage
+ * with `keepHistory: false`: same steps, but superseded holdings and dead
+ * slots are dropped instead of kept for older readers.
  * Internal: not exported from the package.
  */
 export class Lineage<C extends LedgerCapability> {
-  /** The applied entries, in order. Only ever pushed to. */
+  /** Whether versions below the tip stay readable (false: only the tip is ever read). */
+  readonly keepHistory: boolean;
+  /** The applied entries, in order (when history is kept). Only ever pushed to. */
   readonly entries: BridgeEntry<C>[] = [];
+  private applied = 0;
   /** One slot per time a key became live, in the order it did: the live order. */
   readonly slots: Slot<C>[] = [];
   /** Each key's newest slot (older lives hang off `previous`). */
@@ -28,14 +34,21 @@ export class Lineage<C extends LedgerCapability> {
   /** `sizes[i]`: how many keys are live once `entries[0..i]` are applied. */
   private readonly sizes: number[] = [];
   private live = 0;
+  /** Dead slots still in `slots` (compacted away when history is not kept). */
+  private dead = 0;
 
+  constructor(options: { readonly keepHistory?: boolean } = {}) {
+    this.keepHistory = options.keepHistory ?? true;
+  }
+
+  /** How many entries have been applied: the tip version. */
   get length(): number {
-    return this.entries.length;
+    return this.applied;
   }
 
   /** Replays `entries[0, version)` into a fresh lineage: the fork. O(version). */
   forkAt(version: number): Lineage<C> {
-    const fork = new Lineage<C>();
+    const fork = new Lineage<C>({ keepHistory: this.keepHistory });
     for (let i = 0; i < version; i++) fork.apply(this.entries[i] as BridgeEntry<C>);
     return fork;
   }
@@ -47,13 +60,13 @@ export class Lineage<C extends LedgerCapability> {
    * nothing. Any other `op` (only reachable from untyped callers) is a no-op.
    */
   apply(entry: BridgeEntry<C>): void {
-    const stamp = this.entries.length;
-    this.entries.push(entry);
+    const stamp = this.applied++;
+    if (this.keepHistory) this.entries.push(entry);
     const slot = this.newest.get(entry.key);
     const isLive = slot !== undefined && slot.died === ALIVE;
     if (entry.op === "enroll") {
       if (isLive) {
-        (slot.older ??= []).push({ at: slot.at, capability: slot.capability, server: slot.server });
+        if (this.keepHistory) (slot.older ??= []).push({ at: slot.at, capability: slot.capability, server: slot.server });
         slot.at = stamp;
         slot.capability = entry.capability;
         slot.server = entry.server;
@@ -66,7 +79,7 @@ export class Lineage<C extends LedgerCapability> {
           capability: entry.capability,
           server: entry.server,
           older: undefined,
-          previous: slot,
+          previous: this.keepHistory ? slot : undefined,
         };
         this.newest.set(entry.key, born);
         this.slots.push(born);
@@ -75,12 +88,22 @@ export class Lineage<C extends LedgerCapability> {
     } else if (entry.op === "retire" && isLive) {
       slot.died = stamp;
       this.live--;
+      if (!this.keepHistory && ++this.dead > 64 && this.dead > this.live) this.compact();
     }
-    this.sizes.push(this.live);
+    if (this.keepHistory) this.sizes.push(this.live);
+  }
+
+  /** Drops dead slots, keeping the live order (amortised O(1) per retire). */
+  private compact(): void {
+    let kept = 0;
+    for (const slot of this.slots) if (slot.died === ALIVE) this.slots[kept++] = slot;
+    this.slots.length = kept;
+    this.dead = 0;
   }
 
   /** How many keys are live at `version`. O(1). */
   sizeAt(version: number): number {
+    if (version === this.applied) return this.live;
     return version === 0 ? 0 : (this.sizes[version - 1] as number);
   }
 

@@ -28,7 +28,7 @@ export interface LedgerSnapshot<C extends LedgerCapability = LedgerCapability> {
  */
 export function reduceLedger<C extends LedgerCapability>(entries: Iterable<BridgeEntry<C>>): LedgerSnapshot<C> {
   const sorted = sortedBySeq(entries);
-  const lineage = new Lineage<C>();
+  const lineage = new Lineage<C>({ keepHistory: false });
   let highWater = 0;
   for (const entry of sorted) {
     lineage.apply(entry);

@@ -287,4 +287,29 @@ describe("reduceLedger", () => {
     expect(snap.live.size).toBe(0);
     expect(snap.highWater).toBe(2);
   });
+
+  it("matches a plain Map fold on a long churning log (where dead entries get compacted away)", () => {
+    const entries: BridgeEntry<Tool>[] = [];
+    let x = 42;
+    for (let seq = 1; seq <= 20_000; seq++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      const key = asBridgeKey(`bk_${x % 300}`);
+      const srv = `s${x % 7}`;
+      entries.push(x % 10 < 6 ? { op: "enroll", key, server: srv, capability: tool(srv, `t${x % 300}`, seq), seq, at: AT } : { op: "retire", key, server: srv, seq, at: AT });
+    }
+    const plain = new Map<string, Tool>();
+    for (const e of entries) {
+      if (e.op === "enroll") plain.set(e.key, e.capability);
+      else plain.delete(e.key);
+    }
+    const snap = reduceLedger(entries);
+    expect([...snap.live]).toEqual([...plain]);
+    expect(snap.live.size).toBe(plain.size);
+    for (const key of plain.keys()) expect(snap.live.get(asBridgeKey(key))).toBe(plain.get(key));
+    expect(snap.live.has(asBridgeKey("bk_none"))).toBe(false);
+    // And the ledger, which keeps every version, agrees at the end and halfway.
+    const ledger = BridgeLedger.fromLog(entries);
+    expect([...ledger.snapshot.live]).toEqual([...plain]);
+    expect([...reduceLedger(entries.slice(0, 10_000)).live]).toEqual([...BridgeLedger.fromLog(entries.slice(0, 10_000)).snapshot.live]);
+  });
 });
