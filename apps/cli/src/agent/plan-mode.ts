@@ -2,16 +2,12 @@
  * Plan mode. The deck's `enter_plan_mode` and `exit_plan_mode` are side-effect
  * free, read-only marker tools: their results carry `{ enterPlanMode: true }`
  * or `{ exitPlan: true, plan }`, and the session (not the tool) flips the mode
- * and raises the approval handshake. An approved or proposed plan is saved
- * under the session folder as `plans/<base36-time>-<slug>.md`.
+ * and raises the approval handshake. The plan is saved with the deck's
+ * plan-file helper (`<session>/plans/<base36-time>-<slug>.md`).
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { JsonValue, ToolCall, ToolResult } from "@indus/contract";
 
 export type PlanMarker = { readonly kind: "enter" } | { readonly kind: "exit"; readonly plan: string };
-
-export const PLANS_DIRNAME = "plans";
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -58,32 +54,6 @@ export function planMarker(call: ToolCall, result: ToolResult): PlanMarker | und
 function planFromInput(input: unknown): string {
   const object = asObject(input);
   return typeof object?.plan === "string" ? object.plan : "";
-}
-
-/** First non-empty line → a file-safe slug of at most 48 characters ("plan" when nothing is left). */
-export function planSlug(plan: string): string {
-  const first = plan.split("\n").find((line) => line.trim().length > 0) ?? "";
-  const slug = first
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 48)
-    .replace(/-+$/g, "");
-  return slug.length > 0 ? slug : "plan";
-}
-
-/** Writes `<dir>/plans/<base36 epoch-ms>-<slug>.md`; repeats never collide. */
-export function writePlanFile(dir: string, plan: string): string {
-  const plans = path.join(dir, PLANS_DIRNAME);
-  fs.mkdirSync(plans, { recursive: true });
-  let stamp = Date.now();
-  let file = path.join(plans, `${stamp.toString(36)}-${planSlug(plan)}.md`);
-  while (fs.existsSync(file)) {
-    stamp += 1;
-    file = path.join(plans, `${stamp.toString(36)}-${planSlug(plan)}.md`);
-  }
-  fs.writeFileSync(file, plan.endsWith("\n") ? plan : `${plan}\n`);
-  return file;
 }
 
 /** Approval of a proposed plan: asked on a terminal, decided by policy otherwise. */

@@ -18,7 +18,8 @@ import { composeBriefing } from "./briefing";
 import { addUsage, ZERO_USAGE, type AgentEvent, type EventSink, type RefusalKind, type ResultSubtype, type ServerStatusView, type UsageTotals } from "./events";
 import { describeModelError } from "./model-error";
 import type { PermissionGate } from "./permission";
-import { planMarker, writePlanFile, type PlanApprover } from "./plan-mode";
+import { writePlan } from "@indus/deck";
+import { planMarker, type PlanApprover } from "./plan-mode";
 import { DEFAULT_RESULT_MAX_CHARS, renderResult } from "./tool-output";
 import { newSessionId, Transcript } from "./transcript";
 
@@ -445,7 +446,7 @@ export class AgentSession {
     if (plan.trim().length === 0) return "No plan was given: call exit_plan_mode again with the full plan in `plan`.";
     let file: string;
     try {
-      file = writePlanFile(this.transcript.dir, plan);
+      file = await writePlan(this.transcript.dir, plan);
     } catch (error) {
       file = `(not saved: ${(error as Error).message})`;
     }
