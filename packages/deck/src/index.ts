@@ -70,3 +70,7 @@ export {
   writePlan,
 } from "./cards/plan";
 export type { UnavailableBackend } from "./cards/unavailable";
+
+// MCP config discovery
+export { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText } from "./mcp/config";
+export type { McpConfigDiagnostic, McpConfigLoad, McpConfigScope, McpServerOrigin } from "./mcp/config";

@@ -94,7 +94,7 @@ describe("bg-process", () => {
     try {
       const started = await call("bg-process", { action: "start", command: "echo hello; echo warn >&2; sleep 300" });
       expect(started.isError).toBe(false);
-      const status = started.content[1] as { value: { id: string; state: string; captureFiles: { stdout: string; stderr: string } } };
+      const status = started.content[1] as unknown as { value: { id: string; state: string; captureFiles: { stdout: string; stderr: string } } };
       expect(status.value.state).toBe("running");
       expect(path.dirname(status.value.captureFiles.stdout)).toBe(path.join(cwd, BG_CAPTURE_DIRNAME));
       await new Promise((r) => setTimeout(r, 300));
@@ -105,7 +105,7 @@ describe("bg-process", () => {
       const t0 = Date.now();
       const stopped = await call("bg-process", { action: "stop", id: status.value.id });
       expect(Date.now() - t0).toBeLessThan(STOP_GRACE_MS + 5_000);
-      expect((stopped.content[1] as { value: { state: string } }).value.state).toBe("killed");
+      expect((stopped.content[1] as unknown as { value: { state: string } }).value.state).toBe("killed");
       expect(fs.readFileSync(status.value.captureFiles.stdout, "utf8")).toBe("hello\n");
       expect(fs.readFileSync(status.value.captureFiles.stderr, "utf8")).toBe("warn\n");
     } finally {
@@ -117,11 +117,11 @@ describe("bg-process", () => {
     const { call, deck } = deckAt(tempDir());
     try {
       const started = await call("bg-process", { action: "start", command: "trap '' TERM; echo ready; while true; do sleep 0.1; done" });
-      const id = (started.content[1] as { value: { id: string } }).value.id;
+      const id = (started.content[1] as unknown as { value: { id: string } }).value.id;
       const t0 = Date.now();
       const stopped = await call("bg-process", { action: "stop", id });
       expect(Date.now() - t0).toBeGreaterThanOrEqual(STOP_GRACE_MS - 100);
-      expect((stopped.content[1] as { value: { signal: string } }).value.signal).toBe("SIGKILL");
+      expect((stopped.content[1] as unknown as { value: { signal: string } }).value.signal).toBe("SIGKILL");
     } finally {
       await deck.dispose();
     }
@@ -131,7 +131,7 @@ describe("bg-process", () => {
     const { call, deck } = deckAt(tempDir());
     try {
       const started = await call("bg-process", { action: "start", command: "sleep 0.3; seq 1 2500; sleep 300" });
-      const id = (started.content[1] as { value: { id: string } }).value.id;
+      const id = (started.content[1] as unknown as { value: { id: string } }).value.id;
       await new Promise((r) => setTimeout(r, 1_000));
       const polled = await call("bg-process", { action: "poll", id });
       expect(polled.text).toMatch(/\[500 older lines dropped: buffers keep the last 2000 lines per stream\]/);

@@ -26,15 +26,15 @@ function tree(): string {
   return root;
 }
 
-const engines = [["js"], ...(findRipgrep() ? [["ripgrep"]] : [])] as const;
+const engines: ["js" | "ripgrep"][] = [["js"], ...(findRipgrep() ? [["ripgrep"] as ["ripgrep"]] : [])];
 
 it("finds ripgrep on this machine (installed from Debian; CI installs it too)", () => {
   expect(findRipgrep()).toBeDefined();
 });
 
-describe.each(engines)("grep and find with the %s engine", (engine) => {
+describe.each(engines)("grep and find with the %s engine", (engine: "js" | "ripgrep") => {
   const root = tree();
-  const { call } = deckAt(root, { options: { searchEngine: engine as "js" | "ripgrep" } });
+  const { call } = deckAt(root, { options: { searchEngine: engine } });
 
   it("lists matching files, sorted, honouring .gitignore at every level, skipping .git and binaries", async () => {
     const out = await call("grep", { pattern: "needle" });

@@ -1,0 +1,228 @@
+import fs from "node:fs";
+import path from "node:path";
+import { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText } from "@indus/deck";
+import { tempDir, write } from "./helpers";
+
+function home() {
+  const root = tempDir("deck-home-");
+  return { root, env: { HOME: root } as Record<string, string | undefined> };
+}
+
+describe("loadMcpConfig discovery", () => {
+  it("merges project, XDG user and legacy files in precedence order", () => {
+    const { root, env } = home();
+    const project = tempDir("deck-proj-");
+    write(project, { ".indusvx/mcp.json": JSON.stringify({ servers: { fs: { command: "node", args: ["fs.js"] } } }) });
+    write(root, {
+      ".config/indusvx/mcp.json": JSON.stringify({ servers: [{ name: "user1", url: "http://127.0.0.1:9/mcp" }, { name: "fs", command: "other" }] }),
+      ".indusvx/agent/mcp.json": JSON.stringify({ mcpServers: { legacy: { command: "legacy-cmd" } } }),
+      ".indusvx/agent/mcp-servers.json": JSON.stringify({ servers: { alt: { command: "alt-cmd" } } }),
+    });
+    const load = loadMcpConfig(project, env);
+    expect(load.servers.map((s) => s.id)).toEqual(["fs", "user1", "legacy", "alt"]);
+    expect(load.servers[0]).toEqual({ transport: "stdio", id: "fs", command: "node", args: ["fs.js"], env: {} });
+    expect(load.servers[1]).toEqual({ transport: "streamable-http", id: "user1", url: "http://127.0.0.1:9/mcp", headers: {} });
+    expect(load.origins.get("fs")).toEqual({ file: path.join(project, ".indusvx/mcp.json"), row: "servers.fs", scope: "project" });
+    expect(load.origins.get("legacy")?.scope).toBe("legacy");
+    // The project's fs shadows the user's: the later one is reported, not loaded.
+    expect(load.diagnostics).toEqual([
+      {
+        file: path.join(root, ".config/indusvx/mcp.json"),
+        row: "servers[1]",
+        message: expect.stringMatching(/server "fs" is already defined in .*\.indusvx\/mcp\.json \(servers\.fs\); this definition is ignored/),
+        severity: "warning",
+      },
+    ]);
+    expect(load.files.map((f) => f.scope)).toEqual(["project", "user", "legacy", "legacy"]);
+  });
+
+  it("honours XDG_CONFIG_HOME and finds nothing (silently) when no file exists", () => {
+    const { root } = home();
+    const xdg = tempDir("deck-xdg-");
+    write(xdg, { "indusvx/mcp.json": JSON.stringify({ servers: { x: { command: "x" } } }) });
+    expect(loadMcpConfig(tempDir(), { HOME: root, XDG_CONFIG_HOME: xdg }).servers.map((s) => s.id)).toEqual(["x"]);
+    const empty = loadMcpConfig(tempDir(), { HOME: root });
+    expect(empty).toMatchObject({ servers: [], diagnostics: [], files: [] });
+    expect(mcpConfigSearchPaths("/p", { HOME: "/h" }).map((p) => p.file)).toEqual([
+      "/p/.indusvx/mcp.json",
+      "/h/.config/indusvx/mcp.json",
+      "/h/.indusvx/agent/mcp.json",
+      "/h/.indusvx/agent/mcp-servers.json",
+    ]);
+  });
+
+  it("reads an existing file directly, bypassing discovery", () => {
+    const { root, env } = home();
+    write(root, { ".config/indusvx/mcp.json": JSON.stringify({ servers: { user: { command: "u" } } }) });
+    const dir = tempDir();
+    write(dir, { "my.json": JSON.stringify({ servers: { only: { command: "o", cwd: "sub" } } }) });
+    const load = loadMcpConfig(path.join(dir, "my.json"), env);
+    expect(load.servers).toEqual([{ transport: "stdio", id: "only", command: "o", args: [], env: {}, cwd: path.join(dir, "sub") }]);
+    expect(load.origins.get("only")?.scope).toBe("explicit");
+  });
+
+  it("reports a missing path and a malformed file, yielding nothing, never throwing", () => {
+    const dir = tempDir();
+    const missing = loadMcpConfig(path.join(dir, "nope.json"), {});
+    expect(missing.servers).toEqual([]);
+    expect(missing.diagnostics[0]).toMatchObject({ message: "no such file or directory", severity: "error" });
+    write(dir, { "bad.json": '{"servers": {"a": {"command": "x"}' });
+    const bad = loadMcpConfig(path.join(dir, "bad.json"), {});
+    expect(bad.servers).toEqual([]);
+    expect(bad.diagnostics).toEqual([{ file: path.join(dir, "bad.json"), message: expect.stringMatching(/^malformed JSON, nothing loaded/), severity: "error" }]);
+    write(dir, { "arr.json": "[1,2]", "none.json": "{}", "num.json": '{"servers": 5}' });
+    expect(loadMcpConfig(path.join(dir, "arr.json"), {}).diagnostics[0]?.message).toMatch(/must be a JSON object/);
+    expect(loadMcpConfig(path.join(dir, "none.json"), {}).diagnostics[0]).toMatchObject({ severity: "warning", message: expect.stringMatching(/no servers/) });
+    expect(loadMcpConfig(path.join(dir, "num.json"), {}).diagnostics[0]?.message).toMatch(/"servers" must be an array or an object/);
+  });
+
+  it("reports an unreadable file (here: a directory where the file should be)", () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, ".indusvx/mcp.json"), { recursive: true });
+    const load = loadMcpConfig(dir, { HOME: dir });
+    expect(load.servers).toEqual([]);
+    expect(load.diagnostics[0]).toMatchObject({ file: path.join(dir, ".indusvx/mcp.json"), severity: "error", message: expect.stringMatching(/cannot read/) });
+  });
+});
+
+describe("config rows", () => {
+  const parse = (doc: unknown, env: Record<string, string> = {}) => parseMcpConfigText(JSON.stringify(doc), "/cfg/mcp.json", { env });
+
+  it("skips a single bad row with a diagnostic naming the row and field, keeping the rest", () => {
+    const load = parse({
+      servers: [
+        { name: "good", command: "node" },
+        { name: "badurl", url: "ftp://nope" },
+        { command: "nameless" },
+        { name: "neither" },
+        { name: "bad id!", command: "x" },
+        { name: "argsbad", command: "x", args: [{}] },
+        "not an object",
+        { name: "both", command: "x", url: "http://h/" },
+        { name: "weird", type: "carrier-pigeon" },
+        { name: "zero", command: "x", startupTimeoutMs: 0 },
+      ],
+    });
+    expect(load.servers.map((s) => s.id)).toEqual(["good"]);
+    const byRow = Object.fromEntries(load.diagnostics.map((d) => [d.row, d.message]));
+    expect(byRow).toEqual({
+      "servers[1]": "url: must be an http:// or https:// URL; server skipped",
+      "servers[2]": 'needs a "name"; server skipped',
+      "servers[3]": "needs a command (stdio) or a url (http); server skipped",
+      "servers[4]": expect.stringMatching(/^name: must start with a letter/),
+      "servers[5]": "args.0: must be a string; server skipped",
+      "servers[6]": "must be an object; server skipped",
+      "servers[7]": "has both command and url; set transport (stdio, http or sse); server skipped",
+      "servers[8]": 'type: unknown transport "carrier-pigeon"; use stdio, http or sse; server skipped',
+      "servers[9]": expect.stringMatching(/^startupTimeoutMs: /),
+    });
+    expect(load.diagnostics.every((d) => d.file === "/cfg/mcp.json" && d.severity === "error")).toBe(true);
+  });
+
+  it("drops enabled:false and disabled:true rows, recording them", () => {
+    const load = parse({ servers: { off: { command: "x", enabled: false }, dis: { command: "y", disabled: true }, on: { command: "z", enabled: true } } });
+    expect(load.servers.map((s) => s.id)).toEqual(["on"]);
+    expect(load.disabled.map((d) => d.name)).toEqual(["off", "dis"]);
+    expect(load.diagnostics).toEqual([]);
+  });
+
+  it("maps command to stdio, url to streamable HTTP, and an explicit sse to SSE", () => {
+    const load = parse({
+      mcpServers: {
+        a: { command: "npx", args: ["-y", "srv", 3], env: { N: 1 } },
+        b: { url: "https://h/mcp", headers: { Authorization: "Bearer t" } },
+        c: { url: "https://h/sse", transport: "sse" },
+        d: { type: "sse", url: "https://h/sse2" },
+        e: { type: "http", url: "https://h/e" },
+        f: { type: "stdio", command: "f" },
+        g: { httpUrl: "https://h/g" },
+      },
+    });
+    expect(load.servers.map((s) => [s.id, s.transport])).toEqual([
+      ["a", "stdio"],
+      ["b", "streamable-http"],
+      ["c", "sse"],
+      ["d", "sse"],
+      ["e", "streamable-http"],
+      ["f", "stdio"],
+      ["g", "streamable-http"],
+    ]);
+    expect(load.servers[0]).toMatchObject({ args: ["-y", "srv", "3"], env: { N: "1" } });
+    expect(load.servers[1]).toMatchObject({ headers: { Authorization: "Bearer t" } });
+  });
+
+  it("accepts what users paste: Claude Desktop, VS Code (JSONC), Dispatch, opencode", () => {
+    const claude = parse({ mcpServers: { filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } });
+    expect(claude.servers[0]).toMatchObject({ transport: "stdio", id: "filesystem" });
+    const vscode = parseMcpConfigText(
+      `{
+        // VS Code allows comments
+        "servers": {
+          "gh": { "type": "http", "url": "https://api.example.com/mcp", },
+          "local": { "type": "stdio", "command": "node", "args": ["x.js"], "envFile": "\${workspaceFolder}/.env" }, /* trailing */
+        },
+        "inputs": [],
+      }`,
+      "/cfg/.vscode/mcp.json",
+    );
+    expect(vscode.servers.map((s) => [s.id, s.transport])).toEqual([
+      ["gh", "streamable-http"],
+      ["local", "stdio"],
+    ]);
+    expect(vscode.diagnostics).toEqual([{ file: "/cfg/.vscode/mcp.json", row: "servers.local", message: 'unknown field "envFile" ignored', severity: "warning" }]);
+    const dispatch = parse({ servers: { remote: { transport: "http", url: "http://192.168.1.100:9876/mcp" }, off: { command: "x", disabled: true } } });
+    expect(dispatch.servers).toEqual([{ transport: "streamable-http", id: "remote", url: "http://192.168.1.100:9876/mcp", headers: {} }]);
+    const opencode = parse({ mcp: { oc: { type: "local", command: ["bun", "x", "srv"], environment: { K: "v" } }, rem: { type: "remote", url: "https://r/mcp" } } });
+    expect(opencode.servers).toEqual([
+      { transport: "stdio", id: "oc", command: "bun", args: ["x", "srv"], env: { K: "v" } },
+      { transport: "streamable-http", id: "rem", url: "https://r/mcp", headers: {} },
+    ]);
+  });
+
+  it("expands ${VAR} and ${VAR:-default} in command, args, env, url and headers", () => {
+    const load = parse(
+      {
+        servers: {
+          s: { command: "${BIN}", args: ["--root", "${ROOT:-/srv}", "${env:BIN}"], env: { TOKEN: "${TOKEN}", EMPTY: "${NOPE:-}" } },
+          h: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}", X: "${MISSING}" } },
+        },
+      },
+      { BIN: "node", TOKEN: "sekret", HOST: "api.example.com" },
+    );
+    expect(load.servers[0]).toMatchObject({ command: "node", args: ["--root", "/srv", "node"], env: { TOKEN: "sekret", EMPTY: "" } });
+    expect(load.servers[1]).toMatchObject({ url: "https://api.example.com/mcp", headers: { Authorization: "Bearer sekret", X: "" } });
+    expect(load.diagnostics).toEqual([
+      { file: "/cfg/mcp.json", row: "servers.h", message: 'environment variable MISSING is not set (expanded to "")', severity: "warning" },
+    ]);
+  });
+
+  it("carries per-server cwd, timeouts and tool filters (Codex and Gemini spellings too)", () => {
+    const load = parse({
+      servers: {
+        a: { command: "x", cwd: "tools", startupTimeoutMs: 5000, toolTimeoutMs: 60000, includeTools: ["read_*"], excludeTools: ["read_secret"] },
+        b: { command: "y", startup_timeout_sec: 7.5, tool_timeout_sec: 30, enabled_tools: ["a"], disabled_tools: ["b"] },
+        c: { url: "http://h/", timeout: 1234 },
+      },
+    });
+    expect(load.servers[0]).toEqual({
+      transport: "stdio",
+      id: "a",
+      command: "x",
+      args: [],
+      env: {},
+      cwd: "/cfg/tools",
+      startupTimeoutMs: 5000,
+      toolTimeoutMs: 60000,
+      includeTools: ["read_*"],
+      excludeTools: ["read_secret"],
+    });
+    expect(load.servers[1]).toMatchObject({ startupTimeoutMs: 7500, toolTimeoutMs: 30000, includeTools: ["a"], excludeTools: ["b"] });
+    expect(load.servers[2]).toMatchObject({ toolTimeoutMs: 1234 });
+  });
+
+  it("warns on unknown fields but tolerates other tools' known extras", () => {
+    const load = parse({ servers: { a: { command: "x", description: "d", autoApprove: [], bogus: 1 } } });
+    expect(load.servers).toHaveLength(1);
+    expect(load.diagnostics).toEqual([{ file: "/cfg/mcp.json", row: "servers.a", message: 'unknown field "bogus" ignored', severity: "warning" }]);
+  });
+});
