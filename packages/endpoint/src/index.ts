@@ -1,1 +1,18 @@
-export {};
+/**
+ * @indus/endpoint: one live MCP client connection (stdio, SSE, Streamable
+ * HTTP) with an explicit lifecycle, typed faults and clean process shutdown.
+ */
+export { CLIENT_NAME, CLIENT_VERSION, DEFAULT_CLIENT_INFO } from "./client-identity";
+export type { ClientIdentity } from "./client-identity";
+export {
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_TIMEOUTS,
+  McpServerEndpoint,
+  createServerEndpoint,
+} from "./server-endpoint";
+export type { CatalogChange, EndpointOptions, EndpointTimeouts } from "./server-endpoint";
+export { MAX_TOOL_NAME_LENGTH, assignToolNames, isLegalToolName, sanitizeToolName, shortHash } from "./tool-names";
+export { diffTools } from "./tool-changes";
+export type { ToolsChange, ToolsChangeListener } from "./tool-changes";
+export { liveProcessGroups } from "./process-groups";

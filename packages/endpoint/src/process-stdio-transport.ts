@@ -1,0 +1,267 @@
+/**
+ * The stdio transport: the SDK's `Transport` over a child process we spawn
+ * ourselves. The SDK's `StdioClientTransport` signals only its direct child,
+ * so a server started through `npx`, `uvx` or `sh -c` leaves its real process
+ * behind; here the child leads its own process group (`detached`), and
+ * shutdown walks the whole group: end stdin, grace period, SIGTERM, SIGKILL.
+ * Framing and message validation stay the SDK's (`serializeMessage`,
+ * `deserializeMessage`); only line splitting is ours (see `LineSplitter`).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { LineSplitter, MessageTooLargeError } from "./line-splitter";
+import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
+
+/** Beyond the SDK's safe defaults, variables a server launcher commonly needs. */
+const EXTRA_INHERITED_ENV = [
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+];
+
+/** The environment a server gets: a safe inherited subset plus the config's own. */
+export function serverEnvironment(extra: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = getDefaultEnvironment();
+  for (const key of EXTRA_INHERITED_ENV) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export interface ProcessStdioOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Largest single message accepted on stdout. */
+  readonly maxMessageBytes: number;
+  /** After stdin is ended: how long to wait before SIGTERM, then before SIGKILL. */
+  readonly closeGraceMs: number;
+  readonly onStderr: (chunk: Buffer) => void;
+  /** Called once the process exists, with its pid. */
+  readonly onSpawn?: (pid: number) => void;
+}
+
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** How long after the direct child exits we wait for its pipes to close. */
+const PIPE_DRAIN_MS = 1_000;
+const POLL_MS = 25;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+export class ProcessStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  private readonly splitter: LineSplitter;
+  private exited: Promise<void> | undefined;
+  private groupCleanup: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private finished = false;
+  private exitInfoValue: ExitInfo | undefined;
+  private fatalValue: Error | undefined;
+  private garbageLines = 0;
+  private firstGarbage: string | undefined;
+
+  constructor(private readonly options: ProcessStdioOptions) {
+    this.splitter = new LineSplitter(options.maxMessageBytes);
+  }
+
+  /** The direct child's pid (the process group id too, on POSIX). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get exitInfo(): ExitInfo | undefined {
+    return this.exitInfoValue;
+  }
+
+  /** Set when the stream became unusable (e.g. an over-size message). */
+  get fatalError(): Error | undefined {
+    return this.fatalValue;
+  }
+
+  /** Lines on stdout that were not JSON-RPC, and the first of them. */
+  get garbage(): { readonly count: number; readonly first?: string } {
+    return { count: this.garbageLines, first: this.firstGarbage };
+  }
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error("ProcessStdioTransport already started"));
+    const posix = process.platform !== "win32";
+    return new Promise<void>((resolve, reject) => {
+      let spawned = false;
+      let child: ChildProcess;
+      try {
+        child = spawn(this.options.command, [...this.options.args], {
+          cwd: this.options.cwd,
+          env: serverEnvironment(this.options.env),
+          stdio: ["pipe", "pipe", "pipe"],
+          // Own process group, so shutdown reaches wrapper-spawned grandchildren.
+          detached: posix,
+          windowsHide: true,
+        });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      this.child = child;
+      this.exited = new Promise<void>((resolveExit) => {
+        child.once("exit", (code, signal) => {
+          this.exitInfoValue = { code, signal };
+          resolveExit();
+          // Pipes held open by a grandchild must not keep the session "alive".
+          setTimeout(() => this.finish(), PIPE_DRAIN_MS).unref();
+          if (!this.closing && child.pid !== undefined) this.groupCleanup = this.reapGroup(child.pid);
+        });
+      });
+      child.once("error", (error) => {
+        if (!spawned) {
+          this.exitInfoValue ??= { code: null, signal: null };
+          reject(error);
+          this.finish();
+          return;
+        }
+        this.onerror?.(error);
+      });
+      child.once("spawn", () => {
+        spawned = true;
+        if (child.pid !== undefined) {
+          if (posix) rememberProcessGroup(child.pid);
+          this.options.onSpawn?.(child.pid);
+        }
+        resolve();
+      });
+      child.once("close", () => this.finish());
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("error", (error) => this.onerror?.(error));
+      child.stderr?.on("error", () => undefined);
+      // Always drained: an unread stderr pipe fills up and blocks the server.
+      child.stderr?.on("data", (chunk: Buffer) => this.options.onStderr(chunk));
+      child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
+    });
+  }
+
+  private onStdout(chunk: Buffer): void {
+    if (this.fatalValue) return;
+    try {
+      this.splitter.push(chunk, (line) => this.onLine(line));
+    } catch (error) {
+      if (error instanceof MessageTooLargeError) {
+        this.fatalValue = error;
+        this.onerror?.(error);
+        void this.close();
+        return;
+      }
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private onLine(line: string): void {
+    if (line.trim().length === 0) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.garbageLines += 1;
+      this.firstGarbage ??= line.length > 200 ? `${line.slice(0, 200)}…` : line;
+      this.onerror?.(new Error(`server wrote a non-JSON-RPC line to stdout: ${line.slice(0, 200)}`));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closing || this.finished || !stdin.writable) return Promise.reject(new Error("Not connected"));
+    // Like the SDK: resolve once the data is queued; wait only under backpressure.
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        stdin.off("drain", onDrain);
+        stdin.off("error", done);
+        stdin.off("close", onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () => done(new Error("Not connected"));
+      stdin.once("drain", onDrain);
+      stdin.once("error", done);
+      stdin.once("close", onClose);
+    });
+  }
+
+  /** End stdin, give the server a grace period, then SIGTERM and SIGKILL its group. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    if (child) {
+      try {
+        child.stdin?.end();
+      } catch {
+        // Already gone.
+      }
+      if (this.exitInfoValue === undefined) await Promise.race([this.exited, delay(this.options.closeGraceMs)]);
+      if (child.pid !== undefined) await this.reapGroup(child.pid);
+      if (this.groupCleanup) await this.groupCleanup;
+    }
+    this.splitter.clear();
+    this.finish();
+  }
+
+  /**
+   * Terminate every process left in the child's group: SIGTERM, wait, SIGKILL.
+   * Runs after a crash too, so grandchildren of a dead wrapper do not linger.
+   */
+  private async reapGroup(pid: number): Promise<void> {
+    const posix = process.platform !== "win32";
+    const stillThere = () => (posix ? groupAlive(pid) : this.exitInfoValue === undefined);
+    const send = (signal: NodeJS.Signals) => {
+      if (posix) signalGroup(pid, signal);
+      else this.child?.kill(signal);
+    };
+    try {
+      if (!stillThere()) return;
+      send("SIGTERM");
+      const deadline = Date.now() + this.options.closeGraceMs;
+      while (stillThere() && Date.now() < deadline) await delay(POLL_MS);
+      if (!stillThere()) return;
+      send("SIGKILL");
+      const killDeadline = Date.now() + 2_000;
+      while (stillThere() && Date.now() < killDeadline) await delay(POLL_MS);
+    } finally {
+      if (!stillThere()) forgetProcessGroup(pid);
+    }
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.onclose?.();
+  }
+}

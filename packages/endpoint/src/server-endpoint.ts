@@ -1,0 +1,912 @@
+/**
+ * One live connection to one MCP server, built on the SDK's `Client` and
+ * transports, with an explicit phase machine and `ProtocolFault`s classified
+ * by the site where they happen:
+ *
+ * | site                                   | kind                         |
+ * |----------------------------------------|------------------------------|
+ * | invalid server id (at `open`)          | `protocol`                   |
+ * | spawning / stdio handshake             | `spawn-failed`               |
+ * | HTTP connect / handshake               | `transport`                  |
+ * | connect, list or call deadline         | `timeout`                    |
+ * | stdout that is not JSON-RPC, then no   |                              |
+ * |   handshake by the deadline            | `protocol`                   |
+ * | `tools/list` (and catalog) failure     | `protocol`                   |
+ * | `tools/call` failure or caller abort   | `tool-error`                 |
+ * | the server dies (crash, lost session)  | `transport` (in-flight calls |
+ * |                                        |   and the endpoint's fault)  |
+ * | over-size message on stdout            | `protocol` (endpoint faults) |
+ * | any operation on a non-ready endpoint  | `not-connected`              |
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  QUALIFIER,
+  SERVER_ID_PATTERN,
+  isProtocolFault,
+  protocolFault,
+  type EndpointPhase,
+  type EndpointStatus,
+  type InvokeOptions,
+  type JsonObject,
+  type ProtocolFault,
+  type RemoteCallResult,
+  type RemoteTool,
+  type ServerConfig,
+  type ServerEndpoint,
+  type ToolAnnotations,
+  type TransportKind,
+} from "@indus/contract";
+import { normalizeSchema } from "@indus/schema-normalizer";
+import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
+import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "./deadline";
+import { createHttpFetch, type HttpFetch } from "./http-fetch";
+import { ProcessStdioTransport } from "./process-stdio-transport";
+import { StderrTail, describeStderr } from "./stderr-tail";
+import { assignToolNames } from "./tool-names";
+import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
+import {
+  AnyResultSchema,
+  CallResultSchema,
+  PromptsPageSchema,
+  ResourceTemplatesPageSchema,
+  ResourcesPageSchema,
+  ToolsPageSchema,
+  keepWithString,
+  readCallResult,
+  readTool,
+  type WireTool,
+} from "./wire";
+
+/** Deadlines, in milliseconds. A server's config overrides the first three. */
+export interface EndpointTimeouts {
+  /** Spawn or connect plus the `initialize` handshake. */
+  readonly startupMs: number;
+  /** Each `tools/list` (and catalog) page. */
+  readonly listMs: number;
+  /** One `tools/call`, reset by each progress notification. */
+  readonly callMs: number;
+  /** Bound on one `tools/call` however much progress arrives. */
+  readonly callTotalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: EndpointTimeouts = {
+  startupMs: 30_000,
+  listMs: 30_000,
+  callMs: 60_000,
+  callTotalMs: 600_000,
+};
+
+/** Largest single stdio message accepted; the SDK's own stdio transport stops at 10 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_CLOSE_GRACE_MS = 2_000;
+
+export interface EndpointOptions {
+  /** When given, each stdio server's stderr is also appended to `<logDir>/<server>.log`. */
+  readonly logDir?: string;
+  /** What the client says it is; defaults to `indus-protocol-bridge` and this package's version. */
+  readonly clientInfo?: ClientIdentity;
+  readonly timeouts?: Partial<EndpointTimeouts>;
+  /** Time a server gets after stdin is closed before SIGTERM, and again before SIGKILL. */
+  readonly closeGraceMs?: number;
+  /** Largest single message accepted on a stdio server's stdout. */
+  readonly maxMessageBytes?: number;
+  /** Lines of stderr kept in memory per server. */
+  readonly stderrLines?: number;
+  /** Idle limit on HTTP response bodies and headers; 0 (the default) means none. */
+  readonly httpBodyTimeoutMs?: number;
+}
+
+/** Which catalog list changed on the server. */
+export type CatalogChange = "resources" | "prompts";
+
+interface Session {
+  readonly client: Client;
+  readonly transport: Transport;
+  readonly kind: TransportKind;
+  /** Set once this session is being replaced or closed on purpose. */
+  retired: boolean;
+}
+
+const MAX_PAGES = 1_000;
+const SESSION_CLOSE_MS = 3_000;
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A response from an HTTP server saying our session id is unknown (it restarted or expired us). */
+function isSessionGone(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/** The MCP spec's cue for a legacy server: the initialize POST fails with a 4xx. */
+function isLegacyServerHint(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400 && error.code < 500;
+}
+
+/**
+ * A tool-call result passed through untouched. The SDK's `Client.callTool()`
+ * would reject a result whose `structuredContent` violates the tool's
+ * `outputSchema`; a bridge must deliver what the server sent.
+ */
+export class McpServerEndpoint implements ServerEndpoint {
+  readonly config: ServerConfig;
+  private readonly options: EndpointOptions;
+  private readonly timeouts: EndpointTimeouts;
+  private readonly clientInfo: ClientIdentity;
+  private readonly stderr: StderrTail;
+  private readonly injected: Transport | undefined;
+
+  private phaseValue: EndpointPhase = "idle";
+  private faultValue: ProtocolFault | undefined;
+  private session: Session | undefined;
+  private opening: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  /** Cancels the connect in progress (closes its transport). */
+  private abortConnect: (() => void) | undefined;
+  private reiniting: Promise<Session> | undefined;
+  private httpFetch: HttpFetch | undefined;
+  private cancelReconnect: (() => void) | undefined;
+
+  private toolsCache: readonly RemoteTool[] | undefined;
+  private listing: Promise<readonly RemoteTool[]> | undefined;
+  private listAgain = false;
+  private listIssuesValue: readonly string[] = [];
+  private readonly toolListeners = new Set<ToolsChangeListener>();
+  private readonly catalogListeners = new Set<(change: CatalogChange) => void>();
+
+  private serverInfoValue: { readonly name: string; readonly version: string; readonly [key: string]: unknown } | undefined;
+  private instructionsValue: string | undefined;
+  private capabilitiesValue: ServerCapabilities | undefined;
+  private pidValue: number | undefined;
+
+  constructor(config: ServerConfig, injected?: Transport, options: EndpointOptions = {}) {
+    this.config = config;
+    this.injected = injected;
+    this.options = options;
+    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    const base = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.timeouts = {
+      startupMs: config.startupTimeoutMs ?? base.startupMs,
+      listMs: config.listTimeoutMs ?? base.listMs,
+      callMs: config.toolTimeoutMs ?? base.callMs,
+      callTotalMs: Math.max(base.callTotalMs, config.toolTimeoutMs ?? 0),
+    };
+    const logFile =
+      options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
+    this.stderr = new StderrTail(options.stderrLines, logFile);
+  }
+
+  get phase(): EndpointPhase {
+    return this.phaseValue;
+  }
+
+  /** The fault that put this endpoint in `faulted`, if any. */
+  get fault(): ProtocolFault | undefined {
+    return this.faultValue;
+  }
+
+  /** The server's `serverInfo` from `initialize`. */
+  get serverInfo(): { readonly name: string; readonly version: string; readonly [key: string]: unknown } | undefined {
+    return this.serverInfoValue;
+  }
+
+  /** The server's `instructions` from `initialize`: how it wants to be used. */
+  get instructions(): string | undefined {
+    return this.instructionsValue;
+  }
+
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.capabilitiesValue;
+  }
+
+  /** The transport actually in use: a `streamable-http` config may have fallen back to `sse`. */
+  get transportKind(): TransportKind | undefined {
+    return this.session?.kind;
+  }
+
+  /** For stdio servers: the spawned child's pid (and process group id). */
+  get pid(): number | undefined {
+    return this.pidValue;
+  }
+
+  /** Tools the last listing skipped, and why. */
+  get listIssues(): readonly string[] {
+    return this.listIssuesValue;
+  }
+
+  /** The last lines the server wrote to stderr (stdio servers only). */
+  stderrTail(maxLines?: number): string[] {
+    return this.stderr.tail(maxLines);
+  }
+
+  status(): EndpointStatus {
+    const base = { server: this.config.id, phase: this.phaseValue, toolCount: this.toolsCache?.length ?? 0 };
+    return this.faultValue ? { ...base, fault: this.faultValue } : base;
+  }
+
+  /** Listen for tool-list changes the server announces; returns an unsubscribe. */
+  onToolsChanged(listener: ToolsChangeListener): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
+  /** Listen for resource or prompt list changes; returns an unsubscribe. */
+  onCatalogChanged(listener: (change: CatalogChange) => void): () => void {
+    this.catalogListeners.add(listener);
+    return () => this.catalogListeners.delete(listener);
+  }
+
+  // ---- lifecycle -----------------------------------------------------------
+
+  open(): Promise<void> {
+    switch (this.phaseValue) {
+      case "ready":
+        return Promise.resolve();
+      case "connecting":
+        return this.opening ?? Promise.reject(this.notConnected("open"));
+      case "faulted":
+        return Promise.reject(this.faultValue);
+      case "closing":
+      case "closed":
+        return Promise.reject(protocolFault("not-connected", `server "${this.config.id}" is ${this.phaseValue}`));
+      case "idle":
+        break;
+    }
+    this.phaseValue = "connecting";
+    const attempt = this.connect().then(
+      (session) => {
+        this.adopt(session);
+      },
+      (error: unknown) => {
+        const fault = this.closing
+          ? protocolFault("not-connected", `server "${this.config.id}" was closed while connecting`, error)
+          : this.toFault("connect", error);
+        if (!this.closing) this.enterFault(fault);
+        throw fault;
+      },
+    );
+    this.opening = attempt.finally(() => {
+      this.opening = undefined;
+    });
+    // Concurrent callers share this promise; nobody awaiting it must not crash the host.
+    this.opening.catch(() => undefined);
+    return this.opening;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const faulted = this.phaseValue === "faulted";
+    if (!faulted) this.phaseValue = "closing";
+    this.cancelReconnect?.();
+    this.abortConnect?.();
+    try {
+      await this.opening;
+    } catch {
+      // The open fails because we are closing; that is expected.
+    }
+    try {
+      await this.reiniting;
+    } catch {
+      // Same.
+    }
+    const session = this.session;
+    if (session) await this.endSession(session, true);
+    await this.httpFetch?.close();
+    this.stderr.close();
+    if (this.phaseValue !== "faulted") this.phaseValue = "closed";
+  }
+
+  /** Close one session: HTTP DELETE for a Streamable HTTP session, then the transport. Never throws. */
+  private async endSession(session: Session, terminate: boolean): Promise<void> {
+    session.retired = true;
+    if (terminate && session.transport instanceof StreamableHTTPClientTransport && session.transport.sessionId) {
+      const transport = session.transport;
+      await Promise.race([transport.terminateSession().catch(() => undefined), delay(SESSION_CLOSE_MS)]);
+    }
+    try {
+      await session.client.close();
+    } catch {
+      // close() never throws.
+    }
+  }
+
+  private enterFault(fault: ProtocolFault): void {
+    if (this.phaseValue === "closed" || this.phaseValue === "closing") return;
+    this.faultValue = fault;
+    this.phaseValue = "faulted";
+  }
+
+  // ---- connecting ----------------------------------------------------------
+
+  private newClient(): Client {
+    return new Client(
+      { name: this.clientInfo.name, version: this.clientInfo.version },
+      {
+        capabilities: {},
+        // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
+        // compiled; this skips building an Ajv instance per connection.
+        jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
+      },
+    );
+  }
+
+  /** Connect and handshake within the startup deadline. */
+  private async connect(): Promise<Session> {
+    if (!SERVER_ID_PATTERN.test(this.config.id)) {
+      throw protocolFault(
+        "protocol",
+        `server id "${this.config.id}" is invalid: it must match ${SERVER_ID_PATTERN.source}`,
+      );
+    }
+    const ms = this.timeouts.startupMs;
+    let cancelled = false;
+    let current: Transport | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = (reason: "timeout" | "closed") =>
+      new Promise<never>((_, reject) => {
+        const fail = () => {
+          cancelled = true;
+          void current?.close().catch(() => undefined);
+          reject(reason === "timeout" ? new DeadlineExceeded(ms, false) : new Error("closed while connecting"));
+        };
+        if (reason === "timeout") timer = setTimeout(fail, ms);
+        else this.abortConnect = fail;
+      });
+    const track = (transport: Transport) => {
+      current = transport;
+      if (cancelled) void transport.close().catch(() => undefined);
+      return transport;
+    };
+    const work = this.connectByConfig(track, () => cancelled);
+    // The loser of the race must not become an unhandled rejection.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, stop("timeout"), stop("closed")]);
+    } catch (error) {
+      // A session that completed just as the deadline fired is closed, not leaked.
+      void work.then((session) => this.endSession(session, true)).catch(() => undefined);
+      throw error;
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.abortConnect = undefined;
+    }
+  }
+
+  private async connectByConfig(track: (transport: Transport) => Transport, cancelled: () => boolean): Promise<Session> {
+    if (this.injected) return this.handshake(track(this.injected), this.config.transport);
+    const config = this.config;
+    switch (config.transport) {
+      case "stdio": {
+        const transport = new ProcessStdioTransport({
+          command: config.command,
+          args: config.args,
+          env: config.env,
+          cwd: config.cwd,
+          maxMessageBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+          closeGraceMs: this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+          onStderr: (chunk) => this.stderr.push(chunk),
+          onSpawn: (pid) => {
+            this.pidValue = pid;
+          },
+        });
+        this.lastStdio = transport;
+        return this.handshake(track(transport), "stdio");
+      }
+      case "sse":
+        return this.handshake(track(this.sseTransport(config.url, config.headers)), "sse");
+      case "streamable-http": {
+        try {
+          return await this.handshake(track(this.streamableTransport(config.url, config.headers)), "streamable-http");
+        } catch (error) {
+          if (!isLegacyServerHint(error) || cancelled()) throw error;
+          try {
+            return await this.handshake(track(this.sseTransport(config.url, config.headers)), "sse");
+          } catch (fallbackError) {
+            throw new Error(
+              `Streamable HTTP initialize failed (${errorText(error)}); legacy SSE fallback failed too (${errorText(fallbackError)})`,
+              { cause: fallbackError },
+            );
+          }
+        }
+      }
+    }
+  }
+
+  private http(): HttpFetch {
+    this.httpFetch ??= createHttpFetch(this.options.httpBodyTimeoutMs ?? 0);
+    return this.httpFetch;
+  }
+
+  private streamableTransport(url: string, headers: Readonly<Record<string, string>>): StreamableHTTPClientTransport {
+    return new StreamableHTTPClientTransport(new URL(url), {
+      // `requestInit.headers` ride on every POST, GET and DELETE the transport makes.
+      requestInit: { headers: { ...headers } },
+      fetch: this.http().fetch,
+    });
+  }
+
+  private sseTransport(url: string, headers: Readonly<Record<string, string>>): SSEClientTransport {
+    return new SSEClientTransport(new URL(url), {
+      requestInit: { headers: { ...headers } },
+      fetch: this.http().fetch,
+    });
+  }
+
+  /** Run `initialize` over `transport` and wire the session's notifications. */
+  private async handshake(transport: Transport, kind: TransportKind): Promise<Session> {
+    const client = this.newClient();
+    const session: Session = { client, transport, kind, retired: false };
+    client.onerror = () => undefined;
+    client.onclose = () => this.onSessionClosed(session);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.session === session && !session.retired) void this.refreshTools().catch(() => undefined);
+    });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.emitCatalog(session, "resources"));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emitCatalog(session, "prompts"));
+    await client.connect(transport, { timeout: this.timeouts.startupMs + 5_000 });
+    return session;
+  }
+
+  private adopt(session: Session): void {
+    this.session = session;
+    const { client } = session;
+    this.serverInfoValue = client.getServerVersion();
+    this.instructionsValue = client.getInstructions();
+    this.capabilitiesValue = client.getServerCapabilities();
+    if (this.phaseValue === "connecting") this.phaseValue = "ready";
+  }
+
+  private emitCatalog(session: Session, change: CatalogChange): void {
+    if (this.session !== session || session.retired) return;
+    for (const listener of this.catalogListeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's bug is not the server's fault.
+      }
+    }
+  }
+
+  /** The session's transport closed. Unless we closed it, the server is gone. */
+  private onSessionClosed(session: Session): void {
+    if (session.retired || this.session !== session) return;
+    if (this.closing || this.phaseValue !== "ready") return;
+    session.retired = true;
+    const fault = this.lostFault(session);
+    const policy = this.config.reconnect;
+    if (policy) {
+      this.phaseValue = "connecting";
+      this.faultValue = fault;
+      this.scheduleReconnect(policy.maxAttempts, policy.initialDelayMs, policy.maxDelayMs, fault);
+      return;
+    }
+    this.enterFault(fault);
+  }
+
+  private lostFault(session: Session): ProtocolFault {
+    const id = this.config.id;
+    if (session.transport instanceof ProcessStdioTransport) {
+      const transport = session.transport;
+      if (transport.fatalError) {
+        return protocolFault("protocol", `server "${id}": ${transport.fatalError.message}; connection closed`, transport.fatalError);
+      }
+      const exit = transport.exitInfo;
+      const how = !exit
+        ? "closed its stdout"
+        : exit.signal
+          ? `was killed by ${exit.signal}`
+          : `exited with code ${String(exit.code)}`;
+      return protocolFault("transport", `server "${id}" ${how}.${describeStderr(this.stderr.tail())}`);
+    }
+    return protocolFault("transport", `connection to server "${id}" closed`);
+  }
+
+  /** Reconnect with exponential backoff; `open()` meanwhile waits on the outcome. */
+  private scheduleReconnect(maxAttempts: number, initialDelayMs: number, maxDelayMs: number, lost: ProtocolFault): void {
+    let timer: NodeJS.Timeout | undefined;
+    let settle!: { resolve: () => void; reject: (fault: ProtocolFault) => void };
+    const outcome = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    outcome.catch(() => undefined);
+    this.opening = outcome;
+    const finish = (fault?: ProtocolFault) => {
+      this.cancelReconnect = undefined;
+      this.opening = undefined;
+      if (fault) settle.reject(fault);
+      else settle.resolve();
+    };
+    this.cancelReconnect = () => {
+      if (timer) clearTimeout(timer);
+      finish(protocolFault("not-connected", `server "${this.config.id}" was closed while reconnecting`, lost));
+    };
+    const attempt = (left: number, backoff: number) => {
+      timer = setTimeout(() => {
+        timer = undefined;
+        this.connect().then(
+          (session) => {
+            if (this.closing) {
+              void this.endSession(session, true);
+              return;
+            }
+            this.faultValue = undefined;
+            this.adopt(session);
+            finish();
+            if (this.toolsCache) void this.refreshTools().catch(() => undefined);
+          },
+          (error: unknown) => {
+            if (this.closing) return;
+            const fault = this.toFault("connect", error);
+            if (left > 1) {
+              attempt(left - 1, Math.min(backoff * 2, maxDelayMs));
+              return;
+            }
+            this.enterFault(fault);
+            finish(fault);
+          },
+        );
+      }, backoff);
+      timer.unref();
+    };
+    attempt(maxAttempts, initialDelayMs);
+  }
+
+  /**
+   * A Streamable HTTP server answered 404 for our session: it restarted or
+   * expired us. Start a fresh session (once, shared by concurrent callers).
+   */
+  private reinitialize(stale: Session): Promise<Session> {
+    if (this.session !== stale) return Promise.resolve(this.session ?? stale);
+    this.reiniting ??= (async () => {
+      const config = this.config;
+      if (config.transport !== "streamable-http") throw new Error("only Streamable HTTP sessions re-initialize");
+      stale.retired = true;
+      const ms = this.timeouts.startupMs;
+      const transport = this.streamableTransport(config.url, config.headers);
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const session = await Promise.race([
+          this.handshake(transport, "streamable-http"),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              void transport.close().catch(() => undefined);
+              reject(new DeadlineExceeded(ms, false));
+            }, ms);
+          }),
+        ]);
+        this.adopt(session);
+        void this.endSession(stale, false);
+        if (this.toolsCache) void this.refreshTools().catch(() => undefined);
+        return session;
+      } catch (error) {
+        const fault = this.toFault("connect", error);
+        this.enterFault(fault);
+        throw fault;
+      } finally {
+        if (timer) clearTimeout(timer);
+      }
+    })().finally(() => {
+      this.reiniting = undefined;
+    });
+    return this.reiniting;
+  }
+
+  // ---- requests ------------------------------------------------------------
+
+  private notConnected(what: string): ProtocolFault {
+    const fault = this.faultValue;
+    const why = fault ? `: ${fault.message}` : "";
+    return protocolFault("not-connected", `cannot ${what}: server "${this.config.id}" is ${this.phaseValue}${why}`, fault);
+  }
+
+  private readySession(what: string): Session {
+    if (this.phaseValue !== "ready" || !this.session) throw this.notConnected(what);
+    return this.session;
+  }
+
+  /** Run `op` on the live session; on a lost Streamable HTTP session, re-initialize and retry once. */
+  private async onSession<T>(what: string, site: "list" | "call", op: (session: Session) => Promise<T>): Promise<T> {
+    const session = this.readySession(what);
+    try {
+      try {
+        return await op(session);
+      } catch (error) {
+        if (!isSessionGone(error) || session.kind !== "streamable-http") throw error;
+        return await op(await this.reinitialize(session));
+      }
+    } catch (error) {
+      throw this.toFault(site, error, session);
+    }
+  }
+
+  /** Classify `error` by where it happened. */
+  private toFault(site: "connect" | "list" | "call", error: unknown, session?: Session): ProtocolFault {
+    if (isProtocolFault(error)) return error;
+    const id = this.config.id;
+    // The session died under this request: the request fails with the endpoint's own fault.
+    if (session && session.retired && this.faultValue && this.session === session) return this.faultValue;
+    if (error instanceof DeadlineExceeded) {
+      if (site === "connect") {
+        const garbage = this.garbageSeen();
+        if (garbage) {
+          return protocolFault(
+            "protocol",
+            `server "${id}" did not complete initialize within ${error.ms} ms and wrote ${garbage.count} non-JSON-RPC line(s) to stdout (first: ${JSON.stringify(garbage.first)}).${describeStderr(this.stderr.tail())}`,
+            error,
+          );
+        }
+        return protocolFault("timeout", `server "${id}" did not complete initialize within ${error.ms} ms.${describeStderr(this.stderr.tail())}`, error);
+      }
+      return protocolFault("timeout", `server "${id}": ${site === "list" ? "listing" : "tools/call"} ${error.message}`, error);
+    }
+    if (error instanceof CallerAborted) return protocolFault("tool-error", `server "${id}": call ${error.message}`, error);
+    if (site === "connect") {
+      if (this.config.transport === "stdio" && !this.injected) {
+        const exit = this.stdioExit();
+        const how = exit
+          ? exit.signal
+            ? `was killed by ${exit.signal} before completing initialize`
+            : `exited with code ${String(exit.code)} before completing initialize`
+          : `could not be started (${errorText(error)})`;
+        return protocolFault("spawn-failed", `server "${id}" ${how}.${describeStderr(this.stderr.tail())}`, error);
+      }
+      return protocolFault("transport", `could not connect to server "${id}": ${errorText(error)}`, error);
+    }
+    if (site === "list") return protocolFault("protocol", `server "${id}": listing failed: ${errorText(error)}`, error);
+    return protocolFault("tool-error", `server "${id}": ${errorText(error)}`, error);
+  }
+
+  private stdioTransport(): ProcessStdioTransport | undefined {
+    const transport = this.session?.transport;
+    return transport instanceof ProcessStdioTransport ? transport : this.lastStdio;
+  }
+
+  private lastStdio: ProcessStdioTransport | undefined;
+
+  private stdioExit() {
+    return this.stdioTransport()?.exitInfo;
+  }
+
+  private garbageSeen() {
+    const garbage = this.stdioTransport()?.garbage;
+    return garbage && garbage.count > 0 ? garbage : undefined;
+  }
+
+  // ---- tools ---------------------------------------------------------------
+
+  /** Every tool the server offers (all pages), qualified and normalized; cached. */
+  listTools(): Promise<readonly RemoteTool[]> {
+    if (this.toolsCache && this.phaseValue === "ready") return Promise.resolve(this.toolsCache);
+    return this.refreshTools();
+  }
+
+  /**
+   * Re-read the whole tool list now. Concurrent refreshes coalesce: a refresh
+   * asked for while one runs makes that one go round again.
+   */
+  refreshTools(): Promise<readonly RemoteTool[]> {
+    if (this.listing) {
+      this.listAgain = true;
+      return this.listing;
+    }
+    try {
+      this.readySession("list tools");
+    } catch (fault) {
+      return Promise.reject(fault);
+    }
+    const run = async () => {
+      let tools: readonly RemoteTool[];
+      do {
+        this.listAgain = false;
+        tools = await this.fetchTools();
+        this.applyTools(tools);
+      } while (this.listAgain && this.phaseValue === "ready");
+      return tools;
+    };
+    this.listing = run().finally(() => {
+      this.listing = undefined;
+      this.listAgain = false;
+    });
+    return this.listing;
+  }
+
+  private async fetchTools(): Promise<readonly RemoteTool[]> {
+    // Not `client.listTools()`: it validates the whole page with the SDK's strict
+    // schema and compiles every `outputSchema`, so one bad tool throws the whole
+    // list away. We read pages as arrays and check each tool on its own.
+    const raw = await this.onSession("list tools", "list", (session) =>
+      this.allPages(session, "tools/list", ToolsPageSchema, "tools"),
+    );
+    const issues: string[] = [];
+    const wire = new Map<string, WireTool>();
+    for (const item of raw) {
+      const read = readTool(item);
+      if (!read.ok) issues.push(read.issue);
+      else if (wire.has(read.tool.name)) issues.push(`tool "${read.tool.name}" is listed twice; the first is kept`);
+      else wire.set(read.tool.name, read.tool);
+    }
+    const id = this.config.id;
+    const names = assignToolNames([...wire.keys()].map((name) => `${id}${QUALIFIER}${name}`));
+    const tools: RemoteTool[] = [];
+    for (const tool of wire.values()) {
+      let parameters;
+      try {
+        parameters = normalizeSchema(tool.inputSchema);
+      } catch (error) {
+        issues.push(`tool "${tool.name}": inputSchema could not be normalized (${errorText(error)})`);
+        parameters = { type: "object", properties: {} };
+      }
+      const annotations = readAnnotations(tool);
+      tools.push({
+        ref: { server: id, name: tool.name },
+        descriptor: {
+          name: names.get(`${id}${QUALIFIER}${tool.name}`) ?? tool.name,
+          description: tool.description ?? tool.title ?? "",
+          parameters,
+          ...(annotations ? { annotations } : {}),
+        },
+      });
+    }
+    this.listIssuesValue = issues;
+    return tools;
+  }
+
+  private applyTools(tools: readonly RemoteTool[]): void {
+    const change: ToolsChange = diffTools(this.toolsCache ?? [], tools);
+    const first = this.toolsCache === undefined;
+    this.toolsCache = tools;
+    if (first || isEmptyChange(change)) return;
+    for (const listener of this.toolListeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's bug is not the server's fault.
+      }
+    }
+  }
+
+  /** Every item of a paginated list; a repeated cursor ends it as a protocol error. */
+  private async allPages(
+    session: Session,
+    method: string,
+    schema: typeof ToolsPageSchema | typeof ResourcesPageSchema | typeof ResourceTemplatesPageSchema | typeof PromptsPageSchema,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<unknown[]> {
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const result = await requestWithDeadline<Record<string, unknown>>(
+        session.client,
+        { method, ...(cursor === undefined ? {} : { params: { cursor } }) },
+        schema,
+        { timeoutMs: this.timeouts.listMs, signal },
+      );
+      const list = result[key];
+      if (Array.isArray(list)) items.push(...(list as unknown[]));
+      const next = result["nextCursor"];
+      if (typeof next !== "string" || next.length === 0) return items;
+      if (seen.has(next)) throw new Error(`${method} returned cursor ${JSON.stringify(next)} twice`);
+      seen.add(next);
+      cursor = next;
+    }
+    throw new Error(`${method} did not end after ${MAX_PAGES} pages`);
+  }
+
+  /** Call a tool by its server-side name; the result is the server's, untouched. */
+  invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
+    const params = { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) };
+    return this.onSession(`call "${name}"`, "call", async (session) => {
+      const result = await requestWithDeadline<Record<string, unknown>>(
+        session.client,
+        { method: "tools/call", params },
+        CallResultSchema,
+        {
+          timeoutMs: options.timeoutMs ?? this.timeouts.callMs,
+          totalMs: Math.max(this.timeouts.callTotalMs, options.timeoutMs ?? 0),
+          signal: options.signal,
+          onProgress: options.onProgress,
+        },
+      );
+      return readCallResult(result);
+    });
+  }
+
+  // ---- resources and prompts -------------------------------------------------
+
+  private supports(capability: "resources" | "prompts"): boolean {
+    return this.capabilitiesValue?.[capability] !== undefined;
+  }
+
+  /** Every resource (all pages), as the server describes them; `[]` without the capability. */
+  async listResources(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
+    this.readySession("list resources");
+    if (!this.supports("resources")) return [];
+    const raw = await this.onSession("list resources", "list", (session) =>
+      this.allPages(session, "resources/list", ResourcesPageSchema, "resources", options.signal),
+    );
+    return keepWithString(raw, "uri");
+  }
+
+  /** Every resource template (all pages); `[]` without the capability. */
+  async listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
+    this.readySession("list resource templates");
+    if (!this.supports("resources")) return [];
+    const raw = await this.onSession("list resource templates", "list", (session) =>
+      this.allPages(session, "resources/templates/list", ResourceTemplatesPageSchema, "resourceTemplates", options.signal),
+    );
+    return keepWithString(raw, "uriTemplate");
+  }
+
+  /** Every prompt (all pages); `[]` without the capability. */
+  async listPrompts(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
+    this.readySession("list prompts");
+    if (!this.supports("prompts")) return [];
+    const raw = await this.onSession("list prompts", "list", (session) =>
+      this.allPages(session, "prompts/list", PromptsPageSchema, "prompts", options.signal),
+    );
+    return keepWithString(raw, "name");
+  }
+
+  /** `resources/read`, result untouched. */
+  readResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<JsonObject> {
+    return this.onSession(`read resource ${uri}`, "list", (session) =>
+      requestWithDeadline<JsonObject>(session.client, { method: "resources/read", params: { uri } }, AnyResultSchema, {
+        timeoutMs: this.timeouts.callMs,
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /** `prompts/get`, result untouched. */
+  getPrompt(name: string, args: Readonly<Record<string, string>> = {}, options: { signal?: AbortSignal } = {}): Promise<JsonObject> {
+    return this.onSession(`get prompt ${name}`, "list", (session) =>
+      requestWithDeadline<JsonObject>(
+        session.client,
+        { method: "prompts/get", params: { name, arguments: { ...args } } },
+        AnyResultSchema,
+        { timeoutMs: this.timeouts.callMs, signal: options.signal },
+      ),
+    );
+  }
+}
+
+function readAnnotations(tool: WireTool): ToolAnnotations | undefined {
+  const source = tool.annotations ?? {};
+  const out: { -readonly [K in keyof ToolAnnotations]: ToolAnnotations[K] } = {};
+  const title = tool.title ?? source["title"];
+  if (typeof title === "string") out.title = title;
+  for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+    if (typeof source[hint] === "boolean") out[hint] = source[hint];
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** One endpoint per server config; `injected` bypasses the config's transport (in-process use, tests). */
+export function createServerEndpoint(
+  config: ServerConfig,
+  injected?: Transport,
+  options?: EndpointOptions,
+): McpServerEndpoint {
+  return new McpServerEndpoint(config, injected, options);
+}

@@ -1,0 +1,73 @@
+/**
+ * Model-facing tool names. Providers accept only `^[a-zA-Z0-9_-]{1,64}$`, while
+ * MCP tool names may hold dots, slashes or anything else, and a server id plus
+ * a long tool name easily passes 64 characters. Every name is made legal here,
+ * and names that collide after sanitizing are told apart deterministically, so
+ * every tool stays callable.
+ */
+import { createHash } from "node:crypto";
+import { TOOL_NAME_PATTERN } from "@indus/contract";
+
+export const MAX_TOOL_NAME_LENGTH = 64;
+const HASH_LENGTH = 8;
+
+/** A short, stable fingerprint of `value` (hex). */
+export function shortHash(value: string): string {
+  return createHash("sha256").update(value).digest("hex").slice(0, HASH_LENGTH);
+}
+
+/** `base` cut so that `_<hash>` fits within the length limit. */
+function withHashSuffix(base: string, hashed: string): string {
+  return `${base.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${shortHash(hashed)}`;
+}
+
+/**
+ * A legal tool name for `name`: characters outside `[a-zA-Z0-9_-]` become
+ * `_`; a name over 64 characters is cut and gets a hash of the original, so
+ * two long names sharing a prefix stay apart.
+ */
+export function sanitizeToolName(name: string): string {
+  const replaced = name.replace(/[^a-zA-Z0-9_-]/g, "_");
+  if (replaced.length === 0) return `_${shortHash(name)}`;
+  if (replaced.length <= MAX_TOOL_NAME_LENGTH) return replaced;
+  return withHashSuffix(replaced, name);
+}
+
+export function isLegalToolName(name: string): boolean {
+  return TOOL_NAME_PATTERN.test(name);
+}
+
+/**
+ * Legal, distinct names for a set of distinct originals, as a map
+ * original → name. Deterministic in the set (not its order): within a group
+ * that sanitizes to one name, an original that was already legal keeps it,
+ * else the lexically smallest original does; the others get a hash of their
+ * own original appended. So a name changes only when a colliding tool appears.
+ */
+export function assignToolNames(originals: Iterable<string>): Map<string, string> {
+  const groups = new Map<string, string[]>();
+  for (const original of new Set(originals)) {
+    const candidate = sanitizeToolName(original);
+    const group = groups.get(candidate);
+    if (group) group.push(original);
+    else groups.set(candidate, [original]);
+  }
+  const assigned = new Map<string, string>();
+  const taken = new Set<string>(groups.keys());
+  for (const [candidate, group] of groups) {
+    group.sort((a, b) => {
+      const exactA = a === candidate ? 0 : 1;
+      const exactB = b === candidate ? 0 : 1;
+      return exactA - exactB || (a < b ? -1 : a > b ? 1 : 0);
+    });
+    assigned.set(group[0]!, candidate);
+    for (const original of group.slice(1)) {
+      let name = withHashSuffix(candidate, original);
+      // A hash suffix meeting another name is astronomically rare; salt until free.
+      for (let salt = 1; taken.has(name); salt += 1) name = withHashSuffix(candidate, `${original}#${salt}`);
+      taken.add(name);
+      assigned.set(original, name);
+    }
+  }
+  return assigned;
+}

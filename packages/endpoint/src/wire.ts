@@ -1,0 +1,73 @@
+/**
+ * Lenient readers for what servers send back. The SDK's result schemas reject
+ * a whole `tools/list` page when one tool is malformed, and its `callTool`
+ * rejects a result whose `structuredContent` does not match the tool's
+ * `outputSchema`. A bridge must instead keep every good tool and pass results
+ * through as sent, so pages are read as arrays of unknowns and each item is
+ * checked on its own.
+ */
+import { z } from "zod";
+import type { JsonObject, JsonValue, RemoteCallResult } from "@indus/contract";
+
+const cursor = z.string().nullish();
+
+export const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: cursor });
+export const ResourcesPageSchema = z.looseObject({ resources: z.array(z.unknown()), nextCursor: cursor });
+export const ResourceTemplatesPageSchema = z.looseObject({ resourceTemplates: z.array(z.unknown()), nextCursor: cursor });
+export const PromptsPageSchema = z.looseObject({ prompts: z.array(z.unknown()), nextCursor: cursor });
+export const AnyResultSchema = z.looseObject({});
+
+/** Any object result; `content` and friends are read by `readCallResult`. */
+export const CallResultSchema = z.looseObject({});
+
+/** A tool as this bridge needs it; everything else about it is optional. */
+export interface WireTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: unknown;
+  readonly annotations?: Record<string, unknown>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One tool of a page, or why it was skipped. */
+export function readTool(raw: unknown): { ok: true; tool: WireTool } | { ok: false; issue: string } {
+  if (!isRecord(raw)) return { ok: false, issue: "a tools/list entry is not an object" };
+  const name = raw["name"];
+  if (typeof name !== "string" || name.length === 0) return { ok: false, issue: "a tool has no name" };
+  return {
+    ok: true,
+    tool: {
+      name,
+      title: typeof raw["title"] === "string" ? raw["title"] : undefined,
+      description: typeof raw["description"] === "string" ? raw["description"] : undefined,
+      inputSchema: raw["inputSchema"],
+      annotations: isRecord(raw["annotations"]) ? raw["annotations"] : undefined,
+    },
+  };
+}
+
+/** Items of a listing that carry the one string field they are keyed by. */
+export function keepWithString(items: readonly unknown[], key: string): JsonObject[] {
+  return items.filter((item): item is JsonObject => isRecord(item) && typeof item[key] === "string");
+}
+
+/**
+ * A `tools/call` result as the server sent it: content blocks untouched (a
+ * non-array `content` becomes `[]`; a legacy `toolResult` rides as one block),
+ * `structuredContent` when it is an object, `isError` only when `true`.
+ */
+export function readCallResult(result: Record<string, unknown>): RemoteCallResult {
+  let content: JsonValue[];
+  if (Array.isArray(result["content"])) content = result["content"] as JsonValue[];
+  else if ("toolResult" in result && result["content"] === undefined) content = [result["toolResult"] as JsonValue];
+  else content = [];
+  const structured = result["structuredContent"];
+  const isError = result["isError"] === true;
+  return isRecord(structured)
+    ? { content, structuredContent: structured as { [key: string]: JsonValue }, isError }
+    : { content, isError };
+}

@@ -1,0 +1,34 @@
+/**
+ * Where the test servers live, and configs for them. Fleet tests import this
+ * file too, so they exercise the same fixtures.
+ */
+import path from "node:path";
+import type { StdioServerConfig } from "@indus/contract";
+
+export const FIXTURES = path.join(__dirname, "..", "fixtures");
+const endpointRoot = path.join(__dirname, "..", "..");
+
+/** The entry script of an npm MCP server installed as a dev dependency. */
+export function npmServerEntry(pkg: "server-everything" | "server-filesystem" | "server-memory"): string {
+  return path.join(endpointRoot, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js");
+}
+
+export function fixture(id: string, file: string, args: readonly string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return {
+    transport: "stdio",
+    id,
+    command: process.execPath,
+    args: [path.join(FIXTURES, file), ...args],
+    env: {},
+    ...extra,
+  };
+}
+
+/** The scripted fixture server (see fixtures/scripted-server.mjs) under `id`. */
+export function scripted(id: string, args: readonly string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return fixture(id, "scripted-server.mjs", [`name=${id}`, ...args], extra);
+}
+
+export function everythingStdio(id = "everything", extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return { transport: "stdio", id, command: process.execPath, args: [npmServerEntry("server-everything"), "stdio"], env: {}, ...extra };
+}

@@ -1,0 +1,98 @@
+import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
+import type { ToolProgress } from "@indus/contract";
+import { fixture, scripted } from "./helpers/servers";
+import { eventually, isAlive } from "./helpers/processes";
+
+jest.setTimeout(40_000);
+
+const opened: McpServerEndpoint[] = [];
+afterAll(() => Promise.all(opened.map((endpoint) => endpoint.close())));
+function make(...args: Parameters<typeof createServerEndpoint>): McpServerEndpoint {
+  const endpoint = createServerEndpoint(...args);
+  opened.push(endpoint);
+  return endpoint;
+}
+
+it("times out a server that never answers initialize, and kills it", async () => {
+  const endpoint = make(fixture("mute", "never-initializes.mjs", [], { startupTimeoutMs: 1_500 }));
+  const started = Date.now();
+  await expect(endpoint.open()).rejects.toMatchObject({ kind: "timeout" });
+  const elapsed = Date.now() - started;
+  expect(elapsed).toBeGreaterThanOrEqual(1_400);
+  expect(elapsed).toBeLessThan(10_000);
+  expect(endpoint.phase).toBe("faulted");
+  expect(endpoint.fault?.message).toContain("saying nothing");
+  expect(await eventually(() => !isAlive(endpoint.pid!), 10_000)).toBe(true);
+});
+
+it("reports a server that writes garbage on stdout as a protocol fault", async () => {
+  const endpoint = make(fixture("noisy", "garbage-stdout.mjs", [], { startupTimeoutMs: 1_500 }));
+  const fault = await endpoint.open().catch((error: unknown) => error);
+  expect(fault).toMatchObject({ kind: "protocol" });
+  expect((fault as Error).message).toContain("non-JSON-RPC");
+  expect((fault as Error).message).toContain("Server starting on stdout");
+});
+
+it("tolerates a few log lines on stdout before the server speaks", async () => {
+  const endpoint = make(scripted("chatty", ["garbage=3"]));
+  await endpoint.open();
+  await expect(endpoint.invoke("echo", { message: "ok" })).resolves.toMatchObject({ isError: false });
+});
+
+describe("call deadlines", () => {
+  let endpoint: McpServerEndpoint;
+  beforeAll(async () => {
+    endpoint = make(scripted("clock", [], { toolTimeoutMs: 1_000 }), undefined, { timeouts: { callTotalMs: 4_000 } });
+    await endpoint.open();
+  });
+
+  it("times out a call and sends notifications/cancelled", async () => {
+    const started = Date.now();
+    await expect(endpoint.invoke("slow", { ms: 20_000 })).rejects.toMatchObject({ kind: "timeout" });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(await eventually(() => endpoint.stderrTail().some((line) => line.startsWith("cancelled ")))).toBe(true);
+    expect(endpoint.phase).toBe("ready");
+  });
+
+  it("lets progress reset the deadline", async () => {
+    const seen: ToolProgress[] = [];
+    const result = await endpoint.invoke("slow", { ms: 2_500, every: 200 }, { onProgress: (p) => seen.push(p) });
+    expect(result.isError).toBe(false);
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen[0]).toMatchObject({ progress: 1, message: "step 1" });
+  });
+
+  it("bounds a call that keeps reporting progress by the total deadline", async () => {
+    const before = endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length;
+    const started = Date.now();
+    const fault = await endpoint.invoke("slow", { ms: 30_000, every: 200 }).catch((error: unknown) => error);
+    expect(fault).toMatchObject({ kind: "timeout" });
+    expect((fault as Error).message).toContain("total");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
+    expect(Date.now() - started).toBeLessThan(12_000);
+    expect(
+      await eventually(() => endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length > before),
+    ).toBe(true);
+  });
+
+  it("a per-call timeoutMs overrides the endpoint's", async () => {
+    await expect(endpoint.invoke("slow", { ms: 1_500 }, { timeoutMs: 5_000 })).resolves.toMatchObject({ isError: false });
+  });
+
+  it("cancels on abort, telling the server", async () => {
+    const before = endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await expect(endpoint.invoke("slow", { ms: 20_000 }, { signal: controller.signal, timeoutMs: 30_000 })).rejects.toMatchObject({
+      kind: "tool-error",
+    });
+    expect(
+      await eventually(() => endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length > before),
+    ).toBe(true);
+    // An already-aborted signal fails at once.
+    await expect(endpoint.invoke("echo", { message: "x" }, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      kind: "tool-error",
+    });
+    expect(endpoint.phase).toBe("ready");
+  });
+});
