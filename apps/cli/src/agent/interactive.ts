@@ -89,6 +89,11 @@ class TerminalView {
     this.atLineStart = text.endsWith("\n");
   }
 
+  /** End the prompt line readline drew (the view cannot see readline's writes). */
+  leavePrompt(): void {
+    this.write("\n");
+  }
+
   line(text = ""): void {
     if (!this.atLineStart) this.write("\n");
     this.write(`${text}\n`);
@@ -299,6 +304,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       rl.close();
       return;
     }
+    view.leavePrompt();
     view.line(style.dim("(press Ctrl-C again to exit)"));
     rl.prompt(true);
   });
@@ -309,6 +315,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   rl.prompt();
   await new Promise<void>((resolve) => rl.once("close", () => resolve()));
   closing = true;
+  if (!busy && !draining) view.leavePrompt();
   io.signals?.off("SIGTERM", onTerm);
   busy?.abort();
   if (draining) await draining;

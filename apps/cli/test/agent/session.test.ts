@@ -280,6 +280,26 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     expect(h.fake.requests.at(-1)!.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted")))).toBe(true);
   });
 
+  test("aborting mid-stream keeps the partial answer; aborting a hung request ends promptly", async () => {
+    const h = await harness(protocol, [say("one two three four five six seven eight nine", { chunkDelayMs: 300 }), { kind: "hang" }, say("ok")], [echo]);
+    const controller = new AbortController();
+    const running = h.run("talk slowly", controller.signal);
+    await waitFor(() => h.events.some((e) => e.type === "text_delta"));
+    controller.abort();
+    const result = await running;
+    expect(result.subtype).toBe("interrupted");
+    expect(result.text.length).toBeGreaterThan(0);
+    const hung = new AbortController();
+    const waiting = h.run("and now hang", hung.signal);
+    await h.fake.waitForRequests(2);
+    hung.abort();
+    expect((await waiting).subtype).toBe("interrupted");
+    const next = await h.run("again");
+    expect(next.subtype).toBe("success");
+    const sent = h.fake.requests.at(-1)!.messages;
+    expect(sent.some((m) => m.role === "assistant" && m.text.includes("[interrupted by the user]"))).toBe(true);
+  });
+
   test("a 429 with retry-after is retried; a persistent failure is a clear error", async () => {
     const h = await harness(protocol, [rateLimited(0), say("after retry")], [echo]);
     const ok = await h.run("hi");

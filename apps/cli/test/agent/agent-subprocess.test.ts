@@ -1,0 +1,179 @@
+/**
+ * The agent as a user runs it: the built `indusr` binary, the real deck,
+ * real MCP servers (server-everything from the dev dependencies, and a
+ * fixture server that crashes mid-call), and the fake model server scripting
+ * the conversation over HTTP in both wire protocols.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer, type Protocol, type Step } from "./fake-model/fake-model-server";
+import {
+  agentSandbox,
+  alive,
+  crashyServer,
+  events,
+  everythingServer,
+  runAgent,
+  startAgent,
+  waitUntil,
+  type AgentSandbox,
+} from "./support/agent-cli";
+
+jest.setTimeout(120_000);
+
+let fake: FakeModelServer | undefined;
+let sandbox: AgentSandbox;
+
+beforeEach(() => {
+  sandbox = agentSandbox();
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  sandbox.cleanup();
+});
+
+async function model(script: Step[]): Promise<FakeModelServer> {
+  fake = await startFakeModel({ script });
+  return fake;
+}
+
+const modelArgs = (server: FakeModelServer, protocol: Protocol = "openai") => [
+  "--provider",
+  protocol,
+  "--base-url",
+  server.baseUrl,
+  "--model",
+  protocol === "anthropic" ? "claude-test" : "fake-model",
+];
+
+describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
+  test("the model calls everything__echo on a mounted server-everything, gets the result, and answers", async () => {
+    const server = await model([
+      callTool("everything__echo", { message: "hello from the model" }, { text: "Let me try the echo tool." }),
+      (request) => say(`The server answered: ${lastToolResults(request)[0]?.text}`),
+    ]);
+    const mcp = sandbox.mcpConfig({ everything: everythingServer });
+    const r = await runAgent(["-p", "echo something", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server, protocol)], sandbox);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const all = events(r.stdout);
+    const start = all[0]!;
+    expect(start).toMatchObject({ type: "session_start", provider: protocol });
+    expect(start.servers).toEqual([expect.objectContaining({ id: "everything", phase: "ready" })]);
+    const toolNames = (start.tools as { name: string; origin: string }[]).map((t) => t.name);
+    expect(toolNames).toEqual(expect.arrayContaining(["read", "write", "bash", "everything__echo"]));
+    expect(all.find((e) => e.type === "tool_result")).toMatchObject({ name: "everything__echo", isError: false, content: "Echo: hello from the model" });
+    expect(all.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "The server answered: Echo: hello from the model", turns: 2 });
+    // The briefing was composed after attachment: it names the remote tool and carries the server's instructions.
+    const first = server.requests[0]!;
+    expect(first.protocol).toBe(protocol);
+    expect(first.system).toContain("## everything (");
+    expect(first.system).toContain("everything__echo");
+    expect(first.system).toMatch(/Instructions from the server:\n\S/);
+    expect(first.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["read", "bash", "everything__echo"]));
+    // And the whole session is on disk.
+    const transcript = String(all.at(-1)!.transcript);
+    expect(transcript.startsWith(sandbox.sessions)).toBe(true);
+    expect(fs.readFileSync(transcript, "utf8")).toContain("Echo: hello from the model");
+  });
+});
+
+test("a mutating call is refused without --allow, and runs with a matching --allow", async () => {
+  const server = await model([
+    callTool("write", { path: "out.txt", content: "written\n" }),
+    callTool("everything__toggle-simulated-logging", {}),
+    (request) => say(`Results: ${lastToolResults(request)[0]?.text.slice(0, 40)}`),
+  ]);
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const refused = await runAgent(["-p", "write out.txt", "--mcp", mcp, ...modelArgs(server)], sandbox);
+  expect(refused.code).toBe(0);
+  expect(fs.existsSync(path.join(sandbox.cwd, "out.txt"))).toBe(false);
+  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(/^Refused: `write` changes things .*--allow write or --yes/);
+  expect(lastToolResults(server.requests[2]!)[0]!.text).toMatch(/^Refused: `everything__toggle-simulated-logging`/);
+  expect(refused.stderr).toContain("⎿ refused");
+  expect(refused.stdout).toBe("Results: Refused: `everything__toggle-simulated-logg\n");
+
+  server.push(callTool("write", { path: "out.txt", content: "written\n" }), callTool("everything__toggle-simulated-logging", {}), say("done"));
+  const allowed = await runAgent(["-p", "write out.txt", "--mcp", mcp, "--allow", "write,everything__*", ...modelArgs(server)], sandbox);
+  expect(allowed.code).toBe(0);
+  expect(fs.readFileSync(path.join(sandbox.cwd, "out.txt"), "utf8")).toBe("written\n");
+  expect(lastToolResults(server.requests[5]!)[0]!.text).not.toMatch(/^Refused/);
+});
+
+test("plan mode blocks write even when write is allowed; the proposed plan is saved", async () => {
+  const server = await model([
+    callTool("enter_plan_mode", {}),
+    callTool("write", { path: "planned.txt", content: "x" }),
+    callTool("exit_plan_mode", { plan: "# Create planned.txt\n\n1. write it" }),
+    callTool("write", { path: "planned.txt", content: "x" }),
+    say("Stopping with the plan."),
+  ]);
+  const planned = await runAgent(["-p", "plan it", "--allow", "write", "--output-format", "stream-json", ...modelArgs(server)], sandbox);
+  expect(planned.code).toBe(0);
+  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(/^Refused: plan mode is on/);
+  expect(lastToolResults(server.requests[2]!)[0]!.text).toContain("Nobody can approve plans in this non-interactive session");
+  expect(lastToolResults(server.requests[3]!)[0]!.text).toMatch(/^Refused: plan mode is on/);
+  expect(fs.existsSync(path.join(sandbox.cwd, "planned.txt"))).toBe(false);
+  const plan = events(planned.stdout).find((e) => e.type === "plan_mode" && e.planFile !== undefined)!;
+  expect(String(plan.planFile)).toMatch(/\/plans\/[0-9a-z]+-create-planned-txt\.md$/);
+  expect(fs.readFileSync(String(plan.planFile), "utf8")).toContain("1. write it");
+});
+
+test("Ctrl-C (SIGINT) mid-tool cancels the tool and kills its process group", async () => {
+  const server = await model([callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }), say("never reached")]);
+  const pidFile = path.join(sandbox.cwd, "sleep.pid");
+  const agent = startAgent(["-p", "sleep a while", "--allow", "bash", ...modelArgs(server)], sandbox);
+  await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0, 60_000, "sleep.pid written");
+  const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+  expect(alive(pid)).toBe(true);
+  agent.child.kill("SIGINT");
+  const done = await agent.done;
+  expect(done.code).toBe(130);
+  expect(done.stderr).toContain("interrupted; stopping running tools");
+  await waitUntil(() => !alive(pid), 15_000, `sleep ${pid} gone`);
+});
+
+test("a server that crashes mid-turn becomes a tool error the model sees, and the session goes on", async () => {
+  const server = await model([
+    callTool("crashy__crash", {}),
+    callTool("everything__echo", { message: "still here" }),
+    (request) => say(`Recovered: ${lastToolResults(request)[0]?.text}`),
+  ]);
+  const mcp = sandbox.mcpConfig({ crashy: crashyServer, everything: everythingServer });
+  const r = await runAgent(["-p", "crash it", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server, "anthropic")], sandbox);
+  expect(r.code).toBe(0);
+  const crash = lastToolResults(server.requests[1]!)[0]!;
+  expect(crash.isError).toBe(true);
+  expect(crash.text.length).toBeGreaterThan(0);
+  const all = events(r.stdout);
+  expect(all.find((e) => e.type === "tool_result" && e.name === "crashy__crash")).toMatchObject({ isError: true });
+  expect(all.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "Recovered: Echo: still here" });
+});
+
+test("a server that fails to start is reported in session_start and the session goes on", async () => {
+  const server = await model([say("fine without it")]);
+  const mcp = sandbox.mcpConfig({ ghost: { command: path.join(sandbox.root, "no-such-binary") }, everything: everythingServer });
+  const r = await runAgent(["-p", "hi", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server)], sandbox);
+  expect(r.code).toBe(0);
+  const start = events(r.stdout)[0]!;
+  const servers = start.servers as { id: string; phase: string; fault?: { kind: string; message: string } }[];
+  expect(servers.find((s) => s.id === "everything")).toMatchObject({ phase: "ready" });
+  const ghost = servers.find((s) => s.id === "ghost")!;
+  expect(ghost.phase).toBe("faulted");
+  expect(ghost.fault?.kind).toBeDefined();
+  expect(server.requests[0]!.system).toMatch(/## ghost \(unavailable: /);
+});
+
+test("no key, or a provider that is not there: a clear error and no server is started", async () => {
+  const marker = path.join(sandbox.root, "started");
+  const mcp = sandbox.mcpConfig({ probe: { command: "sh", args: ["-c", `touch ${marker}; sleep 30`] } });
+  const noKey = await runAgent(["-p", "hi", "--mcp", mcp], sandbox);
+  expect(noKey.code).toBe(1);
+  expect(noKey.stderr).toMatch(/^indusr: no API key: set OPENAI_API_KEY/);
+  expect(fs.existsSync(marker)).toBe(false);
+
+  const gone = await runAgent(["-p", "hi", "--no-tools", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"], sandbox);
+  expect(gone.code).toBe(1);
+  expect(gone.stderr).toContain("cannot reach the OpenAI-compatible API at http://127.0.0.1:9/v1");
+});

@@ -1,0 +1,140 @@
+/**
+ * The interactive session on a real terminal (tmux): streamed answers, a
+ * remote MCP tool call, the permission question, Ctrl-C interrupting a running
+ * `bash` and killing its process group, slash commands, history, and Ctrl-C
+ * twice to leave. The model is the fake server; the tools and servers are real.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
+import { agentSandbox, alive, BIN, everythingServer, waitUntil, type AgentSandbox } from "./support/agent-cli";
+import { TmuxSession } from "./support/tmux";
+
+jest.setTimeout(180_000);
+
+let fake: FakeModelServer | undefined;
+let sandbox: AgentSandbox;
+let tmux: TmuxSession | undefined;
+
+beforeEach(() => {
+  sandbox = agentSandbox();
+});
+afterEach(async () => {
+  tmux?.kill();
+  tmux = undefined;
+  await fake?.close();
+  fake = undefined;
+  sandbox.cleanup();
+});
+
+/** The last non-empty screen line is the bare prompt. */
+function promptReady(screen: string): boolean {
+  const lines = screen.split("\n").filter((l) => l.trim().length > 0);
+  return lines.at(-1)?.trim() === "›";
+}
+
+async function waitForPrompt(session: TmuxSession, timeoutMs = 60_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const screen = session.screen();
+    if (promptReady(screen)) return screen;
+    if (Date.now() - started > timeoutMs) throw new Error(`no prompt after ${timeoutMs} ms:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash commands, history", async () => {
+  fake = await startFakeModel({
+    script: [
+      // 1. A remote tool, then a streamed answer.
+      callTool("everything__echo", { message: "from tmux" }, { text: "Echoing." }),
+      (request) => say(`The echo came back as <${lastToolResults(request)[0]?.text}>.`, { chunkDelayMs: 30 }),
+      // 2. A mutating tool: the user is asked and answers "always".
+      callTool("write", { path: "tmux.txt", content: "typed on a terminal\n" }),
+      say("Wrote tmux.txt."),
+      // 3. A long bash the user interrupts.
+      callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
+      // 4. After the interrupt the conversation goes on.
+      (request) => say(`Noted: ${request.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))) ? "you stopped the sleep" : "?"}.`),
+    ],
+  });
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  tmux = TmuxSession.start(
+    [process.execPath, BIN, "--session-dir", sandbox.sessions, "--mcp", mcp, "--base-url", fake.baseUrl, "--model", "fake-model"],
+    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
+  );
+  const banner = await waitForPrompt(tmux);
+  expect(banner).toMatch(/indusr \S+ · openai-compatible fake-model · \d+ tools · everything ✓/);
+  expect(banner).toContain("/help for commands");
+
+  // 1. Remote tool call and streamed answer.
+  tmux.type("please echo something");
+  await tmux.waitFor(/The echo came back as <Echo: from tmux>\./);
+  let screen = await waitForPrompt(tmux);
+  expect(screen).toContain("● everything__echo from tmux");
+  expect(screen).toContain("⎿ Echo: from tmux");
+  expect(screen).toMatch(/2 turns · \S+ in \/ \S+ out/);
+
+  // 2. The permission question; "a" approves write for the rest of the session.
+  tmux.type("write a file");
+  await tmux.waitFor(/\? allow write tmux\.txt\s+\[y\]es once · \[a\]lways this session · \[n\]o ›/);
+  tmux.type("a");
+  await tmux.waitFor(/Wrote tmux\.txt\./);
+  await waitForPrompt(tmux);
+  expect(fs.readFileSync(path.join(sandbox.cwd, "tmux.txt"), "utf8")).toBe("typed on a terminal\n");
+
+  // 3. Ctrl-C mid-tool cancels bash and kills its process group.
+  tmux.type("sleep for a long time");
+  await tmux.waitFor(/\? allow bash sleep 1000/);
+  tmux.type("y");
+  const pidFile = path.join(sandbox.cwd, "sleep.pid");
+  await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0, 60_000, "sleep.pid written");
+  const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+  expect(alive(pid)).toBe(true);
+  tmux.keys("C-c");
+  await tmux.waitFor(/⏹ interrupted/);
+  await waitUntil(() => !alive(pid), 15_000, `sleep ${pid} gone`);
+  await waitForPrompt(tmux);
+
+  // 4. The session goes on, and the model saw the interrupted call.
+  tmux.type("what happened?");
+  await tmux.waitFor(/Noted: you stopped the sleep\./);
+  await waitForPrompt(tmux);
+
+  // Slash commands.
+  tmux.type("/tools");
+  screen = await tmux.waitFor(/\d+ tools\s*\n/);
+  expect(screen).toMatch(/everything__echo\s+server\s+✓/);
+  expect(screen).toMatch(/\nbash\s+built-in/);
+  await waitForPrompt(tmux);
+
+  tmux.type("/mcp");
+  screen = await tmux.waitFor(/\/mcp reconnect <server>/);
+  expect(screen).toMatch(/✓ everything\s+stdio\s+\d+ tools/);
+  tmux.type("/mcp disable everything");
+  await tmux.waitFor(/everything disabled for this session \(\d+ tools now\)/);
+  tmux.type("/mcp enable everything");
+  await tmux.waitFor(/everything enabled for this session/);
+  tmux.type("/mcp reconnect everything");
+  await tmux.waitForCount(/✓ everything\s+stdio/, 2, 60_000);
+  await waitForPrompt(tmux);
+
+  tmux.type("/help");
+  await tmux.waitFor(/\/exit\s+Leave/);
+  await waitForPrompt(tmux);
+
+  // History: Up recalls the previous line.
+  tmux.keys("Up");
+  await tmux.waitFor(/›\s*\/help\s*$/m);
+  tmux.keys("C-c"); // clears the recalled line
+  await waitForPrompt(tmux);
+
+  // Ctrl-C twice at an empty prompt leaves.
+  tmux.keys("C-c");
+  await tmux.waitFor(/press Ctrl-C again to exit/);
+  tmux.keys("C-c");
+  screen = await tmux.waitFor(/\[exited 0\]/);
+  expect(screen).toMatch(/bye · \d+ turns · .* transcript \S+\.jsonl/);
+  expect(fs.readFileSync(path.join(sandbox.home, ".indusvx", "history"), "utf8")).toContain("please echo something\n");
+  expect(fake.remaining()).toBe(0);
+});

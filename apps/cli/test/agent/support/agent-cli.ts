@@ -1,0 +1,144 @@
+/**
+ * Runs the built `indusr` as a subprocess in a sandbox of its own (HOME,
+ * XDG config root, project folder, session folder), with MCP configs that
+ * mount real servers from the dev dependencies.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const APP = path.join(__dirname, "..", "..", "..");
+export const BIN = path.join(APP, "dist", "indusr.js");
+export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js", { paths: [APP] });
+export const CRASHY = path.join(__dirname, "..", "fixtures", "crashy-server.mjs");
+
+export interface AgentSandbox {
+  readonly root: string;
+  readonly home: string;
+  readonly cwd: string;
+  readonly sessions: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Write an MCP config (Claude-style `mcpServers`) and return its path. */
+  mcpConfig(servers: Record<string, unknown>, name?: string): string;
+  cleanup(): void;
+}
+
+export function agentSandbox(): AgentSandbox {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "indusr-agent-"));
+  const home = path.join(root, "home");
+  const cwd = path.join(root, "project");
+  const sessions = path.join(root, "sessions");
+  for (const dir of [home, cwd, path.join(root, "xdg")]) fs.mkdirSync(dir, { recursive: true });
+  return {
+    root,
+    home,
+    cwd,
+    sessions,
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(root, "xdg"), NO_COLOR: "1", LANG: "C.UTF-8" },
+    mcpConfig(servers, name = "mcp.json") {
+      const file = path.join(root, name);
+      fs.writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
+      return file;
+    },
+    cleanup: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export const everythingServer = { command: process.execPath, args: [EVERYTHING, "stdio"] };
+export const crashyServer = { command: process.execPath, args: [CRASHY] };
+
+export interface Running {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once stdout+stderr match. */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+export function startAgent(args: readonly string[], sandbox: AgentSandbox, env: NodeJS.ProcessEnv = {}): Running {
+  const child = spawn(process.execPath, [BIN, "--session-dir", sandbox.sessions, ...args], {
+    cwd: sandbox.cwd,
+    env: { ...sandbox.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  const watchers = new Set<() => void>();
+  child.stdout!.on("data", (d: Buffer) => {
+    out += d.toString();
+    for (const w of watchers) w();
+  });
+  child.stderr!.on("data", (d: Buffer) => {
+    err += d.toString();
+    for (const w of watchers) w();
+  });
+  child.stdin!.end();
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    waitForOutput: (pattern, timeoutMs = 60_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out) || pattern.test(err)) {
+            watchers.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`no ${pattern} in output after ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`));
+        }, timeoutMs);
+        watchers.add(check);
+        check();
+      }),
+    done,
+  };
+}
+
+export async function runAgent(args: readonly string[], sandbox: AgentSandbox, env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000) {
+  const running = startAgent(args, sandbox, env);
+  const timer = setTimeout(() => running.child.kill("SIGKILL"), timeoutMs);
+  try {
+    return await running.done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** True while a process with this pid runs (a zombie awaiting its reaper counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntil(check: () => boolean, timeoutMs = 30_000, what = "condition"): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`${what} not met after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Parse stream-json output into events. */
+export function events(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
