@@ -21,30 +21,31 @@ import type {
   ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { toRpcError } from "./rpc-errors";
+import { handleStrictly } from "./strict-handlers";
 import type { CatalogSite } from "./rpc-errors";
 
 export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog): void {
-  server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) =>
+  handleStrictly(server, ListResourcesRequestSchema, (_request, extra) =>
     guarded("list", async () => ({
       resources: [...(await catalog.listResources({ signal: extra.signal }))],
     }) as ListResourcesResult),
   );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (_request, extra) =>
+  handleStrictly(server, ListResourceTemplatesRequestSchema, (_request, extra) =>
     guarded("list", async () => ({
       resourceTemplates: [...(await catalog.listResourceTemplates({ signal: extra.signal }))],
     }) as ListResourceTemplatesResult),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+  handleStrictly(server, ReadResourceRequestSchema, (request, extra) =>
     guarded("resource", async () =>
       (await catalog.readResource(request.params.uri, { signal: extra.signal })) as ReadResourceResult,
     ),
   );
-  server.setRequestHandler(ListPromptsRequestSchema, (_request, extra) =>
+  handleStrictly(server, ListPromptsRequestSchema, (_request, extra) =>
     guarded("list", async () => ({
       prompts: [...(await catalog.listPrompts({ signal: extra.signal }))],
     }) as ListPromptsResult),
   );
-  server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+  handleStrictly(server, GetPromptRequestSchema, (request, extra) =>
     guarded("prompt", async () =>
       (await catalog.getPrompt(request.params.name, request.params.arguments ?? {}, {
         signal: extra.signal,

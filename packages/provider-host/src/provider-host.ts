@@ -25,6 +25,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { version } from "../package.json";
 import { ArgumentValidator } from "./argument-validator";
 import { registerCatalogHandlers } from "./catalog-handlers";
+import { handleStrictly } from "./strict-handlers";
 import { toCallToolResult, toMcpTool, toolErrorResult } from "./tool-mapping";
 
 /** Who the host says it is in the `initialize` answer. */
@@ -57,7 +58,11 @@ export interface RunningProviderHost {
   readonly closed: boolean;
   /** Resolves when the session ends: the transport closed or `cancel()` ran. */
   waiting(): Promise<void>;
-  /** Ends the session: aborts its running calls and closes the transport. */
+  /**
+   * Ends the session: aborts its running calls (each still answered, with an
+   * "interrupted" JSON-RPC error, when the transport can carry it) and closes
+   * the transport.
+   */
   cancel(): Promise<void>;
 }
 
@@ -79,6 +84,9 @@ const LIST_CHANGED_METHODS = [
   "notifications/prompts/list_changed",
 ];
 
+/** How long `cancel()` lets aborted calls answer before closing the transport. */
+const CANCEL_FLUSH_MS = 2_000;
+
 let sharedElicitationValidator: AjvJsonSchemaValidator | undefined;
 
 export function createProviderHost(
@@ -91,7 +99,7 @@ export function createProviderHost(
   if (info.title !== undefined) identity.title = info.title;
   const capabilities = capabilitiesOf(box);
 
-  function buildSession(): { server: Server; calls: Set<AbortController> } {
+  function buildSession(): { server: Server; calls: Map<AbortController, Promise<void>> } {
     // The SDK builds an Ajv instance per server unless given one; it only
     // validates elicitation answers, which the host never requests.
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
@@ -101,9 +109,10 @@ export function createProviderHost(
       debouncedNotificationMethods: LIST_CHANGED_METHODS,
       jsonSchemaValidator: sharedElicitationValidator,
     });
-    const calls = new Set<AbortController>();
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: box.descriptors().map(toMcpTool) }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    /** Running calls: each one's abort handle and its settling. */
+    const calls = new Map<AbortController, Promise<void>>();
+    handleStrictly(server, ListToolsRequestSchema, () => ({ tools: box.descriptors().map(toMcpTool) }));
+    handleStrictly(server, CallToolRequestSchema, async (request, extra) => {
       const name = request.params.name;
       const descriptor = findDescriptor(box, name);
       if (descriptor === undefined) {
@@ -118,20 +127,28 @@ export function createProviderHost(
       const abort = () => controller.abort(extra.signal.reason);
       if (extra.signal.aborted) abort();
       else extra.signal.addEventListener("abort", abort, { once: true });
-      calls.add(controller);
-      // Progress sent during the call is flushed before the result, so the
-      // client never drops a late report for a request it considers done.
-      // The transport writes in order, so awaiting the latest send suffices.
-      let lastProgress: Promise<void> = Promise.resolve();
+      let settle!: () => void;
+      calls.set(controller, new Promise<void>((resolve) => (settle = resolve)));
+      // Progress is flushed before the result (the transport writes in order,
+      // so awaiting the latest send suffices). Note: the SDK client (1.32) runs
+      // notification handlers a microtask late, so a report that arrives in
+      // the same read as the result is dropped there (typescript-sdk#2580).
+      let lastProgress: Promise<void> | undefined;
       const onProgress = progressReporter(extra._meta?.progressToken, (notification) => {
         lastProgress = extra.sendNotification(notification).catch(() => {});
       });
       try {
         const outcome = await runSafely(box, { id: randomUUID(), name, input }, controller.signal, onProgress);
-        await lastProgress;
+        if (lastProgress !== undefined) await lastProgress;
+        if (controller.signal.aborted && !extra.signal.aborted) {
+          // Interrupted by the host, not by the client: say so, rather than
+          // leave the client waiting for an answer that will never come.
+          throw new McpError(ErrorCode.ConnectionClosed, `Call to '${name}' interrupted: the provider host is shutting down`);
+        }
         return toCallToolResult(outcome);
       } finally {
         calls.delete(controller);
+        settle();
         extra.signal.removeEventListener("abort", abort);
       }
     });
@@ -150,7 +167,7 @@ export function createProviderHost(
     const onClose = () => {
       if (closed) return;
       closed = true;
-      for (const controller of calls) controller.abort(protocolFault("not-connected", "the client session ended"));
+      for (const controller of calls.keys()) controller.abort(protocolFault("not-connected", "the client session ended"));
       for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
       resolveEnded();
     };
@@ -183,6 +200,7 @@ export function createProviderHost(
       throw protocolFault("transport", `provider host failed to start: ${reason}`, cause);
     }
 
+    let cancelling: Promise<void> | undefined;
     return {
       server,
       get inFlight() {
@@ -192,14 +210,28 @@ export function createProviderHost(
         return closed;
       },
       waiting: () => ended,
-      async cancel() {
-        if (closed) return;
-        for (const controller of calls) controller.abort(protocolFault("not-connected", "the provider host was cancelled"));
-        try {
-          await server.close();
-        } finally {
-          onClose();
-        }
+      cancel() {
+        cancelling ??= (async () => {
+          if (closed) return;
+          // Abort running calls and give them a moment to answer (with an
+          // "interrupted" error) before the transport goes away.
+          const settling = [...calls.values()];
+          for (const controller of calls.keys()) {
+            controller.abort(protocolFault("not-connected", "the provider host was cancelled"));
+          }
+          if (settling.length > 0) {
+            await Promise.race([Promise.all(settling), delay(CANCEL_FLUSH_MS)]);
+            // A settled handler's answer reaches the transport through a few
+            // promise hops inside the SDK; let those run before closing.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          try {
+            await server.close();
+          } finally {
+            onClose();
+          }
+        })();
+        return cancelling;
       },
     };
   }
@@ -270,4 +302,10 @@ function progressReporter(
     if (progress.message !== undefined) params.message = progress.message;
     send({ method: "notifications/progress", params });
   };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 }

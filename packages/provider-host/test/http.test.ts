@@ -1,0 +1,379 @@
+import { request as httpRequest } from "node:http";
+import { isProtocolFault } from "@indus/contract";
+import { DEFAULT_TOKEN_ENV, serveHttp } from "@indus/provider-host";
+import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createDemoBox } from "./fixtures/demo-box.mjs";
+import { INITIALIZE, MCP_HEADERS, messagesOf, rawRequest } from "./support/http";
+
+jest.setTimeout(60_000);
+
+const hosts: HttpProviderHost[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  for (const host of hosts.splice(0)) await host.close({ graceMs: 0 });
+});
+
+async function start(options: HttpHostOptions = {}, demo = createDemoBox()) {
+  const host = await serveHttp(demo.box, options);
+  hosts.push(host);
+  return { host, ...demo };
+}
+
+async function connect(url: URL, headers: Record<string, string> = {}) {
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  const client = new Client({ name: "http-test", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+async function rawSession(host: HttpProviderHost): Promise<string> {
+  const response = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
+  expect(response.status).toBe(200);
+  return String(response.headers["mcp-session-id"]);
+}
+
+function sessionHeaders(sessionId: string): Record<string, string> {
+  return { ...MCP_HEADERS, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" };
+}
+
+async function expectStillServing(host: HttpProviderHost, client?: Client): Promise<void> {
+  const probe = client ?? (await connect(host.url)).client;
+  const result = await probe.callTool({ name: "echo", arguments: { message: "alive" } });
+  expect(result.content).toEqual([{ type: "text", text: "Echo: alive" }]);
+}
+
+describe("sessions", () => {
+  it("serves many concurrent sessions, each with its own id", async () => {
+    const { host } = await start();
+    const sessions = await Promise.all(Array.from({ length: 24 }, () => connect(host.url)));
+    expect(new Set(sessions.map((session) => session.transport.sessionId)).size).toBe(24);
+    expect(host.sessionCount).toBe(24);
+    const answers = await Promise.all(
+      sessions.flatMap(({ client }, index) =>
+        Array.from({ length: 5 }, (_, call) =>
+          client.callTool({ name: "echo", arguments: { message: `${index}/${call}` } }),
+        ),
+      ),
+    );
+    expect(answers.map((answer) => (answer.content as Array<{ text: string }>)[0]?.text)).toEqual(
+      sessions.flatMap((_, index) => Array.from({ length: 5 }, (__, call) => `Echo: ${index}/${call}`)),
+    );
+    await Promise.all(sessions.map(({ transport }) => transport.terminateSession()));
+    await waitUntil(() => host.sessionCount === 0);
+  });
+
+  it("ends a session on DELETE; its id is then unknown", async () => {
+    const { host } = await start();
+    const sessionId = await rawSession(host);
+    expect(host.sessionCount).toBe(1);
+    const deleted = await rawRequest(host.url, { method: "DELETE", headers: sessionHeaders(sessionId) });
+    expect(deleted.status).toBe(200);
+    await waitUntil(() => host.sessionCount === 0);
+    const after = await rawRequest(host.url, {
+      headers: sessionHeaders(sessionId),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    });
+    expect(after.status).toBe(404);
+    expect(JSON.parse(after.body).error.code).toBe(-32001);
+  });
+
+  it("announces tool changes to every other session on its stream", async () => {
+    const { host } = await start();
+    const first = await connect(host.url);
+    const second = await connect(host.url);
+    let changes = 0;
+    second.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changes++;
+    });
+    // The SDK client opens its GET stream right after initialization.
+    await delay(300);
+    await first.client.callTool({ name: "grow", arguments: {} });
+    await waitUntil(() => changes === 1);
+    expect((await second.client.listTools()).tools.map((tool) => tool.name)).toContain("extra_10");
+  });
+
+  it("carries progress and cancellation over HTTP", async () => {
+    const { host, state } = await start();
+    const { client } = await connect(host.url);
+    const reports: number[] = [];
+    await client.callTool({ name: "slow", arguments: { ms: 300, steps: 3 } }, undefined, {
+      onprogress: (progress) => reports.push(progress.progress),
+    });
+    // In order, with the caller's token. The SDK client may drop a report that
+    // arrives in the same read as the result (typescript-sdk#2580), so the
+    // last one is not asserted.
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(reports).toEqual([1, 2, 3].slice(0, reports.length));
+    const controller = new AbortController();
+    const call = client.callTool({ name: "slow", arguments: { ms: 60_000 } }, undefined, { signal: controller.signal });
+    await waitUntil(() => state.started === 2);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitUntil(() => state.aborted === 1);
+    await expectStillServing(host, client);
+  });
+
+  it("takes arguments of a megabyte (far above 100 kB) by default", async () => {
+    const { host } = await start();
+    const { client } = await connect(host.url);
+    const message = "m".repeat(1024 * 1024);
+    const result = await client.callTool({ name: "echo", arguments: { message } });
+    expect((result.content as Array<{ text: string }>)[0]?.text.length).toBe(message.length + "Echo: ".length);
+  });
+});
+
+describe("stateless mode", () => {
+  it("serves clients without sessions, a fresh server per request", async () => {
+    const { host } = await start({ stateless: true });
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => connect(host.url)));
+    for (const { transport } of sessions) expect(transport.sessionId).toBeUndefined();
+    const answers = await Promise.all(
+      sessions.map(({ client }, index) => client.callTool({ name: "echo", arguments: { message: String(index) } })),
+    );
+    expect(answers.map((answer) => (answer.content as Array<{ text: string }>)[0]?.text)).toEqual(
+      sessions.map((_, index) => `Echo: ${index}`),
+    );
+    expect(host.sessionCount).toBe(0);
+    const get = await rawRequest(host.url, { method: "GET", headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(405);
+  });
+
+  it("cancels a call whose requester went away", async () => {
+    // Without sessions a notifications/cancelled cannot be routed, so the
+    // requester disconnecting is the cancellation signal.
+    const { host, state } = await start({ stateless: true });
+    const outgoing = httpRequest({
+      host: host.url.hostname,
+      port: host.port,
+      path: host.url.pathname,
+      method: "POST",
+      headers: { ...MCP_HEADERS, "mcp-protocol-version": "2025-06-18" },
+    });
+    outgoing.on("error", () => {});
+    outgoing.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { ms: 60_000 } } }));
+    await waitUntil(() => state.started === 1);
+    outgoing.destroy();
+    await waitUntil(() => state.aborted === 1);
+    await waitUntil(() => host.inFlight === 0);
+  });
+});
+
+describe("bad input", () => {
+  it("answers each kind of bad request with the proper status and error, and keeps serving", async () => {
+    const { host } = await start({ maxBodyBytes: 2048 });
+    const { client } = await connect(host.url);
+    const sessionId = await rawSession(host);
+    const cases: Array<[string, Parameters<typeof rawRequest>[1], number, number | undefined]> = [
+      ["malformed JSON", { body: "{not json" }, 400, -32700],
+      ["not JSON-RPC", { headers: sessionHeaders(sessionId), body: '{"hello":"world"}' }, 400, -32700],
+      ["wrong content type", { headers: { ...MCP_HEADERS, "content-type": "text/plain" }, body: "{}" }, 415, -32000],
+      ["no Accept", { headers: { "content-type": "application/json" }, body: JSON.stringify(INITIALIZE) }, 406, -32000],
+      ["oversized body", { body: JSON.stringify({ ...INITIALIZE, pad: "x".repeat(4096) }) }, 413, -32000],
+      ["unknown session", { headers: sessionHeaders("no-such-session"), body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }, 404, -32001],
+      ["no session", { body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }, 400, -32000],
+      ["wrong method", { method: "PUT", body: "{}" }, 405, -32000],
+      ["wrong path", { path: "/elsewhere", body: "{}" }, 404, -32000],
+      ["bad protocol version", { headers: { ...sessionHeaders(sessionId), "mcp-protocol-version": "1999-01-01" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }, 400, -32000],
+    ];
+    for (const [name, options, status, code] of cases) {
+      const response = await rawRequest(host.url, options);
+      expect({ name, status: response.status }).toEqual({ name, status });
+      if (code !== undefined) expect({ name, code: JSON.parse(response.body).error.code }).toEqual({ name, code });
+    }
+    await expectStillServing(host, client);
+  });
+
+  it("answers unknown methods and tools inside a session with JSON-RPC errors", async () => {
+    const { host } = await start();
+    const sessionId = await rawSession(host);
+    const call = async (frame: object) =>
+      messagesOf(await rawRequest(host.url, { headers: sessionHeaders(sessionId), body: JSON.stringify(frame) }))[0];
+    expect((await call({ jsonrpc: "2.0", id: 5, method: "no/such" })).error.code).toBe(-32601);
+    expect((await call({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "nope" } })).error.code).toBe(-32602);
+    const invalid = await call({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: {} } });
+    expect(invalid.result).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for tool 'echo': at /: must have required property 'message'" }],
+      isError: true,
+    });
+  });
+});
+
+describe("guards", () => {
+  it("rejects foreign Host and Origin headers with 403 (DNS rebinding)", async () => {
+    const { host } = await start();
+    const local = `127.0.0.1:${host.port}`;
+    const evil = await rawRequest(host.url, {
+      headers: { ...MCP_HEADERS, host: "evil.example.com" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(evil.status).toBe(403);
+    const evilPort = await rawRequest(host.url, {
+      headers: { ...MCP_HEADERS, host: `localhost:${host.port + 1}` },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(evilPort.status).toBe(403);
+    const evilOrigin = await rawRequest(host.url, {
+      headers: { ...MCP_HEADERS, host: local, origin: "http://evil.example.com" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(evilOrigin.status).toBe(403);
+    for (const name of [local, `localhost:${host.port}`, `[::1]:${host.port}`]) {
+      const fine = await rawRequest(host.url, {
+        headers: { ...MCP_HEADERS, host: name, origin: `http://${name}` },
+        body: JSON.stringify(INITIALIZE),
+      });
+      expect({ name, status: fine.status }).toEqual({ name, status: 200 });
+    }
+  });
+
+  it("takes configured allow-lists instead of the loopback defaults", async () => {
+    const { host } = await start({ allowedHosts: ["mcp.internal:8443"], allowedOrigins: ["https://app.example"] });
+    const allowed = await rawRequest(host.url, {
+      headers: { ...MCP_HEADERS, host: "mcp.internal:8443", origin: "https://app.example" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(allowed.status).toBe(200);
+    const loopbackNow = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
+    expect(loopbackNow.status).toBe(403);
+  });
+
+  it("refuses to bind a non-loopback address without a bearer token", async () => {
+    const failure = await serveHttp(createDemoBox().box, { host: "0.0.0.0", env: {} }).catch((error: unknown) => error);
+    expect(isProtocolFault(failure)).toBe(true);
+    expect(failure).toMatchObject({ kind: "transport", message: expect.stringContaining(DEFAULT_TOKEN_ENV) });
+  });
+
+  it("requires the bearer token from the configured variable when bound elsewhere", async () => {
+    const { host } = await start({ host: "0.0.0.0", tokenEnv: "MY_MCP_TOKEN", env: { MY_MCP_TOKEN: "s3cret-token" } });
+    const url = new URL(`http://127.0.0.1:${host.port}/mcp`);
+    const missing = await rawRequest(url, { body: JSON.stringify(INITIALIZE) });
+    expect(missing.status).toBe(401);
+    expect(missing.headers["www-authenticate"]).toMatch(/^Bearer/);
+    const wrong = await rawRequest(url, {
+      headers: { ...MCP_HEADERS, authorization: "Bearer s3cret-tokem" },
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(wrong.status).toBe(401);
+    const { client } = await connect(url, { Authorization: "Bearer s3cret-token" });
+    await expectStillServing(host, client);
+  });
+
+  it("requires a configured token on loopback too", async () => {
+    const { host } = await start({ env: { [DEFAULT_TOKEN_ENV]: "loop-token" } });
+    expect((await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) })).status).toBe(401);
+    const { client } = await connect(host.url, { Authorization: "Bearer loop-token" });
+    await expectStillServing(host, client);
+  });
+});
+
+describe("lifecycle", () => {
+  it("answers /healthz without credentials", async () => {
+    const { host } = await start({ env: { [DEFAULT_TOKEN_ENV]: "t" } });
+    const health = await rawRequest(host.url, { method: "GET", path: "/healthz", headers: {} });
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ status: "ok" });
+  });
+
+  it("sends keep-alive comments on an idle SSE stream", async () => {
+    const { host } = await start({ keepAliveMs: 100 });
+    const sessionId = await rawSession(host);
+    const received = await new Promise<string>((resolve, reject) => {
+      const outgoing = httpRequest(
+        {
+          host: host.url.hostname,
+          port: host.port,
+          path: host.url.pathname,
+          method: "GET",
+          headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
+        },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          setTimeout(() => {
+            outgoing.destroy();
+            resolve(text);
+          }, 600);
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end();
+    });
+    expect(received.match(/: keepalive/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+  });
+
+  it("expires idle sessions but not ones with an open stream", async () => {
+    const { host } = await start({ idleTimeoutMs: 300 });
+    const idle = await rawSession(host);
+    const { client } = await connect(host.url);
+    await delay(300); // the SDK client's GET stream is open by now
+    expect(host.sessionCount).toBe(2);
+    await waitUntil(() => host.sessionCount === 1);
+    const gone = await rawRequest(host.url, {
+      headers: sessionHeaders(idle),
+      body: '{"jsonrpc":"2.0","id":3,"method":"ping"}',
+    });
+    expect(gone.status).toBe(404);
+    await delay(600);
+    await expectStillServing(host, client);
+  });
+
+  it("refuses sessions beyond the limit with 503", async () => {
+    const { host } = await start({ maxSessions: 2 });
+    await rawSession(host);
+    await rawSession(host);
+    const third = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
+    expect(third.status).toBe(503);
+  });
+
+  it("drains in-flight calls on close, then stops", async () => {
+    const { host, state } = await start();
+    const { client } = await connect(host.url);
+    const call = client.callTool({ name: "slow", arguments: { ms: 800, steps: 4 } });
+    await waitUntil(() => state.started === 1);
+    const closed = host.close({ graceMs: 20_000 });
+    // New work is turned away: the listener is closed (or answers 503).
+    const refused = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) }).then(
+      (response) => response.status,
+      () => "connection refused",
+    );
+    expect([503, "connection refused"]).toContain(refused);
+    expect((await call).content).toEqual([{ type: "text", text: "done after 4 steps" }]);
+    await closed;
+    expect(state.aborted).toBe(0);
+    expect(host.sessionCount).toBe(0);
+  });
+
+  it("aborts calls still running at the shutdown deadline", async () => {
+    const { host, state } = await start();
+    const { client } = await connect(host.url);
+    const call = client.callTool({ name: "slow", arguments: { ms: 60_000 } }).catch((error: unknown) => error);
+    await waitUntil(() => state.started === 1);
+    const began = Date.now();
+    await host.close({ graceMs: 200 });
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(state.aborted).toBe(1);
+    // The client is told, instead of waiting out its own timeout.
+    expect(await call).toMatchObject({ code: -32000, message: expect.stringContaining("interrupted") });
+    expect(Date.now() - began).toBeLessThan(10_000);
+  });
+});
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await delay(10);
+  }
+}

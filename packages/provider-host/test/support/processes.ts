@@ -1,0 +1,106 @@
+/** Child-process helpers shared by the stdio, HTTP and fuzz tests. */
+import { spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+
+export const PACKAGE_DIR = join(__dirname, "..", "..");
+export const STDIO_HOST = join(PACKAGE_DIR, "test", "fixtures", "host-stdio.mjs");
+export const HTTP_HOST = join(PACKAGE_DIR, "test", "fixtures", "host-http.mjs");
+
+/** A child speaking newline-delimited JSON-RPC, with its output collected. */
+export interface LineChild {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly messages: unknown[];
+  stderr(): string;
+  send(frame: unknown): void;
+  writeRaw(text: string): void;
+  next(predicate: (message: any) => boolean, timeoutMs?: number): Promise<any>;
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnLineChild(script: string, args: string[] = [], nodeArgs: string[] = []): LineChild {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  const messages: unknown[] = [];
+  let stderr = "";
+  const waiters: Array<{ predicate: (message: any) => boolean; resolve: (message: unknown) => void }> = [];
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdin.on("error", () => {});
+  child.stdout.on("error", () => {});
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      message = { unparsable: line };
+    }
+    messages.push(message);
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(message)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    child,
+    messages,
+    stderr: () => stderr,
+    send: (frame) => child.stdin.write(`${JSON.stringify(frame)}\n`),
+    writeRaw: (text) => child.stdin.write(text),
+    next(predicate, timeoutMs = 15_000) {
+      const found = messages.find(predicate);
+      if (found !== undefined) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching message; stderr: ${stderr}`)), timeoutMs);
+        waiters.push({
+          predicate,
+          resolve: (message) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+        });
+      });
+    },
+    exited: () => exit,
+  };
+}
+
+/** Starts host-http.mjs and resolves with its endpoint URL. */
+export async function spawnHttpHost(
+  args: string[] = [],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcessWithoutNullStreams; url: URL; stderr(): string; stop(): Promise<number | null> }> {
+  const child = spawn(process.execPath, [...nodeArgs, HTTP_HOST, ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`http host did not start: ${stderr}`)), 30_000);
+    createInterface({ input: child.stdout }).once("line", (line) => {
+      clearTimeout(timer);
+      resolve(new URL(line.trim()));
+    });
+    child.once("exit", (code) => reject(new Error(`http host exited with ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    url,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
