@@ -55,9 +55,13 @@ export function snapshotAt<C extends LedgerCapability>(lineage: Lineage<C>, vers
   return new VersionSnapshot(lineage, version, highWater);
 }
 
-/** One object per snapshot; its maps are made on first read (a step that only enrolls pays for none of them). */
+/**
+ * One object per snapshot; its maps are made on first read (a step that only
+ * enrolls pays for none of them). All state is #private behind getters, so
+ * nothing can be written to it (no need for the cost of `Object.freeze`).
+ */
 class VersionSnapshot<C extends LedgerCapability> implements LedgerSnapshot<C> {
-  readonly highWater: number;
+  readonly #highWater: number;
   readonly #lineage: Lineage<C>;
   readonly #version: number;
   #live: ReadonlyMap<BridgeKey, C> | undefined;
@@ -65,10 +69,13 @@ class VersionSnapshot<C extends LedgerCapability> implements LedgerSnapshot<C> {
   #byServer: ReadonlyMap<string, number> | undefined;
 
   constructor(lineage: Lineage<C>, version: number, highWater: number) {
-    this.highWater = highWater;
+    this.#highWater = highWater;
     this.#lineage = lineage;
     this.#version = version;
-    Object.freeze(this);
+  }
+
+  get highWater(): number {
+    return this.#highWater;
   }
 
   get live(): ReadonlyMap<BridgeKey, C> {
@@ -112,7 +119,6 @@ export class ReadonlyMapView<K, V> implements ReadonlyMap<K, V> {
 
   constructor(map: Map<K, V>) {
     this.#map = map;
-    Object.freeze(this);
   }
 
   get size(): number {
@@ -162,7 +168,6 @@ class VersionMap<C extends LedgerCapability, V> implements ReadonlyMap<BridgeKey
     this.#lineage = lineage;
     this.#version = version;
     this.#pick = pick;
-    Object.freeze(this);
   }
 
   get size(): number {

@@ -140,7 +140,10 @@ describe("queries", () => {
     const live = l.snapshot.live;
     expect("set" in live).toBe(false);
     expect("delete" in live).toBe(false);
-    expect(Object.isFrozen(l.snapshot)).toBe(true);
+    expect(() => {
+      (l.snapshot as { highWater: number }).highWater = 99;
+    }).toThrow(TypeError);
+    expect(l.snapshot.highWater).toBe(1);
     expect(Object.isFrozen(l.log)).toBe(true);
     expect(Object.isFrozen(l.log[0])).toBe(true);
     expect(Object.isFrozen(l.liveCapabilities())).toBe(true);
