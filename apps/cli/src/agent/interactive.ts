@@ -150,7 +150,8 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
 
   let busy: AbortController | undefined;
   let pendingQuestion: ((line: string | undefined) => void) | undefined;
-  const queued: string[] = [];
+  /** Lines entered while something ran; echoed when their turn comes (echo was muted). */
+  const queued: { line: string; typedAhead: boolean }[] = [];
   let idleInterrupts = 0;
   let closing = false;
 
@@ -269,7 +270,11 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   const drain = () => {
     draining ??= (async () => {
       try {
-        while (queued.length > 0 && !closing) await handleLine(queued.shift()!);
+        while (queued.length > 0 && !closing) {
+          const next = queued.shift()!;
+          if (next.typedAhead && next.line.trim().length > 0) view.line(`${mainPrompt}${next.line}`);
+          await handleLine(next.line);
+        }
       } finally {
         draining = undefined;
       }
@@ -279,7 +284,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
 
   rl.on("line", (line) => {
     if (pendingQuestion) return pendingQuestion(line);
-    queued.push(line);
+    queued.push({ line, typedAhead: busy !== undefined });
     drain();
   });
 
