@@ -63,7 +63,7 @@ describe("canonicalJson", () => {
     const text = canonicalJson(deep);
     expect(text.startsWith('{"items":{"items":')).toBe(true);
     expect(bridgeContentKey("s", "t", deep)).toMatch(/^bk_[0-9a-f]{32}$/);
-  });
+  }, 60_000);
 
   it("refuses a cycle with a protocol fault naming where it closes", () => {
     const node: Record<string, unknown> = { type: "object", properties: {} };

@@ -314,5 +314,5 @@ describe("reduceLedger", () => {
     const ledger = BridgeLedger.fromLog(entries);
     expect([...ledger.snapshot.live]).toEqual([...plain]);
     expect([...reduceLedger(entries.slice(0, 10_000)).live]).toEqual([...BridgeLedger.fromLog(entries.slice(0, 10_000)).snapshot.live]);
-  });
+  }, 60_000);
 });

@@ -170,7 +170,7 @@ describe("the ledger against a naive reference model", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 120_000);
 
   it("reduceLedger is independent of input order; fromLog and JSON Lines replay identically", () => {
     fc.assert(
@@ -200,7 +200,7 @@ describe("the ledger against a naive reference model", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 120_000);
 
   it("a log cut at any byte keeps exactly the whole lines before the cut", () => {
     fc.assert(
@@ -223,5 +223,5 @@ describe("the ledger against a naive reference model", () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 120_000);
 });
