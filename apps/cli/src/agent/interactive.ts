@@ -161,6 +161,9 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       if (signal.aborted) return resolve(undefined);
       const finish = (line: string | undefined) => {
         signal.removeEventListener("abort", onAbort);
+        // An answer is not a prompt: keep it out of Up-arrow history.
+        const kept = (rl as unknown as { history?: string[] }).history;
+        if (line !== undefined && kept && kept[0] === line) kept.shift();
         pendingQuestion = undefined;
         rl.setPrompt(mainPrompt);
         output.muted = busy !== undefined;

@@ -22,7 +22,7 @@ interface SlashCommand {
 }
 
 function pad(text: string, width: number): string {
-  return text.length >= width ? text : text + " ".repeat(width - text.length);
+  return text.length >= width ? `${text} ` : text + " ".repeat(width - text.length);
 }
 
 function firstLine(text: string, max: number): string {
@@ -36,7 +36,7 @@ function toolsCommand(_args: readonly string[], ctx: SlashContext): void {
     ctx.print("No tools in this session.");
     return;
   }
-  const width = Math.min(40, Math.max(...descriptors.map((d) => d.name.length)) + 2);
+  const width = Math.min(44, Math.max(...descriptors.map((d) => d.name.length)) + 2);
   ctx.print(ctx.style.bold(`${pad("tool", width)}${pad("origin", 10)}${pad("ro", 4)}description`));
   for (const d of descriptors) {
     const origin = ctx.deck.origin(d.name);

@@ -11,7 +11,7 @@ import { agentSandbox, alive, BIN, everythingServer, waitUntil, type AgentSandbo
 import { TmuxSession } from "./support/tmux";
 
 // TODO(agent): drop this guard once src/boot.ts has landed.
-const bootReady = require("node:fs").existsSync(require("node:path").join(__dirname, "..", "..", "src", "boot.ts")) as boolean;
+const bootReady = (process.env.INDUSR_TEST_BIN !== undefined || require("node:fs").existsSync(require("node:path").join(__dirname, "..", "..", "src", "boot.ts"))) as boolean;
 if (!bootReady) test.only("skipped until src/boot.ts exists", () => undefined);
 
 jest.setTimeout(180_000);
@@ -56,9 +56,14 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
       // 2. A mutating tool: the user is asked and answers "always".
       callTool("write", { path: "tmux.txt", content: "typed on a terminal\n" }),
       say("Wrote tmux.txt."),
-      // 3. A long bash the user interrupts.
+      // 3. Plan mode: the plan is shown, approved on the terminal, then carried out.
+      callTool("enter_plan_mode", {}),
+      callTool("exit_plan_mode", { plan: "# Tidy up\n1. write tidy.txt" }),
+      (request) => (lastToolResults(request)[0]?.text.includes("approved the plan") ? callTool("write", { path: "tidy.txt", content: "tidy\n" }) : say("not approved")),
+      say("Plan carried out."),
+      // 4. A long bash the user interrupts.
       callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
-      // 4. After the interrupt the conversation goes on.
+      // 5. After the interrupt the conversation goes on.
       (request) => say(`Noted: ${request.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))) ? "you stopped the sleep" : "?"}.`),
     ],
   });
@@ -87,7 +92,18 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   await waitForPrompt(tmux);
   expect(fs.readFileSync(path.join(sandbox.cwd, "tmux.txt"), "utf8")).toBe("typed on a terminal\n");
 
-  // 3. Ctrl-C mid-tool cancels bash and kills its process group.
+  // 3. Plan mode with approval on the terminal.
+  tmux.type("plan a tidy-up");
+  await tmux.waitFor(/◆ plan mode on: only read-only tools run/);
+  screen = await tmux.waitFor(/\? approve this plan\? \[y\]es · \[n\]o, keep planning ›/);
+  expect(screen).toMatch(/Proposed plan:\n\s+# Tidy up\n\s+1\. write tidy\.txt/);
+  tmux.type("y");
+  await tmux.waitFor(/Plan carried out\./);
+  screen = await waitForPrompt(tmux);
+  expect(screen).toMatch(/◆ plan approved · saved to \S+\/plans\/\S+-tidy-up\.md/);
+  expect(fs.readFileSync(path.join(sandbox.cwd, "tidy.txt"), "utf8")).toBe("tidy\n");
+
+  // 4. Ctrl-C mid-tool cancels bash and kills its process group.
   tmux.type("sleep for a long time");
   await tmux.waitFor(/\? allow bash sleep 1000/);
   tmux.type("y");
@@ -100,7 +116,7 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   await waitUntil(() => !alive(pid), 15_000, `sleep ${pid} gone`);
   await waitForPrompt(tmux);
 
-  // 4. The session goes on, and the model saw the interrupted call.
+  // 5. The session goes on, and the model saw the interrupted call.
   tmux.type("what happened?");
   await tmux.waitFor(/Noted: you stopped the sleep\./);
   await waitForPrompt(tmux);

@@ -9,7 +9,8 @@ import os from "node:os";
 import path from "node:path";
 
 export const APP = path.join(__dirname, "..", "..", "..");
-export const BIN = path.join(APP, "dist", "indusr.js");
+/** `INDUSR_TEST_BIN` runs another build of the binary (a local experiment). */
+export const BIN = process.env.INDUSR_TEST_BIN ?? path.join(APP, "dist", "indusr.js");
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js", { paths: [APP] });
 export const CRASHY = path.join(__dirname, "..", "fixtures", "crashy-server.mjs");
 
