@@ -110,7 +110,13 @@ export interface Prepared {
 }
 
 /** Settings, model config, preflight and boot; preflight and boot overlap. */
-async function prepare(flags: AgentFlags, io: AgentIo, progress: boolean, warn: (message: string) => void): Promise<Prepared> {
+async function prepare(
+  flags: AgentFlags,
+  io: AgentIo,
+  progress: boolean,
+  warn: (message: string) => void,
+  reportEarly: (error: AgentSetupError) => void,
+): Promise<Prepared> {
   const cli = cliEnv({ cwd: flags.cwd });
   const env = { ...io.env };
   const home = env.HOME && env.HOME.length > 0 ? env.HOME : cli.home;
@@ -123,6 +129,9 @@ async function prepare(flags: AgentFlags, io: AgentIo, progress: boolean, warn: 
   const profile = (flags.profile ?? "all") as BootOptions["profile"];
 
   const checked = preflight(config);
+  // Off the terminal nothing is drawing: say at once that the model is unusable
+  // rather than after the slowest server has started (the deck is closed after).
+  if (!progress) checked.catch((error: unknown) => (isAgentSetupError(error) ? reportEarly(error) : undefined));
   const booting = io.bootDeck({
     cwd: cli.cwd,
     profile,
@@ -177,16 +186,22 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
     }
   }
 
+  const reported = new Set<AgentSetupError>();
+  const report = (error: AgentSetupError) => {
+    if (reported.has(error)) return;
+    reported.add(error);
+    if (format !== "text" && !interactive) {
+      io.stdout.write(`${JSON.stringify({ type: "result", subtype: "error_setup", isError: true, error: error.message, kind: error.kind })}\n`);
+    }
+    io.stderr.write(`indusr: ${error.message}\n`);
+  };
   let prepared: Prepared;
   try {
     const progress = isTty(io.stderr) && (interactive || format === "text");
-    prepared = await prepare(flags, io, progress, warn);
+    prepared = await prepare(flags, io, progress, warn, report);
   } catch (error) {
     if (isAgentSetupError(error)) {
-      if (format !== "text" && !interactive) {
-        io.stdout.write(`${JSON.stringify({ type: "result", subtype: "error_setup", isError: true, error: error.message, kind: error.kind })}\n`);
-      }
-      io.stderr.write(`indusr: ${error.message}\n`);
+      report(error);
       return error.exitCode;
     }
     throw error;

@@ -84,6 +84,36 @@ test("an unreachable provider: a clear error before any tool starts", async () =
   expect(r.deck.closed).toBe(true);
 });
 
+test("off a terminal the model error is reported while servers are still starting", async () => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const deck = makeDeck();
+  const stderr = new PassThrough();
+  let err = "";
+  stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const stdin = new PassThrough();
+  stdin.end();
+  const done = runAgentCommand([], { print: "hi", baseUrl: "http://127.0.0.1:9/v1", model: "m", cwd: path.join(root, "project"), sessionDir: path.join(root, "s") }, {
+    bootDeck: async () => {
+      await released;
+      return deck;
+    },
+    stdin,
+    stdout: new PassThrough(),
+    stderr,
+    env: { HOME: path.join(root, "home") },
+  });
+  const started = Date.now();
+  while (!err.includes("cannot reach")) {
+    if (Date.now() - started > 10_000) throw new Error(`no early error; stderr: ${err}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  release();
+  expect(await done).toBe(1);
+  expect(err.match(/cannot reach/g)).toHaveLength(1);
+  expect(deck.closed).toBe(true);
+});
+
 test("a rejected key is reported by the preflight", async () => {
   fake = await startFakeModel({ apiKey: "right" });
   const r = await run({ print: "hi", baseUrl: fake.baseUrl, model: "m", provider: "anthropic" }, { env: { ANTHROPIC_API_KEY: "wrong" } });
