@@ -74,3 +74,13 @@ export type { UnavailableBackend } from "./cards/unavailable";
 // MCP config discovery
 export { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText } from "./mcp/config";
 export type { McpConfigDiagnostic, McpConfigLoad, McpConfigScope, McpServerOrigin } from "./mcp/config";
+export { CATALOG_TABLE_END, CATALOG_TABLE_START, catalogMarkdown, withCatalogTable } from "./catalog-table";
+
+// MCP grafting
+export { BridgeCapability, bridgeBoxToCapabilities, bridgeCapabilityCard } from "./mcp/bridge-capability";
+export { LiveBridge, emptyBridgeLedger } from "./mcp/live-bridge";
+export type { DeckBridgeLedger } from "./mcp/live-bridge";
+export { attachBridgeCapabilities, bridgeStatus, bridgeToolCounts, bridgeToolNames, detachBridge } from "./mcp/attach";
+export type { AttachOptions, AttachResult, ServerProgress } from "./mcp/attach";
+export { loadMcpCapabilities } from "./mcp/boot";
+export type { McpBoot, McpBootOptions, McpInvocation } from "./mcp/boot";

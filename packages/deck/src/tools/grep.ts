@@ -220,8 +220,16 @@ function searchText(text: string, regex: RegExp, q: GrepQuery): { count: number;
   return { count: matched.size, lines: out };
 }
 
+/** Bytes every match must contain, when the pattern is a plain case-sensitive string: a fast skip before decoding. */
+function requiredBytes(q: GrepQuery): Buffer | undefined {
+  if (q.ignoreCase) return undefined;
+  if (q.literal || /^[\w ,;:='"<>/@#%&!~`-]+$/.test(q.pattern)) return q.pattern === "" ? undefined : Buffer.from(q.pattern, "utf8");
+  return undefined;
+}
+
 async function grepWithJs(q: GrepQuery, cwd: string, signal: AbortSignal): Promise<GrepOutcome> {
   const regex = compilePattern(q);
+  const required = requiredBytes(q);
   const included = includeMatcher(q.include);
   const files: GrepFileHits[] = [];
   const consider = (abs: string, rel: string) => {
@@ -232,6 +240,7 @@ async function grepWithJs(q: GrepQuery, cwd: string, signal: AbortSignal): Promi
     } catch {
       return;
     }
+    if (required !== undefined && bytes.indexOf(required) === -1) return;
     if (looksBinary(bytes)) return;
     const hit = searchText(bytes.toString("utf8"), regex, q);
     if (hit) files.push({ file: displayPath(cwd, abs), ...hit });

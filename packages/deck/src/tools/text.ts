@@ -2,9 +2,7 @@
 
 /** Git's heuristic: a NUL byte in the first 8000 bytes means binary. */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, 8000);
-  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
-  return false;
+  return bytes.subarray(0, Math.min(bytes.length, 8000)).indexOf(0) !== -1;
 }
 
 const IMAGE_SIGNATURES: readonly { mime: string; test: (b: Uint8Array) => boolean }[] = [

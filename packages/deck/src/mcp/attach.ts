@@ -1,0 +1,163 @@
+/**
+ * Mounting MCP servers onto the deck: connect a fleet (per-server isolation:
+ * a server that fails contributes nothing and is reported in the status),
+ * fold its tools into the enrollment ledger, and keep following tool-list
+ * changes. Plus the readers the CLI uses: status, tool names, per-server counts.
+ */
+import type { BridgeConfig, EndpointPhase, FleetStatus, ProtocolFault, ServerConfig, ServerFleet, ToolBox } from "@indus/contract";
+import { DeckFault, parseServerConfig } from "@indus/contract";
+import { EndpointFleet, type FleetOptions, MountedToolBox } from "@indus/fleet";
+import type { LedgerCapability, BridgeLedger } from "@indus/ledger";
+import { type DeckBridgeLedger, LiveBridge, emptyBridgeLedger } from "./live-bridge";
+
+/** One server's connection progress, for live status lines. */
+export interface ServerProgress {
+  readonly server: string;
+  readonly phase: EndpointPhase;
+  readonly toolCount: number;
+  /** Since the attach began. */
+  readonly elapsedMs: number;
+  readonly fault?: ProtocolFault;
+}
+
+export interface AttachOptions {
+  /** Fleet settings: concurrency, default startup deadline, endpoint options (log directory, timeouts). */
+  readonly fleet?: FleetOptions;
+  /** Called whenever a server changes phase while the fleet connects (and once more when it settles). */
+  readonly onProgress?: (progress: ServerProgress) => void;
+  /** How often phases are sampled for `onProgress` (default 50 ms). */
+  readonly progressIntervalMs?: number;
+}
+
+export interface AttachResult {
+  /** The ledger after enrollment (the input ledger itself when there was nothing to attach). */
+  readonly ledger: DeckBridgeLedger;
+  /** The live fleet; the caller tears it down (or calls `live.detach()`). */
+  readonly fleet?: EndpointFleet;
+  readonly status?: FleetStatus;
+  /** How many tools were enrolled. */
+  readonly enrolled: number;
+  /** Config problems (invalid or duplicate servers were skipped). Never a connection failure: those are in `status`. */
+  readonly fault?: DeckFault;
+  /** The mounted servers as a live capability source: graft it onto a deck to follow tool-list changes. */
+  readonly live?: LiveBridge;
+  /** The fleet's own tool box. */
+  readonly box?: ToolBox;
+}
+
+function validServers(servers: readonly unknown[]): { valid: ServerConfig[]; problems: string[] } {
+  const valid: ServerConfig[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  servers.forEach((server, i) => {
+    const parsed = parseServerConfig(server);
+    if (!parsed.ok) {
+      problems.push(`servers.${i}: ${parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join(", ")}`);
+    } else if (seen.has(parsed.value.id)) {
+      problems.push(`servers.${i}: duplicate server id "${parsed.value.id}"`);
+    } else {
+      seen.add(parsed.value.id);
+      valid.push(parsed.value);
+    }
+  });
+  return { valid, problems };
+}
+
+function watchProgress(fleet: EndpointFleet, started: number, options: AttachOptions): () => void {
+  const report = options.onProgress;
+  if (!report) return () => undefined;
+  const last = new Map<string, string>();
+  const sample = () => {
+    for (const status of fleet.status().values()) {
+      const key = `${status.phase}:${status.toolCount}`;
+      if (last.get(status.server) === key) continue;
+      last.set(status.server, key);
+      try {
+        report({ ...status, elapsedMs: Date.now() - started });
+      } catch {
+        // a reporter's bug must not break the attach
+      }
+    }
+  };
+  const timer = setInterval(sample, options.progressIntervalMs ?? 50);
+  sample();
+  return () => {
+    clearInterval(timer);
+    sample();
+  };
+}
+
+/**
+ * Connects every server in `config`, enrolls each ready server's tools into
+ * `ledger`, and returns the new ledger with the live fleet. Never throws: an
+ * empty config returns the input ledger untouched; invalid rows are skipped
+ * and named in `fault`; unreachable servers show in `status`.
+ */
+export async function attachBridgeCapabilities(
+  ledger: DeckBridgeLedger = emptyBridgeLedger(),
+  config: BridgeConfig | readonly ServerConfig[],
+  options: AttachOptions = {},
+): Promise<AttachResult> {
+  const servers: readonly unknown[] = Array.isArray(config) ? config : ((config as BridgeConfig).servers ?? []);
+  if (servers.length === 0) return { ledger, enrolled: 0 };
+  const { valid, problems } = validServers(servers);
+  const fault = problems.length > 0 ? new DeckFault("bridge", `invalid MCP server config skipped: ${problems.join("; ")}`) : undefined;
+  if (valid.length === 0) return { ledger, enrolled: 0, ...(fault ? { fault } : {}) };
+
+  const started = Date.now();
+  const fleet = new EndpointFleet(options.fleet, (endpoint) => endpoint.listTools());
+  const box = new MountedToolBox(fleet);
+  const stop = watchProgress(fleet, started, options);
+  try {
+    await fleet.start({ servers: valid });
+    await box.settled();
+  } finally {
+    stop();
+  }
+  const live = new LiveBridge(ledger, box, fleet);
+  return {
+    ledger: live.ledger(),
+    fleet,
+    status: fleet.status(),
+    enrolled: live.enrolled,
+    ...(fault ? { fault } : {}),
+    live,
+    box,
+  };
+}
+
+/**
+ * Retires the named servers' tools (every server in the fleet's status when
+ * none are named) and closes them: the named endpoints, or the whole fleet.
+ * Best effort and never throws; the withdrawal always completes.
+ */
+export async function detachBridge<C extends LedgerCapability>(
+  ledger: BridgeLedger<C>,
+  fleet: ServerFleet,
+  servers?: readonly string[],
+): Promise<BridgeLedger<C>> {
+  const names = servers ?? [...fleet.status().keys()];
+  let next = ledger;
+  for (const server of names) next = next.withdrawServer(server);
+  try {
+    if (servers === undefined) await fleet.tearDown();
+    else await Promise.all(names.map((server) => fleet.endpoint(server)?.close()));
+  } catch {
+    // teardown is best effort
+  }
+  return next;
+}
+
+export function bridgeStatus(fleet: ServerFleet): FleetStatus {
+  return fleet.status();
+}
+
+/** Names of every live grafted tool, in live order (no fleet handle needed). */
+export function bridgeToolNames(ledger: BridgeLedger<LedgerCapability>): string[] {
+  return ledger.liveCapabilities().map((cap) => cap.name);
+}
+
+/** Live tool count per server. */
+export function bridgeToolCounts(ledger: BridgeLedger<LedgerCapability>): ReadonlyMap<string, number> {
+  return ledger.snapshot.byServer;
+}

@@ -1,0 +1,96 @@
+/**
+ * MCP at session boot: resolve the config (explicit `--mcp` paths win,
+ * otherwise the cwd is discovered), connect every server as one fleet, and
+ * hand back the live capabilities to graft, with everything the CLI reports:
+ * config diagnostics, where each server came from, per-server status, and a
+ * teardown. Never throws; a bad config or a dead server never sinks a session.
+ */
+import type { FleetStatus, ServerConfig } from "@indus/contract";
+import type { DeckFault } from "@indus/contract";
+import type { EndpointFleet } from "@indus/fleet";
+import type { CapabilitySource } from "../tool-deck";
+import { type AttachOptions, attachBridgeCapabilities } from "./attach";
+import type { BridgeCapability } from "./bridge-capability";
+import { type McpConfigDiagnostic, type McpServerOrigin, loadMcpConfig } from "./config";
+import type { EnvLookup } from "./expand";
+import { type DeckBridgeLedger, type LiveBridge, emptyBridgeLedger } from "./live-bridge";
+
+export interface McpInvocation {
+  /** `--mcp` values: config files, or directories to discover under. Empty or absent: discover under the cwd. */
+  readonly mcp?: readonly string[];
+}
+
+export interface McpBootOptions extends AttachOptions {
+  /** Where HOME, XDG_CONFIG_HOME and `${VAR}` values come from (`process.env` unless injected). */
+  readonly env?: EnvLookup;
+  /** A ledger to enroll into (empty by default). */
+  readonly ledger?: DeckBridgeLedger;
+}
+
+export interface McpBoot {
+  /** The tools grafted at boot. */
+  readonly capabilities: readonly BridgeCapability[];
+  /** What to graft onto the deck: follows each server's tool-list changes (empty when nothing was mounted). */
+  readonly source: CapabilitySource;
+  readonly live?: LiveBridge;
+  /** The servers that were configured (and attempted), in order. */
+  readonly servers: readonly ServerConfig[];
+  readonly origins: ReadonlyMap<string, McpServerOrigin>;
+  /** Config problems to show as warnings (file, row, message). */
+  readonly diagnostics: readonly McpConfigDiagnostic[];
+  readonly fleet?: EndpointFleet;
+  /** Per-server health, in config order (empty when nothing was configured). */
+  readonly status: FleetStatus;
+  readonly fault?: DeckFault;
+  /** The enrollment ledger right after boot (`live.ledger()` is the current one). */
+  readonly ledger: DeckBridgeLedger;
+  /** Closes every server; never throws. */
+  tearDown(): Promise<void>;
+}
+
+const EMPTY_SOURCE: CapabilitySource = { capabilities: () => [], onChanged: () => () => undefined };
+
+export async function loadMcpCapabilities(invocation: McpInvocation, cwd: string, options: McpBootOptions = {}): Promise<McpBoot> {
+  const paths = invocation.mcp && invocation.mcp.length > 0 ? invocation.mcp : [cwd];
+  const env = options.env ?? process.env;
+  const servers: ServerConfig[] = [];
+  const diagnostics: McpConfigDiagnostic[] = [];
+  const origins = new Map<string, McpServerOrigin>();
+  for (const entry of paths) {
+    const load = loadMcpConfig(entry, env);
+    diagnostics.push(...load.diagnostics);
+    for (const server of load.servers) {
+      const origin = load.origins.get(server.id) as McpServerOrigin;
+      const earlier = origins.get(server.id);
+      if (earlier) {
+        diagnostics.push({
+          ...origin,
+          message: `server "${server.id}" is already defined in ${earlier.file} (${earlier.row}); this definition is ignored`,
+          severity: "warning",
+        });
+        continue;
+      }
+      servers.push(server);
+      origins.set(server.id, origin);
+    }
+  }
+  const start = options.ledger ?? emptyBridgeLedger();
+  const attached = await attachBridgeCapabilities(start, servers, options);
+  const live = attached.live;
+  return {
+    capabilities: live ? live.capabilities() : [],
+    source: live ?? EMPTY_SOURCE,
+    ...(live ? { live } : {}),
+    servers,
+    origins,
+    diagnostics,
+    ...(attached.fleet ? { fleet: attached.fleet } : {}),
+    status: attached.status ?? new Map(),
+    ...(attached.fault ? { fault: attached.fault } : {}),
+    ledger: attached.ledger,
+    async tearDown() {
+      if (live) await live.detach().catch(() => undefined);
+      else await attached.fleet?.tearDown().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * A grafted MCP tool as a deck `Card`. Its name is the qualified
+ * `<server>__<tool>` the mounted box advertises; running it hands the call to
+ * the box's shared runner (which routes it to the owning server) with the
+ * call's signal and progress callback, and returns the projected result.
+ */
+import type { Card, CapabilityCard, JsonSchema, ToolAnnotations, ToolBox, ToolContext, ToolDescriptor, ToolResult, ToolRunner } from "@indus/contract";
+import { capabilityId } from "@indus/contract";
+import { serverOfQualified, unqualifiedTool } from "@indus/ledger";
+
+let callCounter = 0;
+
+export class BridgeCapability implements Card {
+  readonly name: string;
+  readonly label: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  /**
+   * Always false: a remote server's `readOnlyHint` is untrusted, so a grafted
+   * tool never bypasses the permission gate. The hint stays on `annotations`.
+   */
+  readonly readOnly = false;
+  readonly annotations: ToolAnnotations | undefined;
+
+  constructor(
+    descriptor: ToolDescriptor,
+    private readonly runner: ToolRunner,
+    /** The server id the tool belongs to. */
+    readonly server: string,
+    /** The server-side (unqualified) tool name. */
+    readonly tool: string,
+  ) {
+    this.name = descriptor.name;
+    this.label = descriptor.name;
+    this.description = descriptor.description;
+    this.parameters = descriptor.parameters;
+    this.annotations = descriptor.annotations;
+  }
+
+  async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const outcome = await this.runner.run(
+      { id: `bridge_${this.name}_${++callCounter}`, name: this.name, input: input ?? {} },
+      { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) },
+    );
+    return outcome.structuredContent === undefined
+      ? { content: outcome.content, isError: outcome.isError }
+      : { content: outcome.content, isError: outcome.isError, structuredContent: outcome.structuredContent };
+  }
+}
+
+/** A box that can say which server (and server-side name) a descriptor routes to, like the fleet's mounted box. */
+interface ResolvingBox extends ToolBox {
+  resolve?(name: string): { readonly ref: { readonly server: string; readonly name: string } } | undefined;
+}
+
+/** Every descriptor a box advertises, as capabilities sharing the box's runner. */
+export function bridgeBoxToCapabilities(box: ToolBox): BridgeCapability[] {
+  const resolving = box as ResolvingBox;
+  return box.descriptors().map((descriptor) => {
+    const ref = resolving.resolve?.(descriptor.name)?.ref;
+    return new BridgeCapability(
+      descriptor,
+      box.runner,
+      ref?.server ?? serverOfQualified(descriptor.name),
+      ref?.name ?? unqualifiedTool(descriptor.name),
+    );
+  });
+}
+
+/** A grafted capability as a catalog row: listed in help and introspection, in no profile. */
+export function bridgeCapabilityCard(cap: Card): CapabilityCard {
+  const summary = cap.description.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  return {
+    id: capabilityId(cap.name),
+    title: cap.label,
+    summary: summary.length > 160 ? `${summary.slice(0, 157)}...` : summary,
+    profiles: [],
+    build: () => cap,
+  };
+}
