@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer, type Protocol, type Step } from "./fake-model/fake-model-server";
+import { callTool, fail, lastToolResults, rateLimited, say, startFakeModel, type FakeModelServer, type Protocol, type Step } from "./fake-model/fake-model-server";
 import {
   agentSandbox,
   alive,
@@ -181,4 +181,55 @@ test("no key, or a provider that is not there: a clear error and no server is st
   const gone = await runAgent(["-p", "hi", "--no-tools", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"], sandbox);
   expect(gone.code).toBe(1);
   expect(gone.stderr).toContain("cannot reach the OpenAI-compatible API at http://127.0.0.1:9/v1");
+});
+
+test("a flooding result is capped, and the model pages the saved whole with read", async () => {
+  let saved = "";
+  const server = await model([
+    callTool("crashy__flood", { lines: 20000 }),
+    (request) => {
+      const seen = lastToolResults(request)[0]!.text;
+      saved = /full result is saved at (\S+?);/.exec(seen)?.[1] ?? "";
+      return callTool("read", { path: saved, offset: 19999, limit: 2 });
+    },
+    (request) => say(`Tail: ${lastToolResults(request)[0]?.text}`),
+  ]);
+  const mcp = sandbox.mcpConfig({ crashy: crashyServer });
+  const r = await runAgent(["-p", "flood", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server)], sandbox);
+  expect(r.code).toBe(0);
+  const capped = events(r.stdout).find((e) => e.type === "tool_result" && e.name === "crashy__flood")!;
+  expect(capped.capped).toEqual({ totalChars: expect.any(Number), file: saved });
+  expect((capped.content as string).length).toBeLessThan(40_000);
+  expect(saved.startsWith(sandbox.sessions)).toBe(true);
+  expect(fs.readFileSync(saved, "utf8").split("\n")).toHaveLength(20000);
+  const tail = lastToolResults(server.requests[2]!)[0]!.text;
+  expect(tail).toContain("flood line 19999");
+  expect(tail).toContain("flood line 20000");
+});
+
+test("a rate limit is retried after retry-after; a model that keeps failing ends the run with exit 1", async () => {
+  const server = await model([rateLimited(1), say("made it")]);
+  const ok = await runAgent(["-p", "hi", "--no-tools", ...modelArgs(server, "anthropic")], sandbox);
+  expect(ok.code).toBe(0);
+  expect(ok.stdout).toBe("made it\n");
+  expect(server.requests).toHaveLength(2);
+
+  server.push(fail(503, "overloaded", 0), fail(503, "overloaded", 0), fail(503, "overloaded", 0));
+  const bad = await runAgent(["-p", "hi", "--no-tools", ...modelArgs(server)], sandbox);
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toMatch(/indusr: model request failed: .*overloaded.*gave up after 3 attempts/);
+});
+
+test("--max-turns bounds a run (json output)", async () => {
+  const server = await model([callTool("everything__echo", { message: "1" }), callTool("everything__echo", { message: "2" }), say("never")]);
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const r = await runAgent(["-p", "loop", "--mcp", mcp, "--max-turns", "2", "--output-format", "json", ...modelArgs(server)], sandbox);
+  expect(r.code).toBe(1);
+  const result = JSON.parse(r.stdout) as Record<string, unknown>;
+  expect(result).toMatchObject({ type: "result", subtype: "error_max_turns", isError: true, turns: 2, error: "stopped after 2 turns (--max-turns 2)" });
+  expect(result.toolCalls).toEqual([
+    expect.objectContaining({ name: "everything__echo", isError: false }),
+    expect.objectContaining({ name: "everything__echo", isError: true, refused: "max-turns" }),
+  ]);
+  expect(server.requests).toHaveLength(2);
 });
