@@ -1,8 +1,11 @@
 // Bench for @indus/ledger. Run after a build: `pnpm --filter @indus/ledger bench`
-// (or `node --expose-gc bench/ledger.bench.mjs` inside the package).
+// (or `node bench/ledger.bench.mjs` inside the package). No forced GCs between
+// runs: a forced full GC shrinks V8's young generation and then distorts
+// whatever retains memory (the ledger keeps its history) far more than any
+// real program sees.
 // BENCH_QUICK=1 shrinks every N so the whole run stays well under a minute.
 //
-// What it shows: the cost per event at growing N (flat = linear total cost),
+// What it shows: the CPU cost per event at growing N (flat = linear total cost),
 // next to a baseline measured in the same run: a plain mutable Map (+ array
 // log) doing the same work with no immutability. Variants are interleaved
 // rep by rep and the ratio is the median of per-rep ratios, so a noisy
@@ -13,11 +16,20 @@ import { BridgeLedger, asBridgeKey, reduceLedger } from "../dist/index.js";
 const QUICK = process.env.BENCH_QUICK === "1";
 const REPS = QUICK ? 3 : 5;
 const AT = "2026-01-01T00:00:00.000Z";
-const gc = globalThis.gc ?? (() => {});
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const fmt = (x, w = 9) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)).padStart(w);
 const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n)).padStart(6);
+
+/**
+ * CPU time of this process (all its threads, so GC helpers count) in ns.
+ * Steadier than wall time on a shared machine, where other jobs take turns
+ * on the same cores.
+ */
+function cpuNs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1000;
+}
 
 /**
  * Runs every variant once per rep, in turn, and returns per variant the
@@ -30,10 +42,9 @@ function race(n, variants, reps = REPS) {
   const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (let r = 0; r < reps; r++) {
     for (const [name, run] of Object.entries(variants)) {
-      gc();
-      const t0 = process.hrtime.bigint();
+      const t0 = cpuNs();
       for (let i = 0; i < inner; i++) globalThis.__sink = run();
-      times[name].push(Number(process.hrtime.bigint() - t0) / (n * inner));
+      times[name].push((cpuNs() - t0) / (n * inner));
     }
   }
   const out = {};
@@ -84,7 +95,7 @@ console.log(
   `@indus/ledger bench${QUICK ? " (BENCH_QUICK)" : ""}: node ${process.version}, ${os.cpus().length} cpus, load ${os
     .loadavg()
     .map((l) => l.toFixed(1))
-    .join("/")}, median of ${REPS} interleaved reps${globalThis.gc ? "" : " (run with --expose-gc for steadier numbers)"}`,
+    .join("/")}, CPU time, median of ${REPS} interleaved reps`,
 );
 
 // 1. Enrolling N tools one call at a time -------------------------------------------------
@@ -137,7 +148,7 @@ function naiveCopyPerCall(n, caps, keys) {
 {
   const Ns = QUICK ? [1_000, 10_000, 30_000] : [1_000, 10_000, 100_000];
   const warm = tools(2_000);
-  race(2_000, enrollVariants(2_000, warm.caps, warm.keys), 3);
+  race(2_000, enrollVariants(2_000, warm.caps, warm.keys), 10); // warm-up: let the JIT settle
 
   console.log("\n1. enroll N tools one call at a time: ns per enroll (ratio to baseline)");
   console.log("     N           ledger        +get/size      content-key   baseline");
@@ -167,7 +178,7 @@ function naiveCopyPerCall(n, caps, keys) {
 {
   const Ns = QUICK ? [1_000, 10_000, 100_000, 200_000] : [1_000, 10_000, 100_000, 1_000_000];
   const warm = workload(5_000);
-  for (let r = 0; r < 5; r++) reduceLedger(warm);
+  for (let r = 0; r < 40; r++) reduceLedger(warm); // warm-up
 
   console.log("\n2. reduceLedger(entries): ns per entry (70% enroll / 30% retire over n/4 keys, in seq order)");
   console.log("     N           reduce   baseline     live");

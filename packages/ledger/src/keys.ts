@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { monotonicFactory, type ULIDFactory } from "ulid";
 import { canonicalJson } from "./canonical-json";
 import { qualifyBridgeName, serverOfQualified, unqualifiedTool } from "./names";
@@ -59,8 +59,7 @@ export function bridgeUlidKey(): BridgeKey {
 }
 
 function contentKeyOf(name: string, schema: unknown): BridgeKey {
-  const digest = createHash("sha256")
-    .update(canonicalJson({ name, schema: schema === undefined ? null : schema }), "utf8")
-    .digest("hex");
+  // One-shot `crypto.hash` (Node >= 20.12): a fraction of createHash's cost for short inputs.
+  const digest = hash("sha256", canonicalJson({ name, schema: schema === undefined ? null : schema }), "hex");
   return `${BRIDGE_KEY_PREFIX}${digest.slice(0, 32)}` as BridgeKey;
 }
