@@ -16,3 +16,4 @@ export { MAX_TOOL_NAME_LENGTH, assignToolNames, isLegalToolName, sanitizeToolNam
 export { diffTools } from "./tool-changes";
 export type { ToolsChange, ToolsChangeListener } from "./tool-changes";
 export { liveProcessGroups } from "./process-groups";
+export { uriTemplateMatches } from "./uri-template";

@@ -32,6 +32,7 @@ import {
   QUALIFIER,
   SERVER_ID_PATTERN,
   isProtocolFault,
+  parseServerConfig,
   protocolFault,
   type EndpointPhase,
   type EndpointStatus,
@@ -161,6 +162,8 @@ export class McpServerEndpoint implements ServerEndpoint {
   private reiniting: Promise<Session> | undefined;
   private httpFetch: HttpFetch | undefined;
   private cancelReconnect: (() => void) | undefined;
+  /** Shutdowns of failed connect attempts; close() waits for them. */
+  private readonly cleanups = new Set<Promise<unknown>>();
 
   private toolsCache: readonly RemoteTool[] | undefined;
   private listing: Promise<readonly RemoteTool[]> | undefined;
@@ -310,6 +313,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     }
     const session = this.session;
     if (session) await this.endSession(session, true);
+    await Promise.all(this.cleanups);
     await this.httpFetch?.close();
     this.stderr.close();
     if (this.phaseValue !== "faulted") this.phaseValue = "closed";
@@ -357,6 +361,13 @@ export class McpServerEndpoint implements ServerEndpoint {
         `server id "${this.config.id}" is invalid: it must match ${SERVER_ID_PATTERN.source}`,
       );
     }
+    // Configs built by hand skip the schema; check them here so a bad one faults, never crashes.
+    const parsed = parseServerConfig(this.config);
+    if (!parsed.ok) {
+      const issues = parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+      throw protocolFault("protocol", `server "${this.config.id}" has an invalid config: ${issues}`);
+    }
+    const config = parsed.value;
     const ms = this.timeouts.startupMs;
     let cancelled = false;
     let current: Transport | undefined;
@@ -376,14 +387,16 @@ export class McpServerEndpoint implements ServerEndpoint {
       if (cancelled) void transport.close().catch(() => undefined);
       return transport;
     };
-    const work = this.connectByConfig(track, () => cancelled);
+    const work = this.connectByConfig(config, track, () => cancelled);
     // The loser of the race must not become an unhandled rejection.
     work.catch(() => undefined);
     try {
       return await Promise.race([work, stop("timeout"), stop("closed")]);
     } catch (error) {
+      // Whatever was started is shut down, and close() waits for that to finish.
+      if (current) this.cleanups.add(current.close().catch(() => undefined));
       // A session that completed just as the deadline fired is closed, not leaked.
-      void work.then((session) => this.endSession(session, true)).catch(() => undefined);
+      this.cleanups.add(work.then((session) => this.endSession(session, true)).catch(() => undefined));
       throw error;
     } finally {
       if (timer) clearTimeout(timer);
@@ -391,9 +404,12 @@ export class McpServerEndpoint implements ServerEndpoint {
     }
   }
 
-  private async connectByConfig(track: (transport: Transport) => Transport, cancelled: () => boolean): Promise<Session> {
-    if (this.injected) return this.handshake(track(this.injected), this.config.transport);
-    const config = this.config;
+  private async connectByConfig(
+    config: ServerConfig,
+    track: (transport: Transport) => Transport,
+    cancelled: () => boolean,
+  ): Promise<Session> {
+    if (this.injected) return this.handshake(track(this.injected), config.transport);
     switch (config.transport) {
       case "stdio": {
         const transport = new ProcessStdioTransport({

@@ -19,6 +19,7 @@ it("exports exactly these runtime names", () => {
       "liveProcessGroups",
       "sanitizeToolName",
       "shortHash",
+      "uriTemplateMatches",
     ].sort(),
   );
 });

@@ -1,1 +1,13 @@
-export {};
+/**
+ * @indus/fleet: many MCP servers at once with per-server failure isolation,
+ * mounted as one tool box with a resource and prompt catalog.
+ */
+export { EndpointFleet, defaultConcurrency, startServerFleet } from "./server-fleet";
+export type { AfterOpen, FleetOptions } from "./server-fleet";
+export { mountProtocolBridge } from "./mount";
+export type { MountedProtocolBridge } from "./mount";
+export { MountedToolBox } from "./mounted-box";
+export { FleetCatalog, GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./gateway-catalog";
+export { projectBlock, projectResult } from "./content-projection";
+export { toolFilter } from "./tool-filter";
+export type { ToolFilter } from "./tool-filter";

@@ -29,6 +29,11 @@ export function scripted(id: string, args: readonly string[] = [], extra: Partia
   return fixture(id, "scripted-server.mjs", [`name=${id}`, ...args], extra);
 }
 
+/** The dependency-free fixture server (fixtures/tiny-server.mjs): starts in milliseconds. */
+export function tiny(id: string, extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+  return fixture(id, "tiny-server.mjs", [id], extra);
+}
+
 export function everythingStdio(id = "everything", extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
   return { transport: "stdio", id, command: process.execPath, args: [npmServerEntry("server-everything"), "stdio"], env: {}, ...extra };
 }

@@ -1,0 +1,26 @@
+/**
+ * The join point: start a fleet, list each ready server's tools (inside its
+ * connect slot, so listing overlaps other servers' startup), and hand back
+ * the tools as one box together with the live fleet.
+ */
+import type { BridgeConfig } from "@indus/contract";
+import { MountedToolBox } from "./mounted-box";
+import { EndpointFleet, type FleetOptions } from "./server-fleet";
+
+export interface MountedProtocolBridge {
+  readonly box: MountedToolBox;
+  readonly fleet: EndpointFleet;
+}
+
+/** Never throws: servers that are not ready, or whose listing fails, just contribute no tools. */
+export async function mountProtocolBridge(config: BridgeConfig, options?: FleetOptions): Promise<MountedProtocolBridge> {
+  const fleet = new EndpointFleet(options, (endpoint) => endpoint.listTools());
+  const box = new MountedToolBox(fleet);
+  try {
+    await fleet.start(config);
+  } catch {
+    // start() does not throw; this is belt and braces for a caller's odd config.
+  }
+  await box.settled();
+  return { box, fleet };
+}

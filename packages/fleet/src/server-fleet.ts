@@ -1,0 +1,143 @@
+/**
+ * Many endpoints with one lifecycle and per-server isolation. Every endpoint
+ * is registered before any connect, so a server that fails still shows up in
+ * `status()` with its fault; connects run in parallel with a bound on how many
+ * are in flight (spawning a hundred servers at once would starve a small
+ * machine), and each server's own startup deadline caps how long it can hold
+ * a slot. A bad server never delays its peers beyond that deadline, and no
+ * failure ever escapes as a rejection.
+ */
+import os from "node:os";
+import {
+  parseServerConfig,
+  protocolFault,
+  type BridgeConfig,
+  type EndpointStatus,
+  type FleetStatus,
+  type ServerConfig,
+  type ServerFleet,
+} from "@indus/contract";
+import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
+import { runBounded } from "./bounded";
+
+export interface FleetOptions {
+  /** Connects in flight at once; defaults to four per CPU (at least 4). */
+  readonly concurrency?: number;
+  /** Default startup deadline per server (a config's `startupTimeoutMs` wins). */
+  readonly connectTimeoutMs?: number;
+  /** Passed to every endpoint: log directory, timeouts, client identity... */
+  readonly endpointOptions?: EndpointOptions;
+  /** Builds each endpoint; the seam for in-process transports in tests and embedders. */
+  readonly createEndpoint?: (config: ServerConfig, options: EndpointOptions) => McpServerEndpoint;
+}
+
+/** Work the fleet does on each endpoint right after it opens, inside its connect slot. */
+export type AfterOpen = (endpoint: McpServerEndpoint) => Promise<unknown>;
+
+export function defaultConcurrency(): number {
+  const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+  return Math.max(4, cpus * 4);
+}
+
+/** The last config entry for each id wins, at that entry's position. */
+function lastIdWins(servers: readonly ServerConfig[]): ServerConfig[] {
+  const lastIndex = new Map<string, number>();
+  servers.forEach((server, index) => lastIndex.set(server.id, index));
+  return servers.filter((server, index) => lastIndex.get(server.id) === index);
+}
+
+export class EndpointFleet implements ServerFleet {
+  private byId = new Map<string, McpServerEndpoint>();
+  private lastConfig: BridgeConfig | undefined;
+  private readonly replacedListeners = new Set<() => void>();
+  private generation = 0;
+
+  constructor(
+    private readonly options: FleetOptions = {},
+    private readonly afterOpen?: AfterOpen,
+  ) {}
+
+  /** Replace the fleet's endpoints with one per server in `config` and connect them. Never throws. */
+  async start(config: BridgeConfig): Promise<void> {
+    this.lastConfig = config;
+    const generation = ++this.generation;
+    const previous = [...this.byId.values()];
+    const servers = lastIdWins(config.servers ?? []);
+    const endpointOptions: EndpointOptions = {
+      ...this.options.endpointOptions,
+      timeouts: {
+        ...(this.options.connectTimeoutMs === undefined ? {} : { startupMs: this.options.connectTimeoutMs }),
+        ...this.options.endpointOptions?.timeouts,
+      },
+    };
+    const make = this.options.createEndpoint ?? ((server, opts) => createServerEndpoint(server, undefined, opts));
+    const next = new Map<string, McpServerEndpoint>();
+    for (const server of servers) {
+      // Defaults (args, env, headers) filled in when the config is valid; an invalid one faults on open.
+      const parsed = parseServerConfig(server);
+      next.set(server.id, make(parsed.ok ? parsed.value : server, endpointOptions));
+    }
+    this.byId = next;
+    await Promise.all(previous.map((endpoint) => endpoint.close()));
+    await runBounded([...next.values()], this.options.concurrency ?? defaultConcurrency(), async (endpoint) => {
+      if (generation !== this.generation) return;
+      try {
+        await endpoint.open();
+        await this.afterOpen?.(endpoint);
+      } catch {
+        // The endpoint keeps its own fault; peers are unaffected.
+      }
+    });
+    if (generation === this.generation) this.emitReplaced();
+  }
+
+  spinUp(): Promise<void> {
+    if (!this.lastConfig) {
+      return Promise.reject(protocolFault("not-connected", "spinUp() before any start: there is no config to re-run"));
+    }
+    return this.start(this.lastConfig);
+  }
+
+  /** Close every endpoint in parallel; never throws. */
+  async tearDown(): Promise<void> {
+    this.generation += 1;
+    await Promise.all([...this.byId.values()].map((endpoint) => endpoint.close().catch(() => undefined)));
+  }
+
+  endpoint(server: string): McpServerEndpoint | undefined {
+    return this.byId.get(server);
+  }
+
+  endpoints(): readonly McpServerEndpoint[] {
+    return [...this.byId.values()];
+  }
+
+  status(): FleetStatus {
+    const out = new Map<string, EndpointStatus>();
+    for (const [id, endpoint] of this.byId) out.set(id, endpoint.status());
+    return out;
+  }
+
+  /** Called after each completed start: the endpoints are new objects now. */
+  onEndpointsReplaced(listener: () => void): () => void {
+    this.replacedListeners.add(listener);
+    return () => this.replacedListeners.delete(listener);
+  }
+
+  private emitReplaced(): void {
+    for (const listener of this.replacedListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's bug must not break the fleet.
+      }
+    }
+  }
+}
+
+/** Start a fleet over `config`: returns once every server is ready or has faulted. Never throws. */
+export async function startServerFleet(config: BridgeConfig, options?: FleetOptions): Promise<EndpointFleet> {
+  const fleet = new EndpointFleet(options);
+  await fleet.start(config);
+  return fleet;
+}
