@@ -66,6 +66,7 @@ export type {
   DeckFaultKind,
   DeckFramework,
   DeckResult,
+  Profile,
   DelegateAnswer,
   DelegateRequest,
   DelegateRunner,
