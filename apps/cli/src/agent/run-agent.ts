@@ -7,7 +7,9 @@
  */
 import path from "node:path";
 import readline from "node:readline";
+import type { BootOptions } from "../boot";
 import type { BootedDeck } from "../boot-types";
+import { silentProgress, terminalProgress } from "../progress";
 import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
 import { createLanguageModel } from "./language-model";
@@ -39,16 +41,7 @@ export interface AgentFlags {
   readonly outputFormat?: string;
 }
 
-export interface BootOptions {
-  readonly cwd: string;
-  readonly profile: "authoring" | "survey" | "all";
-  readonly tools?: readonly string[];
-  readonly noTools: boolean;
-  readonly mcp?: readonly string[];
-  readonly logDir?: string;
-  readonly progress: boolean;
-}
-
+export type { BootOptions };
 export type BootDeck = (options: BootOptions) => Promise<BootedDeck>;
 
 export interface AgentIo {
@@ -139,7 +132,9 @@ async function prepare(
     noTools: noToolsFlag(flags),
     ...(flags.mcp ? { mcp: flags.mcp } : {}),
     logDir,
-    progress,
+    sessionDir,
+    env,
+    progress: progress ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" }) : silentProgress,
   });
   const [pre, deck] = await Promise.allSettled([checked, booting]);
   if (pre.status === "rejected") {

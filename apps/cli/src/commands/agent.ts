@@ -5,9 +5,7 @@
 import { runAgentCommand, type AgentFlags } from "../agent/run-agent";
 
 export async function agentCommand(prompt: string[], options: AgentFlags): Promise<number> {
-  // TODO(agent): literal import once src/boot.ts lands.
-  const bootModule = "../boot";
-  const { bootDeck } = (await import(/* @vite-ignore */ bootModule)) as { bootDeck: import("../agent/run-agent").BootDeck };
+  const { bootDeck } = await import("../boot");
   return runAgentCommand(prompt, options, {
     bootDeck,
     stdin: process.stdin,

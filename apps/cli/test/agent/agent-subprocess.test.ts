@@ -19,10 +19,6 @@ import {
   type AgentSandbox,
 } from "./support/agent-cli";
 
-// TODO(agent): drop this guard once src/boot.ts has landed.
-const bootReady = (process.env.INDUSR_TEST_BIN !== undefined || require("node:fs").existsSync(require("node:path").join(__dirname, "..", "..", "src", "boot.ts"))) as boolean;
-if (!bootReady) test.only("skipped until src/boot.ts exists", () => undefined);
-
 jest.setTimeout(120_000);
 
 let fake: FakeModelServer | undefined;

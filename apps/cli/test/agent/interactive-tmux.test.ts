@@ -10,10 +10,6 @@ import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } 
 import { agentSandbox, alive, BIN, everythingServer, waitUntil, type AgentSandbox } from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
 
-// TODO(agent): drop this guard once src/boot.ts has landed.
-const bootReady = (process.env.INDUSR_TEST_BIN !== undefined || require("node:fs").existsSync(require("node:path").join(__dirname, "..", "..", "src", "boot.ts"))) as boolean;
-if (!bootReady) test.only("skipped until src/boot.ts exists", () => undefined);
-
 jest.setTimeout(180_000);
 
 let fake: FakeModelServer | undefined;

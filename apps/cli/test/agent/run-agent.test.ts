@@ -9,6 +9,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import type { AgentEvent } from "../../src/agent/events";
 import { runAgentCommand, type AgentFlags, type BootOptions } from "../../src/agent/run-agent";
+import { silentProgress } from "../../src/progress";
 import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
 import { fakeDeck, text, type FakeDeck } from "./support/fake-deck";
 
@@ -141,7 +142,8 @@ test("stream-json: session start with server statuses, deltas, calls, results, f
   expect(result).toMatchObject({ type: "result", subtype: "success", isError: false, result: "It said hey.", turns: 2 });
   expect(result.usage.inputTokens).toBe(40);
   expect(fs.existsSync(result.transcript)).toBe(true);
-  expect(r.boots[0]).toMatchObject({ profile: "all", noTools: false, progress: false });
+  expect(r.boots[0]).toMatchObject({ profile: "all", noTools: false, sessionDir: path.join(root, "sessions") });
+  expect(r.boots[0]!.progress).toBe(silentProgress); // nothing is drawn off a terminal
 });
 
 test("json: one object at the end; text: only the answer on stdout, activity on stderr", async () => {
