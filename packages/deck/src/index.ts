@@ -83,4 +83,6 @@ export type { DeckBridgeLedger } from "./mcp/live-bridge";
 export { attachBridgeCapabilities, bridgeStatus, bridgeToolCounts, bridgeToolNames, detachBridge } from "./mcp/attach";
 export type { AttachOptions, AttachResult, ServerProgress } from "./mcp/attach";
 export { loadMcpCapabilities } from "./mcp/boot";
+export { resolveMcpConfig } from "./mcp/resolve";
+export type { ResolvedMcpConfig } from "./mcp/resolve";
 export type { McpBoot, McpBootOptions, McpInvocation } from "./mcp/boot";

@@ -11,14 +11,12 @@ import type { EndpointFleet } from "@indus/fleet";
 import type { CapabilitySource } from "../tool-deck";
 import { type AttachOptions, attachBridgeCapabilities } from "./attach";
 import type { BridgeCapability } from "./bridge-capability";
-import { type McpConfigDiagnostic, type McpServerOrigin, loadMcpConfig } from "./config";
+import type { McpConfigDiagnostic, McpServerOrigin } from "./config";
 import type { EnvLookup } from "./expand";
 import { type DeckBridgeLedger, type LiveBridge, emptyBridgeLedger } from "./live-bridge";
+import { type McpInvocation, resolveMcpConfig } from "./resolve";
 
-export interface McpInvocation {
-  /** `--mcp` values: config files, or directories to discover under. Empty or absent: discover under the cwd. */
-  readonly mcp?: readonly string[];
-}
+export type { McpInvocation } from "./resolve";
 
 export interface McpBootOptions extends AttachOptions {
   /** Where HOME, XDG_CONFIG_HOME and `${VAR}` values come from (`process.env` unless injected). */
@@ -51,29 +49,7 @@ export interface McpBoot {
 const EMPTY_SOURCE: CapabilitySource = { capabilities: () => [], onChanged: () => () => undefined };
 
 export async function loadMcpCapabilities(invocation: McpInvocation, cwd: string, options: McpBootOptions = {}): Promise<McpBoot> {
-  const paths = invocation.mcp && invocation.mcp.length > 0 ? invocation.mcp : [cwd];
-  const env = options.env ?? process.env;
-  const servers: ServerConfig[] = [];
-  const diagnostics: McpConfigDiagnostic[] = [];
-  const origins = new Map<string, McpServerOrigin>();
-  for (const entry of paths) {
-    const load = loadMcpConfig(entry, env);
-    diagnostics.push(...load.diagnostics);
-    for (const server of load.servers) {
-      const origin = load.origins.get(server.id) as McpServerOrigin;
-      const earlier = origins.get(server.id);
-      if (earlier) {
-        diagnostics.push({
-          ...origin,
-          message: `server "${server.id}" is already defined in ${earlier.file} (${earlier.row}); this definition is ignored`,
-          severity: "warning",
-        });
-        continue;
-      }
-      servers.push(server);
-      origins.set(server.id, origin);
-    }
-  }
+  const { servers, origins, diagnostics } = resolveMcpConfig(invocation, cwd, options.env ?? process.env);
   const start = options.ledger ?? emptyBridgeLedger();
   const attached = await attachBridgeCapabilities(start, servers, options);
   const live = attached.live;
