@@ -164,6 +164,42 @@ function naiveCopyPerCall(n, caps, keys) {
     `   per-event cost at ${label(Ns.at(-1)).trim()} / at ${label(Ns[0]).trim()} (1.0 = linear total): ledger ${growth(rows, "ledger")}, +get/size ${growth(rows, "withReads")}, content-key ${growth(rows, "contentKey")}, baseline ${growth(rows, "baseline")}`,
   );
 
+  // The direct test of "no step gets dearer as the ledger grows": one run of the largest N,
+  // timed in tenths. Copying or refolding per call would make each tenth dearer than the last.
+  {
+    const n = Ns.at(-1);
+    const tenth = n / 10;
+    const { caps, keys } = tools(n);
+    const ledgerCost = Array.from({ length: 10 }, () => []);
+    const baseCost = Array.from({ length: 10 }, () => []);
+    for (let r = 0; r < REPS; r++) {
+      let l = BridgeLedger.empty();
+      const live = new Map();
+      const log = [];
+      for (let c = 0; c < 10; c++) {
+        let t0 = cpuNs();
+        for (let i = c * tenth; i < (c + 1) * tenth; i++) l = l.enroll({ capability: caps[i], server: `srv${i % 16}`, key: keys[i] }, AT);
+        ledgerCost[c].push((cpuNs() - t0) / tenth);
+        t0 = cpuNs();
+        for (let i = c * tenth; i < (c + 1) * tenth; i++) {
+          log.push({ op: "enroll", key: keys[i], server: `srv${i % 16}`, capability: caps[i], seq: i + 1, at: AT });
+          live.set(keys[i], caps[i]);
+        }
+        baseCost[c].push((cpuNs() - t0) / tenth);
+      }
+      if (l.snapshot.live.size !== n || live.size !== n) throw new Error("marginal run lost entries");
+    }
+    const ledgerRow = ledgerCost.map(median);
+    const baseRow = baseCost.map(median);
+    const half = (row, from) => row.slice(from, from + 5).reduce((a, b) => a + b, 0) / 5;
+    console.log(`   one ${label(n).trim()} run in tenths, ns per enroll (median of ${REPS}; single tenths spike when a major GC lands in them):`);
+    console.log(`     ledger   ${ledgerRow.map((x) => fmt(x, 6)).join("")}`);
+    console.log(`     baseline ${baseRow.map((x) => fmt(x, 6)).join("")}`);
+    console.log(
+      `     second half / first half: ledger ${(half(ledgerRow, 5) / half(ledgerRow, 0)).toFixed(2)}, baseline ${(half(baseRow, 5) / half(baseRow, 0)).toFixed(2)} (1.0 = flat; copy-per-call would be ~3)`,
+    );
+  }
+
   const naiveNs = [500, 4_000];
   const naive = naiveNs.map((n) => {
     const { caps, keys } = tools(n);
