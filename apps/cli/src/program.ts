@@ -25,6 +25,7 @@ export function buildProgram(run: (load: () => Promise<(...args: never[]) => Pro
     .version(VERSION, "-v, --version", "Print the version")
     .argument("[prompt...]", "A task to run (interactive session when omitted on a terminal)")
     .helpOption("-h, --help", "Show help")
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);
   withFlags(program, [...TOOL_FLAGS, "session-dir", "print", "max-turns", "allow", "yes", "provider", "model", "base-url", "output-format"]);

@@ -1,0 +1,189 @@
+/**
+ * Boot: provision the deck for the profile, apply `--tools` to the built-ins
+ * only, then graft MCP tools from `--mcp` paths (or discovery under the cwd).
+ * `--no-tools` means no built-ins and no MCP at all. A server that fails is
+ * reported and skipped; boot itself never fails on a bad server or config.
+ */
+import { isDeckFault, type Capability, type Profile, type ToolBox } from "@indus/contract";
+import {
+  appNovelCards,
+  builtinIds,
+  deckContext,
+  loadMcpCapabilities,
+  provisionDeck,
+  selectTools,
+  type CapabilitySource,
+  type McpBoot,
+  type ServerProgress as DeckServerProgress,
+} from "@indus/deck";
+import type { EndpointFleet } from "@indus/fleet";
+import type { BootedDeck, ConfigDiagnostic, McpControl, ServerReport, ToolOrigin } from "./boot-types";
+import { UsageError } from "./program";
+import { silentProgress, type ProgressSink } from "./progress";
+
+export interface BootOptions {
+  readonly cwd: string;
+  readonly profile: Profile;
+  /** `--tools`: keep only these built-ins (MCP tools still attach). */
+  readonly tools?: readonly string[];
+  readonly noTools: boolean;
+  readonly mcp?: readonly string[];
+  readonly logDir?: string;
+  readonly sessionDir?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly progress?: ProgressSink;
+}
+
+const BUILTIN = new Set<string>(builtinIds());
+const APP = new Set<string>(appNovelCards().map((card) => card.id));
+
+function serverOf(cap: Capability): string | undefined {
+  const server = (cap as { server?: unknown }).server;
+  return typeof server === "string" ? server : undefined;
+}
+
+/** A view of the MCP source that hides servers switched off for the session. */
+class SwitchableSource implements CapabilitySource {
+  private readonly disabled = new Set<string>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly inner: CapabilitySource) {
+    inner.onChanged(() => this.emit());
+  }
+
+  capabilities(): readonly Capability[] {
+    return this.inner.capabilities().filter((cap) => !this.disabled.has(serverOf(cap) ?? ""));
+  }
+
+  onChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  setEnabled(server: string, enabled: boolean): void {
+    const changed = enabled ? this.disabled.delete(server) : !this.disabled.has(server) && Boolean(this.disabled.add(server));
+    if (changed) this.emit();
+  }
+
+  isEnabled(server: string): boolean {
+    return !this.disabled.has(server);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): ServerReport[] {
+  return mcp.servers.map((server) => {
+    const status = mcp.status.get(server.id);
+    const endpoint = mcp.fleet?.endpoint(server.id);
+    const origin = mcp.origins.get(server.id);
+    const tail = endpoint?.stderrTail(20) ?? [];
+    return {
+      id: server.id,
+      transport: endpoint?.transportKind ?? server.transport,
+      ...(origin ? { source: origin.file } : {}),
+      phase: endpoint?.phase ?? status?.phase ?? "idle",
+      toolCount: endpoint?.status().toolCount ?? status?.toolCount ?? 0,
+      ...(connectMs.has(server.id) ? { connectMs: connectMs.get(server.id)! } : {}),
+      ...(status?.fault ? { fault: { kind: status.fault.kind, message: status.fault.message } } : {}),
+      ...(endpoint?.instructions ? { instructions: endpoint.instructions } : {}),
+      ...(tail.length > 0 ? { stderrTail: tail } : {}),
+    };
+  });
+}
+
+function progressFeed(sink: ProgressSink, connectMs: Map<string, number>): (p: DeckServerProgress) => void {
+  return (p) => {
+    if (p.phase === "ready") {
+      connectMs.set(p.server, Math.round(p.elapsedMs));
+      sink.update({ kind: "ready", server: p.server, toolCount: p.toolCount, ms: Math.round(p.elapsedMs) });
+    } else if (p.phase === "faulted") {
+      connectMs.set(p.server, Math.round(p.elapsedMs));
+      sink.update({ kind: "failed", server: p.server, reason: p.fault ? `${p.fault.kind}: ${p.fault.message}` : "failed", ms: Math.round(p.elapsedMs) });
+    } else if (p.phase === "connecting" || p.phase === "idle") {
+      sink.update({ kind: "connecting", server: p.server });
+    }
+  };
+}
+
+/** Load and connect every configured MCP server (no deck). */
+export async function connectMcp(
+  options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress">,
+): Promise<{ mcp: McpBoot; reports: () => ServerReport[]; diagnostics: ConfigDiagnostic[] }> {
+  const sink = options.progress ?? silentProgress;
+  const connectMs = new Map<string, number>();
+  let mcp: McpBoot;
+  try {
+    mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {
+      env: options.env ?? process.env,
+      fleet: { endpointOptions: options.logDir ? { logDir: options.logDir } : {} },
+      onProgress: progressFeed(sink, connectMs),
+    });
+  } finally {
+    sink.finish();
+  }
+  const diagnostics: ConfigDiagnostic[] = mcp.diagnostics.map((d) => ({ file: d.file, ...(d.row ? { row: d.row } : {}), message: d.message, severity: d.severity }));
+  if (mcp.fault && isDeckFault(mcp.fault)) diagnostics.push({ file: "(config)", message: mcp.fault.message, severity: "warning" });
+  return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics };
+}
+
+export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
+  const ctx = deckContext(options.cwd, {
+    framework: options.sessionDir ? { sessionDir: options.sessionDir } : {},
+    options: { env: options.env ?? process.env },
+  });
+  if (options.noTools) {
+    const empty: ToolBox = { descriptors: () => [], runner: { run: async (call) => ({ callId: call.id, isError: true, content: [{ type: "text", text: `no tools in this session (--no-tools): ${call.name} is unavailable` }] }) } };
+    const none: McpControl = {
+      servers: () => [],
+      reconnect: async (id) => {
+        throw new UsageError(`no MCP servers in this session (--no-tools): "${id}" cannot reconnect`);
+      },
+      setEnabled: () => undefined,
+    };
+    return { box: empty, origin: () => "built-in", servers: [], diagnostics: [], mcp: none, close: async () => undefined };
+  }
+
+  let deck = provisionDeck(options.profile, ctx);
+  if (options.tools && options.tools.length > 0) {
+    const selection = selectTools(options.tools, deck.tools().map((cap) => cap.name));
+    if (selection.unknown.length > 0) {
+      const offered = deck.tools().map((cap) => cap.name).join(", ");
+      throw new UsageError(`--tools names ${selection.unknown.map((n) => `"${n}"`).join(", ")}, which the ${options.profile} profile does not offer (it offers: ${offered})`);
+    }
+    deck = deck.retain(selection.keep);
+  }
+
+  const { mcp, reports, diagnostics } = await connectMcp(options);
+  const switchable = new SwitchableSource(mcp.source);
+  deck = deck.graft(switchable);
+  const box = deck.intoToolBox();
+  const servers = reports();
+
+  const control: McpControl = {
+    servers: () => reports(),
+    async reconnect(id) {
+      const fleet = mcp.fleet;
+      if (!fleet || !fleet.endpoint(id)) throw new UsageError(`no MCP server "${id}" in this session`);
+      await fleet.reconnect(id);
+      return reports().find((r) => r.id === id)!;
+    },
+    setEnabled(id, enabled) {
+      if (!mcp.servers.some((s) => s.id === id)) throw new UsageError(`no MCP server "${id}" in this session`);
+      switchable.setEnabled(id, enabled);
+    },
+  };
+
+  fleets.set(control, mcp.fleet);
+  const origin = (name: string): ToolOrigin => (BUILTIN.has(name) ? "built-in" : APP.has(name) ? "app" : "server");
+  return { box, origin, servers, diagnostics, mcp: control, close: () => mcp.tearDown() };
+}
+
+const fleets = new WeakMap<McpControl, EndpointFleet | undefined>();
+
+/** The live fleet behind a booted deck, for republishing its resources and prompts. */
+export function connectedFleet(deck: BootedDeck): EndpointFleet | undefined {
+  return fleets.get(deck.mcp);
+}

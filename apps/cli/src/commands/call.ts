@@ -1,0 +1,117 @@
+/**
+ * `indusr call <tool> [json-args]`: run one tool once. Arguments that fail the
+ * tool's schema are refused before the call, naming the failing path.
+ * Exit 0 on success, 1 when the tool reports an error, 2 on usage errors.
+ */
+import fs from "node:fs";
+import Ajv from "ajv";
+import type { ToolDescriptor, ToolOutcome } from "@indus/contract";
+import { EXIT, UsageError } from "../program";
+import { withDeck, type DeckFlags } from "./shared";
+
+interface CallFlags extends DeckFlags {
+  readonly argsFile?: string;
+}
+
+function readArgs(json: string | undefined, file: string | undefined): Record<string, unknown> {
+  if (json !== undefined && file !== undefined) throw new UsageError("give the arguments inline or with --args-file, not both");
+  let text = json ?? "{}";
+  let where = "the arguments";
+  if (file !== undefined) {
+    where = file === "-" ? "stdin" : file;
+    try {
+      text = fs.readFileSync(file === "-" ? 0 : file, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read --args-file ${file}: ${(error as Error).message}`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${where} are not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new UsageError(`${where} must be a JSON object, like '{"path": "README.md"}'`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+function suggest(name: string, names: readonly string[]): string[] {
+  const lower = name.toLowerCase();
+  return names
+    .map((candidate) => ({ candidate, score: candidate.toLowerCase().includes(lower) ? 0 : distance(lower, candidate.toLowerCase()) }))
+    .filter((x) => x.score <= Math.max(2, Math.floor(name.length / 3)))
+    .sort((a, b) => a.score - b.score)
+    .slice(0, 3)
+    .map((x) => x.candidate);
+}
+
+/** Validation errors as `path: message` lines, from the tool's own schema. */
+export function schemaProblems(descriptor: ToolDescriptor, args: unknown): string[] {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  let validate;
+  try {
+    validate = ajv.compile(descriptor.parameters);
+  } catch {
+    return []; // A schema we cannot compile is the server's to enforce.
+  }
+  if (validate(args)) return [];
+  return (validate.errors ?? []).map((e) => {
+    const missing = e.keyword === "required" ? `/${(e.params as { missingProperty: string }).missingProperty}` : "";
+    const extra = e.keyword === "additionalProperties" ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : "";
+    const at = `${e.instancePath}${missing}${extra}` || "/";
+    const message = e.keyword === "required" ? "is required" : e.keyword === "additionalProperties" ? "is not allowed" : e.message ?? "is invalid";
+    return `${at} ${message}`;
+  });
+}
+
+function printOutcome(outcome: ToolOutcome): void {
+  const out = outcome.isError ? process.stderr : process.stdout;
+  for (const block of outcome.content) {
+    if (block.type === "text") out.write(block.text.endsWith("\n") ? block.text : `${block.text}\n`);
+    else out.write(`${JSON.stringify(block.value, null, 2)}\n`);
+  }
+  if (outcome.content.length === 0 && outcome.structuredContent) out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
+}
+
+export async function callCommand(tool: string, json: string | undefined, flags: CallFlags): Promise<number> {
+  const args = readArgs(json, flags.argsFile);
+  return withDeck(flags, "all", async (deck) => {
+    const descriptors = deck.box.descriptors();
+    const descriptor = descriptors.find((d) => d.name === tool);
+    if (!descriptor) {
+      const close = suggest(tool, descriptors.map((d) => d.name));
+      throw new UsageError(`no tool named "${tool}"${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""} (see \`indusr tools\`)`);
+    }
+    const problems = schemaProblems(descriptor, args);
+    if (problems.length > 0) {
+      throw new UsageError(`arguments for ${tool} do not match its schema:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    }
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.once("SIGINT", onSignal);
+    try {
+      const outcome = await deck.box.runner.run({ id: "cli-call", name: tool, input: args }, { signal: controller.signal });
+      if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+      else printOutcome(outcome);
+      return outcome.isError ? EXIT.failed : EXIT.ok;
+    } finally {
+      process.off("SIGINT", onSignal);
+    }
+  });
+}

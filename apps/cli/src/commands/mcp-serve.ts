@@ -1,0 +1,78 @@
+/**
+ * `indusr mcp serve`: the deck plus every mounted server, published as one MCP
+ * server. The serving default is the `authoring` profile (read-only
+ * built-ins), so mutating tools are exposed only when asked for. Mounted
+ * servers' resources and prompts are republished too, namespaced.
+ */
+import type { ToolBox } from "@indus/contract";
+import { FleetCatalog } from "@indus/fleet";
+import { serveHttp, serveStdio } from "@indus/provider-host";
+import { EXIT, UsageError } from "../program";
+import { VERSION } from "../version";
+import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
+
+interface ServeFlags extends DeckFlags {
+  readonly stdio?: boolean;
+  readonly http?: boolean;
+  readonly host: string;
+  readonly port: string;
+  readonly tokenEnv: string;
+  readonly stateless?: boolean;
+}
+
+function portOf(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, not "${value}"`);
+  return port;
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const done = (signal: string) => resolve(signal);
+    process.once("SIGINT", () => done("SIGINT"));
+    process.once("SIGTERM", () => done("SIGTERM"));
+  });
+}
+
+export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
+  if (flags.stdio && flags.http) throw new UsageError("choose --stdio or --http, not both");
+  const port = portOf(flags.port);
+  // stdout carries the protocol in stdio mode: nothing else may write to it.
+  const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
+  const { bootDeck, connectedFleet } = await import("../boot");
+  const deck = await bootDeck(options);
+  warnDiagnostics(cli, deck.diagnostics);
+  warnFailedServers(cli, deck.servers);
+  const fleet = connectedFleet(deck);
+  const box: ToolBox = fleet ? { ...deck.box, descriptors: () => deck.box.descriptors(), runner: deck.box.runner, catalog: new FleetCatalog(fleet) } : deck.box;
+  const instructions = deck.servers
+    .filter((s) => s.instructions)
+    .map((s) => `Tools named ${s.id}__* come from the "${s.id}" server: ${s.instructions}`)
+    .join("\n\n");
+  const info = { name: "indusr", version: VERSION };
+  try {
+    if (flags.http) {
+      const host = await serveHttp(box, {
+        info,
+        host: flags.host,
+        port,
+        tokenEnv: flags.tokenEnv,
+        env: cli.env,
+        ...(flags.stateless ? { stateless: true } : {}),
+        ...(instructions ? { instructions } : {}),
+      }).catch((error: Error) => {
+        throw new UsageError(error.message);
+      });
+      process.stderr.write(`indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`);
+      await untilSignal();
+      await host.close();
+      return EXIT.ok;
+    }
+    const running = await serveStdio(box, { info, ...(instructions ? { instructions } : {}) });
+    await Promise.race([running.waiting(), untilSignal()]);
+    await running.cancel();
+    return EXIT.ok;
+  } finally {
+    await deck.close();
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * `indusr mcp status`: connect every configured server in parallel and report
+ * phase, tool count, fault, connect time and, for a failed stdio server, the
+ * last lines it wrote to stderr. Exit 1 when any server failed.
+ */
+import { EXIT } from "../program";
+import { bootOptionsOf, warnDiagnostics, type DeckFlags } from "./shared";
+import { table } from "./tools";
+
+export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
+  const { cli, options } = bootOptionsOf(flags, "all");
+  const { connectMcp } = await import("../boot");
+  const { mcp, reports, diagnostics } = await connectMcp(options);
+  try {
+    warnDiagnostics(cli, diagnostics);
+    const servers = reports();
+    const failed = servers.filter((s) => s.phase !== "ready");
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
+    } else if (servers.length === 0) {
+      process.stdout.write("No MCP servers configured.\n");
+    } else {
+      const rows = [["SERVER", "PHASE", "TOOLS", "TIME", "FAULT"]];
+      for (const s of servers) {
+        rows.push([s.id, s.phase, String(s.toolCount), s.connectMs === undefined ? "-" : `${s.connectMs} ms`, s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : ""]);
+      }
+      process.stdout.write(`${table(rows, 120)}\n`);
+      for (const s of failed) {
+        if (!s.stderrTail || s.stderrTail.length === 0) continue;
+        process.stdout.write(`\n${s.id} stderr (last ${s.stderrTail.length} lines):\n${s.stderrTail.map((line) => `  ${line}`).join("\n")}\n`);
+      }
+      process.stdout.write(`\n${servers.length - failed.length} of ${servers.length} servers ready\n`);
+    }
+    return failed.length > 0 ? EXIT.failed : EXIT.ok;
+  } finally {
+    await mcp.tearDown();
+  }
+}

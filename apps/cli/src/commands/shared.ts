@@ -1,0 +1,90 @@
+/**
+ * What the deck-using commands share: turning parsed flags into boot options,
+ * the live progress sink, and printing config diagnostics and failed servers
+ * as warnings (on stderr, so `--json` output stays clean).
+ */
+import { isProfile, type Profile } from "@indus/contract";
+import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
+import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
+import { UsageError } from "../program";
+import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
+
+export interface DeckFlags {
+  readonly mcp?: string[];
+  readonly tools?: string[] | boolean;
+  readonly noTools?: boolean;
+  readonly profile?: string;
+  readonly cwd?: string;
+  readonly logDir?: string;
+  readonly sessionDir?: string;
+  readonly json?: boolean;
+}
+
+export function profileOf(flags: DeckFlags, fallback: Profile): Profile {
+  if (flags.profile === undefined) return fallback;
+  if (!isProfile(flags.profile)) throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
+  return flags.profile;
+}
+
+/** Commander folds `--no-tools` into `tools: false`; both spellings mean "none". */
+export function noToolsOf(flags: DeckFlags): boolean {
+  return flags.noTools === true || flags.tools === false;
+}
+
+export function toolListOf(flags: DeckFlags): string[] | undefined {
+  return Array.isArray(flags.tools) ? flags.tools : undefined;
+}
+
+export function progressFor(cli: CliEnv, flags: DeckFlags): ProgressSink {
+  return cli.stderrIsTty && !flags.json ? terminalProgress(process.stderr, { color: cli.color }) : silentProgress;
+}
+
+export function bootOptionsOf(flags: DeckFlags, fallbackProfile: Profile) {
+  const cli = cliEnv(flags);
+  return {
+    cli,
+    options: {
+      cwd: cli.cwd,
+      profile: profileOf(flags, fallbackProfile),
+      ...(toolListOf(flags) ? { tools: toolListOf(flags)! } : {}),
+      noTools: noToolsOf(flags),
+      ...(flags.mcp ? { mcp: flags.mcp } : {}),
+      logDir: flags.logDir ?? defaultLogDir(cli, flags.sessionDir),
+      ...(flags.sessionDir ? { sessionDir: flags.sessionDir } : {}),
+      env: cli.env,
+      progress: progressFor(cli, flags),
+    },
+  };
+}
+
+function paint(cli: CliEnv, code: string, text: string): string {
+  return cli.color ? `\x1b[${code}m${text}\x1b[0m` : text;
+}
+
+export function warnDiagnostics(cli: CliEnv, diagnostics: readonly ConfigDiagnostic[]): void {
+  for (const d of diagnostics) {
+    const where = d.row ? `${d.file} (${d.row})` : d.file;
+    process.stderr.write(`${paint(cli, "33", "warning")}: ${where}: ${d.message}\n`);
+  }
+}
+
+export function warnFailedServers(cli: CliEnv, servers: readonly ServerReport[]): void {
+  for (const server of servers) {
+    if (!server.fault) continue;
+    process.stderr.write(`${paint(cli, "33", "warning")}: MCP server "${server.id}" failed (${server.fault.kind}): ${server.fault.message.split("\n")[0]!.replace(/\.$/, "")}; its tools are skipped\n`);
+  }
+}
+
+/** Boot, warn, run `body`, and always tear the servers down. */
+export async function withDeck<T>(flags: DeckFlags, fallbackProfile: Profile, body: (deck: BootedDeck, cli: CliEnv) => Promise<T>): Promise<T> {
+  const { cli, options } = bootOptionsOf(flags, fallbackProfile);
+  const { bootDeck } = await import("../boot");
+  const deck = await bootDeck(options);
+  try {
+    warnDiagnostics(cli, deck.diagnostics);
+    warnFailedServers(cli, deck.servers);
+    return await body(deck, cli);
+  } finally {
+    await deck.close();
+  }
+}
