@@ -2,7 +2,10 @@
  * `indusr mcp add | remove | import`: edits of the project or user config that
  * keep everything else in the file and never lose it on error.
  */
+import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
+import { parseMcpConfigText } from "@indus/deck";
+import { importPlaces, readImportPlace, type ImportClient, type ImportPlace, type ImportedRow } from "../import-sources";
 import { addServerToFile, configPathFor, ConfigFileError, listServerNames, removeServerFromFile, type Scope } from "../config-file";
 import { cliEnv } from "../cli-env";
 import { EXIT, UsageError } from "../program";
@@ -108,4 +111,86 @@ export async function mcpRemoveCommand(name: string, options: { scope?: Scope; c
   return EXIT.ok;
 }
 
-export { listServerNames };
+
+interface ImportOptions {
+  from: ImportClient;
+  scope: Scope;
+  file?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  cwd?: string;
+  json?: boolean;
+}
+
+export async function mcpImportCommand(options: ImportOptions): Promise<number> {
+  const cli = cliEnv(options);
+  const places: ImportPlace[] = options.file
+    ? importPlaces(options.from, { cwd: cli.cwd, home: cli.home, platform: process.platform }).slice(0, 1).map((p) => ({ ...p, file: path.resolve(cli.cwd, options.file!) }))
+    : importPlaces(options.from, { cwd: cli.cwd, home: cli.home, platform: process.platform, ...(cli.env.APPDATA ? { appData: cli.env.APPDATA } : {}), ...(cli.xdgConfigHome ? { xdgConfigHome: cli.xdgConfigHome } : {}) });
+  const target = configPathFor(options.scope, cli);
+  const found: ImportedRow[] = [];
+  const seen = new Set<string>();
+  let problems = 0;
+  for (const place of places) {
+    const { rows, error } = readImportPlace(place);
+    if (error) {
+      problems += 1;
+      process.stderr.write(`warning: ${error}\n`);
+    }
+    for (const row of rows) {
+      if (seen.has(row.name)) continue; // the most specific place wins
+      seen.add(row.name);
+      found.push(row);
+    }
+  }
+  if (found.length === 0) {
+    process.stderr.write(`indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places.map((p) => p.file))].join(", ")})\n`);
+    return EXIT.failed;
+  }
+  let existing: string[] = [];
+  try {
+    existing = listServerNames(target);
+  } catch (error) {
+    process.stderr.write(`indusr: ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
+  const results: { name: string; from: string; action: "added" | "replaced" | "skipped" | "invalid"; why?: string }[] = [];
+  for (const item of found) {
+    if (!SERVER_ID_PATTERN.test(item.name)) {
+      results.push({ name: item.name, from: item.file, action: "invalid", why: "the name must start with a letter and hold only letters, digits, _ or -" });
+      continue;
+    }
+    const check = parseMcpConfigText(JSON.stringify({ mcpServers: { [item.name]: item.row } }), item.file, { env: {} });
+    const rowProblem = check.diagnostics.find((d) => d.severity === "error" && !/\$\{/.test(d.message));
+    if (check.servers.length === 0 && check.disabled.length === 0 && rowProblem) {
+      results.push({ name: item.name, from: item.file, action: "invalid", why: rowProblem.message });
+      continue;
+    }
+    const clash = existing.includes(item.name);
+    if (clash && !options.force) {
+      results.push({ name: item.name, from: item.file, action: "skipped", why: `already in ${target} (pass --force to replace)` });
+      continue;
+    }
+    if (!options.dryRun) {
+      try {
+        addServerToFile(target, item.name, item.row, { replace: clash });
+      } catch (error) {
+        process.stderr.write(`indusr: ${(error as Error).message}\n`);
+        return EXIT.failed;
+      }
+      existing.push(item.name);
+    }
+    results.push({ name: item.name, from: item.file, action: clash ? "replaced" : "added", ...(item.notes.length > 0 ? { why: item.notes.join("; ") } : {}) });
+  }
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ target, dryRun: options.dryRun === true, servers: results }, null, 2)}\n`);
+  } else {
+    const verb = options.dryRun ? "would be" : "";
+    for (const r of results) {
+      const action = options.dryRun && (r.action === "added" || r.action === "replaced") ? `${verb} ${r.action}` : r.action;
+      process.stdout.write(`${r.name}: ${action} (from ${r.from})${r.why ? ` — ${r.why}` : ""}\n`);
+    }
+    if (!options.dryRun) process.stdout.write(`Wrote ${target}\n`);
+  }
+  return problems > 0 || results.some((r) => r.action === "invalid") ? EXIT.failed : EXIT.ok;
+}
