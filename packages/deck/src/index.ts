@@ -46,7 +46,8 @@ export type { CardSpec } from "./card";
 // Built-in tool settings and limits
 export { searxngBackend } from "./tools/websearch-backends";
 export type { WebSearchBackend, WebSearchHit } from "./tools/websearch-backends";
-export { findRipgrep } from "./tools/ripgrep";
+export { findRipgrep, resolveSearchEngine } from "./tools/ripgrep";
+export type { ResolvedEngine } from "./tools/ripgrep";
 export { BASH_LIMITS } from "./tools/bash";
 export { READ_LIMITS } from "./tools/read";
 export { FETCH_LIMITS } from "./tools/webfetch";

@@ -146,10 +146,11 @@ function deckToolBox(deck: ToolDeck): ToolBox {
       const cap = byName(deck.tools()).get(call.name);
       if (!cap) {
         const known = [...byName(deck.tools()).keys()];
+        const listed = known.length > 40 ? `${known.slice(0, 40).join(", ")}, ... (${known.length} in all)` : known.join(", ");
         return {
           callId: call.id,
           isError: true,
-          content: [{ type: "text", text: `unknown tool "${call.name}"; available tools: ${known.join(", ")}` }],
+          content: [{ type: "text", text: `unknown tool "${call.name}"; available tools: ${listed}` }],
         };
       }
       const signal = options?.signal ?? NEVER;

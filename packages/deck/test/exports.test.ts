@@ -76,6 +76,8 @@ it("exports exactly these runtime names", () => {
       "planSlug",
       "provisionDeck",
       "readPlan",
+      "resolveMcpConfig",
+      "resolveSearchEngine",
       "resultText",
       "saasCard",
       "searxngBackend",

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText } from "@indus/deck";
+import { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText, resolveMcpConfig } from "@indus/deck";
 import { tempDir, write } from "./helpers";
 
 function home() {
@@ -224,5 +224,30 @@ describe("config rows", () => {
     const load = parse({ servers: { a: { command: "x", description: "d", autoApprove: [], bogus: 1 } } });
     expect(load.servers).toHaveLength(1);
     expect(load.diagnostics).toEqual([{ file: "/cfg/mcp.json", row: "servers.a", message: 'unknown field "bogus" ignored', severity: "warning" }]);
+  });
+});
+
+describe("resolveMcpConfig (boot without connecting)", () => {
+  it("merges explicit paths in order, first definition winning, and discovers the cwd when none are given", () => {
+    const dir = tempDir();
+    write(dir, {
+      "a.json": JSON.stringify({ servers: { one: { command: "a" }, off: { command: "z", enabled: false } } }),
+      "b.json": JSON.stringify({ mcpServers: { one: { command: "b" }, two: { url: "http://h/mcp" } } }),
+      ".indusvx/mcp.json": JSON.stringify({ servers: { local: { command: "l" } } }),
+    });
+    const env = { HOME: tempDir() };
+    const explicit = resolveMcpConfig({ mcp: [path.join(dir, "a.json"), path.join(dir, "b.json")] }, dir, env);
+    expect(explicit.servers.map((s) => [s.id, s.transport])).toEqual([
+      ["one", "stdio"],
+      ["two", "streamable-http"],
+    ]);
+    expect(explicit.servers[0]).toMatchObject({ command: "a" });
+    expect(explicit.origins.get("two")).toMatchObject({ file: path.join(dir, "b.json"), row: "mcpServers.two", scope: "explicit" });
+    expect(explicit.diagnostics).toEqual([expect.objectContaining({ row: "mcpServers.one", severity: "warning" })]);
+    expect(explicit.disabled.map((d) => d.name)).toEqual(["off"]);
+    expect(explicit.files.map((f) => path.basename(f.file))).toEqual(["a.json", "b.json"]);
+    const discovered = resolveMcpConfig({}, dir, env);
+    expect(discovered.servers.map((s) => s.id)).toEqual(["local"]);
+    expect(resolveMcpConfig({ mcp: [] }, dir, env).servers.map((s) => s.id)).toEqual(["local"]);
   });
 });

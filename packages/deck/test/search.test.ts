@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { findRipgrep } from "@indus/deck";
+import { findRipgrep, resolveSearchEngine } from "@indus/deck";
 import { deckAt, tempDir, write } from "./helpers";
 
 jest.setTimeout(30_000);
@@ -95,6 +95,22 @@ describe.each(engines)("grep and find with the %s engine", (engine: "js" | "ripg
     const capped = await call("find", { pattern: "*", limit: 3 });
     expect(capped.text).toMatch(/showing 3 of \d+ matches/);
     expect((await call("find", { pattern: "*.rs" })).text).toMatch(/No files match/);
+  });
+});
+
+describe("engine choice", () => {
+  it("uses ripgrep when on PATH, the JS engine when forced (option or INDUS_SEARCH_ENGINE) or when rg is absent", async () => {
+    const PATH = process.env.PATH;
+    expect(resolveSearchEngine({ env: { PATH } }).kind).toBe("ripgrep");
+    expect(resolveSearchEngine({ searchEngine: "js", env: { PATH } }).kind).toBe("js");
+    expect(resolveSearchEngine({ env: { PATH, INDUS_SEARCH_ENGINE: "js" } }).kind).toBe("js");
+    expect(resolveSearchEngine({ env: { PATH: "/nonexistent" } }).kind).toBe("js");
+    expect(resolveSearchEngine({ searchEngine: "ripgrep", env: { PATH: "/nonexistent" } }).kind).toBe("js");
+    // Without rg on PATH the tools still work, through the JS engine.
+    const root = tree();
+    const { call } = deckAt(root, { options: { env: { PATH: "/nonexistent" } } });
+    expect((await call("grep", { pattern: "needle" })).text.split("\n")).toEqual([".hidden/h.ts", "keep.log", "src/a.ts", "src/deep/c.ts"]);
+    expect((await call("find", { pattern: "*.ts" })).text.split("\n")).toEqual([".hidden/h.ts", "src/a.ts", "src/deep/c.ts"]);
   });
 });
 

@@ -43,8 +43,11 @@ export class LiveBridge implements CapabilitySource {
     return this.#ledger;
   }
 
+  /** The live tools this bridge enrolled (a ledger passed in may hold others; they are not served twice). */
   capabilities(): readonly BridgeCapability[] {
-    return this.#ledger.liveCapabilities().filter((cap) => cap instanceof BridgeCapability);
+    const out: BridgeCapability[] = [];
+    for (const [key, cap] of this.#ledger.snapshot.live) if (this.#owned.has(key)) out.push(cap);
+    return out;
   }
 
   onChanged(listener: () => void): () => void {
@@ -59,6 +62,9 @@ export class LiveBridge implements CapabilitySource {
   async detach(servers?: readonly string[]): Promise<DeckBridgeLedger> {
     const all = servers === undefined;
     const names = servers ?? (this.fleet ? [...this.fleet.status().keys()] : [...new Set(this.capabilities().map((c) => c.server))]);
+    for (const key of [...this.#owned]) {
+      if (names.includes(this.#ledger.snapshot.owners.get(key) ?? "")) this.#owned.delete(key);
+    }
     let next = this.#ledger;
     for (const server of names) {
       this.#detached.add(server);

@@ -12,7 +12,7 @@ import { defineCard, objectSchema } from "../card";
 import { optionsOf } from "../options";
 import { displayPath, resolvePath } from "../paths";
 import { errorResult, textResult } from "../results";
-import { RG_BASE_ARGS, resolveEngine, runRipgrep } from "./ripgrep";
+import { RG_BASE_ARGS, resolveSearchEngine, runRipgrep } from "./ripgrep";
 import { plural } from "./text";
 import { walk } from "./walk";
 
@@ -24,11 +24,21 @@ export function globMatcher(pattern: string): (rel: string) => boolean {
   return picomatch(p, { dot: true, basename: !p.includes("/") });
 }
 
-/** Every non-ignored file under `root`, as paths relative to it. */
-export async function listFiles(root: string, deck: DeckContext, signal: AbortSignal): Promise<{ files: string[]; truncated: boolean }> {
-  const engine = resolveEngine(optionsOf(deck));
+/**
+ * Every non-ignored file under `root`, as paths relative to it. A bare name
+ * glob is handed to ripgrep as a file type (types, unlike `--glob`, keep the
+ * ignore rules), so only candidates cross the pipe; callers still match.
+ */
+export async function listFiles(
+  root: string,
+  deck: DeckContext,
+  signal: AbortSignal,
+  nameGlob?: string,
+): Promise<{ files: string[]; truncated: boolean }> {
+  const engine = resolveSearchEngine(optionsOf(deck));
   if (engine.kind === "ripgrep") {
-    const run = await runRipgrep(engine.binary, [...RG_BASE_ARGS, "--files", "--null"], root, signal, FIND_LIMITS.maxRawBytes);
+    const typeArgs = nameGlob !== undefined && !nameGlob.includes("/") ? [`--type-add=indusfind:${nameGlob}`, "--type=indusfind"] : [];
+    const run = await runRipgrep(engine.binary, [...RG_BASE_ARGS, ...typeArgs, "--files", "--null"], root, signal, FIND_LIMITS.maxRawBytes);
     const files = run.stdout.split("\0").filter((f) => f !== "").map((f) => (f.startsWith("./") ? f.slice(2) : f));
     return { files, truncated: run.truncated };
   }
@@ -64,7 +74,7 @@ export function findTool(deck: DeckContext): Card {
       if (!stat.isDirectory()) return errorResult(`find: ${displayPath(ctx.cwd, root)} is not a directory`);
 
       const matches = globMatcher(pattern);
-      const listed = await listFiles(root, deck, ctx.signal);
+      const listed = await listFiles(root, deck, ctx.signal, pattern.startsWith("./") ? pattern.slice(2) : pattern);
       const hits = listed.files.filter((file) => matches(file)).sort();
       if (hits.length === 0) return textResult(`No files match ${pattern} under ${displayPath(ctx.cwd, root)}`);
       const shown = hits.slice(0, limit).map((rel) => displayPath(ctx.cwd, path.join(root, rel)));

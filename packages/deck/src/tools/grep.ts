@@ -13,7 +13,7 @@ import { defineCard, objectSchema } from "../card";
 import { optionsOf } from "../options";
 import { displayPath, resolvePath } from "../paths";
 import { errorResult, textResult } from "../results";
-import { RG_BASE_ARGS, resolveEngine, runRipgrep } from "./ripgrep";
+import { RG_BASE_ARGS, resolveSearchEngine, runRipgrep } from "./ripgrep";
 import { looksBinary, plural } from "./text";
 import { walk } from "./walk";
 
@@ -319,7 +319,7 @@ export async function runGrep(
   q: GrepQuery,
   cwd: string,
   signal: AbortSignal,
-  engine: ReturnType<typeof resolveEngine>,
+  engine: ReturnType<typeof resolveSearchEngine>,
 ): Promise<GrepOutcome> {
   return engine.kind === "ripgrep" ? grepWithRipgrep(engine.binary, q, cwd, signal) : grepWithJs(q, cwd, signal);
 }
@@ -373,7 +373,7 @@ export function grepTool(deck: DeckContext): Card {
         optInt(args, ["limit", "head_limit"], { min: 1, max: GREP_LIMITS.maxLimit }) ??
         (mode === "content" ? GREP_LIMITS.content : GREP_LIMITS.files);
       if (!fs.existsSync(root)) return errorResult(`grep: ${displayPath(ctx.cwd, root)} does not exist`);
-      const outcome = await runGrep(q, ctx.cwd, ctx.signal, resolveEngine(options));
+      const outcome = await runGrep(q, ctx.cwd, ctx.signal, resolveSearchEngine(options));
       return textResult(renderGrep(outcome, q, limit));
     },
   });

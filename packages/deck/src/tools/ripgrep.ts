@@ -35,7 +35,8 @@ export function findRipgrep(pathVar: string | undefined = process.env.PATH): str
 
 export type ResolvedEngine = { readonly kind: "ripgrep"; readonly binary: string } | { readonly kind: "js" };
 
-export function resolveEngine(options: DeckOptions): ResolvedEngine {
+/** The engine `grep` and `find` use under these options: ripgrep when wanted and on PATH, else JS. */
+export function resolveSearchEngine(options: DeckOptions): ResolvedEngine {
   const env = envOf(options);
   const wanted = options.searchEngine ?? (env.INDUS_SEARCH_ENGINE as DeckOptions["searchEngine"]) ?? "auto";
   if (wanted === "js") return { kind: "js" };

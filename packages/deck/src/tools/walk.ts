@@ -119,8 +119,9 @@ export interface WalkEntry {
 export async function walk(root: string, options: WalkOptions, visit: (entry: WalkEntry) => boolean | void): Promise<boolean> {
   const respect = options.respectIgnore ?? true;
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  const stack: { abs: string; rel: string; depth: number; chain: IgnoreChain | undefined }[] = [
-    { abs: root, rel: "", depth: 1, chain: respect ? IgnoreChain.forRoot(root) : undefined },
+  // Each directory carries its parent's chain; its own ignore files (seen in its listing) are added when it is read.
+  const stack: { abs: string; rel: string; depth: number; chain: IgnoreChain | undefined; own: boolean }[] = [
+    { abs: root, rel: "", depth: 1, chain: respect ? IgnoreChain.forRoot(root) : undefined, own: true },
   ];
   let sliceStart = performance.now();
 
@@ -133,6 +134,9 @@ export async function walk(root: string, options: WalkOptions, visit: (entry: Wa
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const chain = dir.chain && !dir.own && entries.some((e) => IGNORE_FILES.includes(e.name as (typeof IGNORE_FILES)[number]))
+      ? dir.chain.descend(dir.abs, dir.rel)
+      : dir.chain;
     const subdirs: (typeof stack)[number][] = [];
     for (const entry of entries) {
       if (entry.name === ".git") continue;
@@ -147,16 +151,16 @@ export async function walk(root: string, options: WalkOptions, visit: (entry: Wa
           continue;
         }
         if (isDir) {
-          if (options.listLinkedDirs && !dir.chain?.ignores(rel, true) && visit({ rel, abs, isDir }) === false) return true;
+          if (options.listLinkedDirs && !chain?.ignores(rel, true) && visit({ rel, abs, isDir }) === false) return true;
           continue;
         }
       } else if (!isDir && !entry.isFile()) {
         continue;
       }
-      if (dir.chain?.ignores(rel, isDir)) continue;
+      if (chain?.ignores(rel, isDir)) continue;
       if (visit({ rel, abs, isDir }) === false) return true;
       if (isDir && dir.depth < maxDepth) {
-        subdirs.push({ abs, rel, depth: dir.depth + 1, chain: dir.chain?.descend(abs, rel) });
+        subdirs.push({ abs, rel, depth: dir.depth + 1, chain, own: false });
       }
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as (typeof stack)[number]);
