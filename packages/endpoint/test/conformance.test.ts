@@ -1,0 +1,29 @@
+/**
+ * The official MCP conformance suite's CI client scenarios (initialize,
+ * tools_call, sse-retry) against the current source, via conformance/run.mjs.
+ * Needs the npm registry once (npx fetches Node 22 and the suite, then caches
+ * them). INDUS_SKIP_CONFORMANCE=1 skips it offline.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
+
+(skip ? it.skip : it)(
+  "passes the conformance suite's initialize, tools_call and sse-retry client scenarios",
+  async () => {
+    const script = path.join(__dirname, "..", "conformance", "run.mjs");
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.on("close", (exit) => resolve({ code: exit, output }));
+    });
+    expect(output).toMatch(/PASS {2}initialize/);
+    expect(output).toMatch(/PASS {2}tools_call/);
+    expect(output).toMatch(/PASS {2}sse-retry/);
+    expect(code).toBe(0);
+  },
+  300_000,
+);
