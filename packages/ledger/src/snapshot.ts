@@ -37,13 +37,46 @@ export function reduceLedger<C extends LedgerCapability>(entries: Iterable<Bridg
   return snapshotAt(lineage, lineage.length, highWater);
 }
 
-/** A copy of `entries` in seq order; stable, and skips the sort when already in order. */
+/**
+ * A copy of `entries` in seq order, stable. Input already in order is only
+ * copied; dense integer seqs (what a ledger writes) are placed by a counting
+ * sort, O(n); anything else falls back to a comparison sort.
+ */
 export function sortedBySeq<E extends { readonly seq: number }>(entries: Iterable<E>): E[] {
   const copy = Array.from(entries);
-  for (let i = 1; i < copy.length; i++) {
-    if (!((copy[i - 1] as E).seq <= (copy[i] as E).seq)) return copy.sort(bySeq);
+  const length = copy.length;
+  // One pass reads every seq (into a flat array, so the sort need not chase the entries again).
+  const seqs = new Float64Array(length);
+  let inOrder = true;
+  let dense = true;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < length; i++) {
+    const seq = (copy[i] as E).seq;
+    seqs[i] = seq;
+    if (i > 0 && !((seqs[i - 1] as number) <= seq)) inOrder = false;
+    if (!Number.isSafeInteger(seq)) dense = false;
+    else {
+      if (seq < min) min = seq;
+      if (seq > max) max = seq;
+    }
   }
-  return copy;
+  if (inOrder) return copy;
+  if (dense && max - min <= 4 * length + 16) return countingSort(copy, seqs, min, max);
+  return copy.sort(bySeq);
+}
+
+/** Stable counting sort of `items` by their integer `seqs`, all in [min, max]. */
+function countingSort<E>(items: readonly E[], seqs: Float64Array, min: number, max: number): E[] {
+  const length = items.length;
+  const starts = new Uint32Array(max - min + 2);
+  for (let i = 0; i < length; i++) starts[(seqs[i] as number) - min + 1]! += 1;
+  for (let b = 1; b < starts.length; b++) starts[b]! += starts[b - 1] as number;
+  const order = new Uint32Array(length);
+  for (let i = 0; i < length; i++) order[starts[(seqs[i] as number) - min]!++] = i;
+  const out: E[] = [];
+  for (let k = 0; k < length; k++) out.push(items[order[k] as number] as E);
+  return out;
 }
 
 function bySeq(a: { readonly seq: number }, b: { readonly seq: number }): number {

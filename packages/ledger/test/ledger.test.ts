@@ -280,6 +280,18 @@ describe("reduceLedger", () => {
     expect(reduceLedger(entries).highWater).toBe(7);
   });
 
+  it("orders by seq however sparse or odd the numbering, ties keeping input order", () => {
+    const k = asBridgeKey("bk_k");
+    const at = (seq: number, version: number): BridgeEntry<Tool> => ({ op: "enroll", key: k, server: "s", capability: tool("s", "t", version), seq, at: AT });
+    // Dense (counting sort): the tie at seq 2 keeps input order, so version 3 (later in the input) wins.
+    expect(reduceLedger([at(3, 9), at(2, 1), at(1, 0), at(2, 3)]).live.get(k)?.version).toBe(9);
+    expect(reduceLedger([at(2, 1), at(1, 0), at(2, 3)]).live.get(k)?.version).toBe(3);
+    // Sparse and fractional (comparison sort): same rules.
+    expect(reduceLedger([at(1e12, 5), at(7, 1), at(1e9, 4)]).live.get(k)?.version).toBe(5);
+    expect(reduceLedger([at(2.5, 2), at(1.5, 1), at(2.5, 3)]).live.get(k)?.version).toBe(3);
+    expect(BridgeLedger.fromLog([at(1e12, 5), at(7, 1)]).nextSeq).toBe(1e12 + 1);
+  });
+
   it("is total: an empty log, an unknown op and retires of unknown keys fold without throwing", () => {
     expect(reduceLedger([]).live.size).toBe(0);
     const odd = [
