@@ -1,0 +1,34 @@
+import { TmuxSession } from "./agent/support/tmux";
+import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
+import { everythingRow, writeConfig } from "./support/servers";
+
+jest.setTimeout(120_000);
+
+let sandbox: Sandbox;
+let tmux: TmuxSession | undefined;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => {
+  tmux?.kill();
+  sandbox.cleanup();
+});
+
+it("renders live connect progress on a terminal and clears it when every server has settled", async () => {
+  const slow = everythingRow();
+  const config = writeConfig(sandbox.root, {
+    slow: { command: "/bin/sh", args: ["-c", `sleep 3; exec "${slow.command}" "${slow.args[0]}" stdio`] },
+    broken: { command: process.execPath, args: ["-e", "process.exit(4)"] },
+  });
+  tmux = TmuxSession.start([process.execPath, BIN, "mcp", "status", "--mcp", config], { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root });
+  // While the slow server starts: a spinner line for it, and the failure already shown.
+  const during = await tmux.waitFor(/broken failed · /, 60_000);
+  expect(during).toMatch(/slow connecting…/);
+  // Afterwards the progress block is gone and only the report remains.
+  const after = await tmux.waitFor(/\[exited \d+\]/, 90_000);
+  expect(after).not.toContain("connecting…");
+  expect(after).not.toContain(" · ");
+  expect(after).toMatch(/slow\s+ready\s+\d+/);
+  expect(after).toMatch(/broken\s+faulted/);
+  expect(after).toContain("[exited 1]");
+});

@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServerEndpoint } from "@indus/endpoint";
+import { stdioServer, streamableHttpServer } from "@indus/contract";
+import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
+import { everythingRow, writeConfig } from "./support/servers";
+
+jest.setTimeout(120_000);
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+describe("indusr mcp serve", () => {
+  it("serves the read-only deck plus mounted servers over stdio to an MCP client", async () => {
+    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const endpoint = createServerEndpoint({
+      ...stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--mcp", config], sandbox.env as Record<string, string>),
+      cwd: sandbox.cwd,
+    });
+    try {
+      await endpoint.open();
+      const tools = await endpoint.listTools();
+      const names = tools.map((t) => t.ref.name);
+      expect(names).toEqual(expect.arrayContaining(["read", "ls", "grep", "find", "todo_read", "everything__echo"]));
+      // Authoring is the serving default: no mutating built-ins.
+      expect(names).not.toContain("write");
+      expect(names).not.toContain("bash");
+      const read = tools.find((t) => t.ref.name === "read");
+      expect(read?.descriptor.annotations?.readOnlyHint).toBe(true);
+      const echoed = await endpoint.invoke("everything__echo", { message: "through the gateway" });
+      expect(echoed).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: through the gateway" }] });
+      const missing = await endpoint.invoke("read", { path: "nope.txt" });
+      expect(missing.isError).toBe(true);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it("serves Streamable HTTP on loopback, with mutating tools only when the profile asks", async () => {
+    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const child = spawn(process.execPath, [BIN, "mcp", "serve", "--http", "--port", "0", "--profile", "survey", "--mcp", config], {
+      cwd: sandbox.cwd,
+      env: sandbox.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = "";
+        child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+          err += chunk;
+          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+      });
+      const endpoint = createServerEndpoint(streamableHttpServer("gw", url));
+      try {
+        await endpoint.open();
+        const names = (await endpoint.listTools()).map((t) => t.ref.name);
+        expect(names).toEqual(expect.arrayContaining(["write", "bash", "everything__echo"]));
+        const result = await endpoint.invoke("everything__echo", { message: "http" });
+        expect(result.content).toEqual([{ type: "text", text: "Echo: http" }]);
+      } finally {
+        await endpoint.close();
+      }
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it("refuses to bind off loopback without a token", async () => {
+    const result = await runCli(["mcp", "serve", "--http", "--host", "0.0.0.0", "--port", "0", "--no-tools"], { sandbox });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/INDUSR_SERVE_TOKEN/);
+  });
+
+  it("rejects contradictory transports", async () => {
+    const result = await runCli(["mcp", "serve", "--stdio", "--http"], { sandbox });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("choose --stdio or --http, not both");
+  });
+});
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+  });
+}
+
