@@ -65,7 +65,7 @@ export class PermissionGate {
       return {
         ok: false,
         kind: "plan-mode",
-        message: `Refused: plan mode is on, so only read-only tools run and \`${call.name}\` changes things. Keep exploring with read-only tools, then call exit_plan_mode with your plan for the user's approval.`,
+        message: `Refused: plan mode is on, so only read-only tools run and \`${call.name}\` is not one. Keep exploring with read-only tools, then call exit_plan_mode with your plan for the user's approval.`,
       };
     }
     if (this.yes) return { ok: true, how: "yes" };
@@ -75,7 +75,7 @@ export class PermissionGate {
       return {
         ok: false,
         kind: "not-allowed",
-        message: `Refused: \`${call.name}\` changes things and this session may not run it (the user can allow it with --allow ${call.name} or --yes). Do not retry it; continue without it or explain what you would have done.`,
+        message: `Refused: \`${call.name}\` is not known to be read-only, and this session may not run it without approval (the user can allow it with --allow ${call.name} or --yes). Do not retry it; continue without it or explain what you would have done.`,
       };
     }
     const answer = await this.ask(call, signal);

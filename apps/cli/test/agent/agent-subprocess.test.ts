@@ -89,7 +89,7 @@ test("a mutating call is refused without --allow, and runs with a matching --all
   const refused = await runAgent(["-p", "write out.txt", "--mcp", mcp, ...modelArgs(server)], sandbox);
   expect(refused.code).toBe(0);
   expect(fs.existsSync(path.join(sandbox.cwd, "out.txt"))).toBe(false);
-  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(/^Refused: `write` changes things .*--allow write or --yes/);
+  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(/^Refused: `write` is not known to be read-only.*--allow write or --yes/);
   expect(lastToolResults(server.requests[2]!)[0]!.text).toMatch(/^Refused: `everything__toggle-simulated-logging`/);
   expect(refused.stderr).toContain("⎿ refused");
   expect(refused.stdout).toMatch(/^Results: Refused: `everything__toggle/);

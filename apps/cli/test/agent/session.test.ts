@@ -135,7 +135,7 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     expect(result.subtype).toBe("success");
     expect(writeCalls).toHaveLength(0);
     const seen = lastToolResults(h.fake.requests[1]!)[0]!;
-    expect(seen.text).toMatch(/^Refused: `write` changes things/);
+    expect(seen.text).toMatch(/^Refused: `write` is not known to be read-only/);
     if (protocol === "anthropic") expect(seen.isError).toBe(true);
     const refusal = h.events.find((e) => e.type === "tool_result");
     expect(refusal).toMatchObject({ refused: "not-allowed", isError: true });
