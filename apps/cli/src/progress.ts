@@ -26,21 +26,23 @@ export function terminalProgress(stream: NodeJS.WriteStream, options: { color: b
   const paint = (code: string, text: string) => (options.color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const width = () => Math.max(20, (stream.columns ?? 80) - 1);
 
+  /** Glyph (colored) plus text cut to the terminal width, so a line never wraps. */
   const line = (row: ServerProgress): string => {
+    const fit = (text: string) => (text.length > width() - 2 ? `${text.slice(0, width() - 3)}…` : text);
     switch (row.kind) {
       case "connecting":
-        return `${paint("36", FRAMES[frame % FRAMES.length]!)} ${row.server} connecting…`;
+        return `${paint("36", FRAMES[frame % FRAMES.length]!)} ${fit(`${row.server} connecting…`)}`;
       case "ready":
-        return `${paint("32", "✓")} ${row.server} ready · ${row.toolCount} tool${row.toolCount === 1 ? "" : "s"} · ${row.ms} ms`;
+        return `${paint("32", "✓")} ${fit(`${row.server} ready · ${row.toolCount} tool${row.toolCount === 1 ? "" : "s"} · ${row.ms} ms`)}`;
       case "failed":
-        return `${paint("31", "✗")} ${row.server} failed · ${row.reason.split("\n")[0]}`;
+        return `${paint("31", "✗")} ${fit(`${row.server} failed · ${row.reason.split("\n")[0]}`)}`;
     }
   };
 
   const draw = () => {
     if (finished) return;
     let out = drawn > 0 ? `\x1b[${drawn}A` : "";
-    for (const row of rows.values()) out += `\r\x1b[2K${line(row).slice(0, width() + 20)}\n`;
+    for (const row of rows.values()) out += `\r\x1b[2K${line(row)}\n`;
     drawn = rows.size;
     stream.write(out);
   };
