@@ -1,0 +1,338 @@
+/**
+ * The walk: one pass over an untrusted schema that emits the portable form.
+ * Every entry costs one node of budget and one level of depth; past either
+ * bound, or on a cycle, a subschema becomes `{}` (accepts anything), which
+ * widens but never rejects an argument the original accepted.
+ */
+import { appliesTo, isJsonType, valueHasType, type JsonType } from "./keywords";
+import { anyOfOf, intersect } from "./merge";
+import { annotationsOf, canonicalKey, isPermissive, type SchemaNode } from "./node";
+import type { ResolvedOptions } from "./options";
+import { UNRESOLVED, resolveLocalRef } from "./pointer";
+import {
+  TOO_BIG,
+  UNREPRESENTABLE,
+  arrayElements,
+  copyJsonValue,
+  isArray,
+  isCount,
+  isFiniteNumber,
+  isRecordLike,
+  ownProperty,
+  plainNumber,
+  setOwn,
+  snapshot,
+  type Snapshot,
+} from "./read";
+
+/** Patterns longer than this are dropped unparsed (a widening). */
+export const MAX_PATTERN_LENGTH = 10_000;
+/** `format` values longer than this are not formats. */
+const MAX_FORMAT_LENGTH = 256;
+
+const COUNT_KEYWORDS = new Set(["minProperties", "maxProperties", "minLength", "maxLength", "minItems", "maxItems"]);
+
+function validPattern(value: unknown): value is string {
+  if (typeof value !== "string" || value.length > MAX_PATTERN_LENGTH) return false;
+  try {
+    new RegExp(value, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The declared types, or undefined for a typeless node (unknown names are ignored). */
+function declaredTypes(node: Snapshot): JsonType[] | undefined {
+  const raw = node.type;
+  let types: JsonType[] | undefined;
+  if (isJsonType(raw)) types = [raw];
+  else if (isArray(raw)) {
+    const list = [...new Set(arrayElements(raw).filter(isJsonType))];
+    types = list.length > 0 ? list : undefined;
+  }
+  // OpenAPI 3.0's `nullable: true` is JSON Schema's `type: [T, "null"]`.
+  if (types && node.nullable === true && !types.includes("null")) types = [...types, "null"];
+  return types;
+}
+
+function hasPatternProperties(node: Snapshot): boolean {
+  const value = node.patternProperties;
+  if (!isRecordLike(value)) return false;
+  try {
+    return Object.keys(value).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+export class SchemaWalker {
+  private visited = 0;
+  /**
+   * How often each input object is open on the current path. A `$ref` back
+   * into an enclosing schema and a cyclic JS object are the same thing, a
+   * recursive schema, and both are unrolled `maxRecursion` times, then `{}`.
+   */
+  private readonly open = new Map<object, number>();
+  private readonly resolved = new Map<string, unknown>();
+  /** Draft-07 and older ignore a `$ref`'s siblings; 2019-09 and later apply them. */
+  private readonly refSiblingsIgnored: boolean;
+
+  constructor(
+    private readonly root: object,
+    private readonly options: ResolvedOptions,
+  ) {
+    const dialect = ownProperty(root, "$schema");
+    this.refSiblingsIgnored = typeof dialect === "string" && /draft-0[0-7]\b/.test(dialect);
+  }
+
+  private hasBudget(): boolean {
+    return this.visited < this.options.maxNodes;
+  }
+
+  /** Normalizes one subschema found at `depth`. */
+  node(raw: unknown, depth: number): SchemaNode {
+    if (depth > this.options.maxDepth || !this.hasBudget()) return {};
+    this.visited++;
+    if (!isRecordLike(raw)) return {};
+    const entered = this.open.get(raw) ?? 0;
+    if (entered > this.options.maxRecursion) return {};
+    this.open.set(raw, entered + 1);
+    try {
+      const record = snapshot(raw);
+      return typeof record.$ref === "string" ? this.reference(record, depth) : this.shape(record, depth);
+    } finally {
+      if (entered === 0) this.open.delete(raw);
+      else this.open.set(raw, entered);
+    }
+  }
+
+  private resolve(ref: string): unknown {
+    if (this.resolved.has(ref)) return this.resolved.get(ref);
+    const target = resolveLocalRef(this.root, ref);
+    this.resolved.set(ref, target);
+    return target;
+  }
+
+  /** Inlines a local `$ref` (the recursion bound lives in `node`); anything else widens to `{}`. */
+  private reference(record: Snapshot, depth: number): SchemaNode {
+    const siblings = Object.assign(Object.create(null), record) as Snapshot;
+    delete siblings.$ref;
+    const here = this.refSiblingsIgnored ? annotationsOf(siblings) : this.shape(siblings, depth);
+    const target = this.resolve(record.$ref as string);
+    if (target === UNRESOLVED || !isRecordLike(target)) return here;
+    return intersect([here, this.node(target, depth)]);
+  }
+
+  /** Dispatches on the declared type; a type list becomes an anyOf of typed branches. */
+  private shape(record: Snapshot, depth: number): SchemaNode {
+    const types = declaredTypes(record);
+    if (types === undefined) return this.body(record, undefined, depth, true);
+    if (types.length === 1) return this.body(record, types[0], depth, true);
+    const constrained = this.dataValues(record, undefined);
+    const branches: SchemaNode[] = [];
+    for (const type of types) {
+      if (constrained && !constrained.some((value) => valueHasType(value, type))) continue;
+      branches.push(this.body(record, type, depth + 1, false));
+    }
+    return intersect([annotationsOf(record), anyOfOf(branches)]);
+  }
+
+  /**
+   * `enum` and `const` as plain JSON values, filtered to `type`. Values no JSON
+   * argument can equal (functions, NaN, Dates, cycles) are dropped; when the
+   * list is too big to copy within budget the constraint is dropped instead.
+   */
+  private dataValues(record: Snapshot, type: JsonType | undefined): unknown[] | undefined {
+    const hasEnum = isArray(record.enum);
+    const hasConst = record.const !== undefined;
+    if (!hasEnum && !hasConst) return undefined;
+    const available = Math.max(0, this.options.maxNodes - this.visited);
+    const budget = { remaining: available };
+    try {
+      return this.copyDataValues(record, type, hasEnum, hasConst, budget);
+    } finally {
+      // Copied values spend the same node budget subschemas do.
+      this.visited += available - Math.max(0, budget.remaining);
+    }
+  }
+
+  private copyDataValues(
+    record: Snapshot,
+    type: JsonType | undefined,
+    hasEnum: boolean,
+    hasConst: boolean,
+    budget: { remaining: number },
+  ): unknown[] | undefined {
+    const copy = (value: unknown) => copyJsonValue(value, this.options.maxDepth, budget);
+    let values: unknown[] | undefined;
+    if (hasEnum) {
+      values = [];
+      const seen = new Set<string>();
+      for (const element of arrayElements(record.enum as unknown[])) {
+        const copied = copy(element);
+        if (copied === TOO_BIG) return undefined;
+        if (copied === UNREPRESENTABLE) continue;
+        const key = canonicalKey(copied);
+        if (!seen.has(key)) {
+          seen.add(key);
+          values.push(copied);
+        }
+      }
+    }
+    if (hasConst) {
+      const copied = copy(record.const);
+      if (copied !== TOO_BIG && copied !== UNREPRESENTABLE) {
+        const key = canonicalKey(copied);
+        const both = values?.filter((value) => canonicalKey(value) === key);
+        values = both && both.length > 0 ? both : [copied];
+      }
+    }
+    if (values && type) values = values.filter((value) => valueHasType(value, type));
+    return values && values.length > 0 ? values : undefined;
+  }
+
+  /** The collapsed single `items` schema of a tuple (see README: tuples). */
+  private tupleItems(entries: readonly unknown[], tail: unknown, maxItems: unknown, depth: number): SchemaNode {
+    const closedAt = isCount(maxItems) ? maxItems : Number.POSITIVE_INFINITY;
+    const nodes = entries.slice(0, Math.min(entries.length, closedAt)).map((entry) => this.node(entry, depth + 1));
+    if (closedAt > entries.length) {
+      if (tail === undefined || tail === true) nodes.push({});
+      else if (tail !== false) nodes.push(this.node(tail, depth + 1));
+    }
+    return anyOfOf(nodes);
+  }
+
+  private items(record: Snapshot, depth: number): SchemaNode | undefined {
+    const { items, prefixItems } = record;
+    if (isArray(prefixItems)) return this.tupleItems(arrayElements(prefixItems), items, record.maxItems, depth);
+    if (isArray(items)) return this.tupleItems(arrayElements(items), record.additionalItems, record.maxItems, depth);
+    if (items !== undefined) return this.node(items, depth + 1);
+    return undefined;
+  }
+
+  /** One node of one type (or typeless), keywords in input order. */
+  private body(record: Snapshot, type: JsonType | undefined, depth: number, withAnnotations: boolean): SchemaNode {
+    const applies = (keyword: string) => appliesTo(type, keyword);
+    const out: SchemaNode = {};
+
+    let properties: SchemaNode | undefined;
+    let propertiesCut = false;
+    if (applies("properties") && isRecordLike(record.properties)) {
+      properties = {};
+      const declared = snapshot(record.properties);
+      for (const key of Object.keys(declared)) {
+        if (!this.hasBudget()) {
+          propertiesCut = true;
+          break;
+        }
+        setOwn(properties, key, this.node(declared[key], depth + 1));
+      }
+    }
+    let required: string[] | undefined;
+    if (properties && isArray(record.required)) {
+      const names = new Set<string>();
+      for (const name of arrayElements(record.required)) {
+        if (typeof name === "string" && Object.hasOwn(properties, name)) names.add(name);
+      }
+      if (names.size > 0) required = [...names];
+    }
+    const values = this.dataValues(record, type);
+    const items = applies("items") ? this.items(record, depth) : undefined;
+
+    let anyOfEmitted = false;
+    let valuesEmitted = false;
+    let itemsEmitted = false;
+    const pending: SchemaNode[] = [];
+
+    for (const key of Object.keys(record)) {
+      const value = record[key];
+      switch (key) {
+        case "type":
+          if (type === undefined) break;
+          out.type = type;
+          if (type === "object" && properties === undefined) out.properties = {};
+          if (type === "array" && items === undefined) {
+            out.items = {};
+            itemsEmitted = true;
+          }
+          break;
+        case "title":
+        case "description":
+          if (withAnnotations && typeof value === "string") out[key] = value;
+          break;
+        case "enum":
+        case "const":
+          if (values && !valuesEmitted) out.enum = values;
+          valuesEmitted = true;
+          break;
+        case "anyOf":
+        case "oneOf": {
+          // oneOf widens to anyOf: providers that take one take the other, and
+          // exclusivity is the server's to check. A second combinator is dropped.
+          if (anyOfEmitted || !isArray(value)) break;
+          anyOfEmitted = true;
+          const union = anyOfOf(arrayElements(value).map((branch) => this.node(branch, depth + 1)));
+          if (Array.isArray(union.anyOf)) out.anyOf = union.anyOf;
+          else if (!isPermissive(union)) pending.push(union);
+          break;
+        }
+        case "allOf":
+          if (isArray(value)) for (const branch of arrayElements(value)) pending.push(this.node(branch, depth + 1));
+          break;
+        case "properties":
+          if (properties) out.properties = properties;
+          break;
+        case "required":
+          if (required) out.required = required;
+          break;
+        case "additionalProperties":
+          // Dropping patternProperties would otherwise reject keys it allowed.
+          if (!applies(key) || propertiesCut || hasPatternProperties(record)) break;
+          if (typeof value === "boolean") out[key] = value;
+          else if (isRecordLike(value)) out[key] = this.node(value, depth + 1);
+          break;
+        case "items":
+        case "prefixItems":
+        case "additionalItems":
+          if (items !== undefined && !itemsEmitted) out.items = items;
+          itemsEmitted = items !== undefined;
+          break;
+        case "minimum":
+        case "maximum":
+          if (!applies(key) || !isFiniteNumber(value)) break;
+          // Draft-04 spells an exclusive bound as a boolean beside the number.
+          if (record[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] === true) {
+            out[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] = plainNumber(value);
+          } else {
+            out[key] = plainNumber(value);
+          }
+          break;
+        case "exclusiveMinimum":
+        case "exclusiveMaximum":
+          if (applies(key) && isFiniteNumber(value)) out[key] = plainNumber(value);
+          break;
+        case "multipleOf":
+          if (applies(key) && isFiniteNumber(value) && value > 0) out[key] = value;
+          break;
+        case "uniqueItems":
+          if (applies(key) && typeof value === "boolean") out[key] = value;
+          break;
+        case "pattern":
+          if (applies(key) && validPattern(value)) out[key] = value;
+          break;
+        case "format":
+          if (applies(key) && typeof value === "string" && value.length > 0 && value.length <= MAX_FORMAT_LENGTH) {
+            out[key] = value;
+          }
+          break;
+        default:
+          if (COUNT_KEYWORDS.has(key) && applies(key) && isCount(value)) out[key] = value;
+      }
+    }
+    if (type !== undefined && out.type === undefined) {
+      return intersect([{ type }, out, ...pending]);
+    }
+    return pending.length > 0 ? intersect([out, ...pending]) : out;
+  }
+}
