@@ -20,12 +20,16 @@ it("renders live connect progress on a terminal and clears it when every server 
     slow: { command: "/bin/sh", args: ["-c", `sleep 3; exec "${slow.command}" "${slow.args[0]}" stdio`] },
     broken: { command: process.execPath, args: ["-e", "process.exit(4)"] },
   });
-  tmux = TmuxSession.start([process.execPath, BIN, "mcp", "status", "--mcp", config], { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root });
+  // A prompt line first, as in a real shell. (A block cleared from the very
+  // top of the screen is moved into tmux's scrollback by its scroll-on-clear.)
+  const command = `echo '$ indusr mcp status'; exec "${process.execPath}" "${BIN}" mcp status --mcp "${config}"`;
+  tmux = TmuxSession.start(["/bin/sh", "-c", command], { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root });
   // While the slow server starts: a spinner line for it, and the failure already shown.
   const during = await tmux.waitFor(/broken failed · /, 60_000);
   expect(during).toMatch(/slow connecting…/);
   // Afterwards the progress block is gone and only the report remains.
   const after = await tmux.waitFor(/\[exited \d+\]/, 90_000);
+  expect(after).toMatch(/^\$ indusr mcp status\nSERVER\s+PHASE/);
   expect(after).not.toContain("connecting…");
   expect(after).not.toContain(" · ");
   expect(after).toMatch(/slow\s+ready\s+\d+/);
