@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, alive, BIN, everythingServer, waitUntil, type AgentSandbox } from "./support/agent-cli";
+import { agentSandbox, alive, bin, everythingServer, waitUntil, type AgentSandbox } from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
 
 jest.setTimeout(180_000);
@@ -65,7 +65,7 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   });
   const mcp = sandbox.mcpConfig({ everything: everythingServer });
   tmux = TmuxSession.start(
-    [process.execPath, BIN, "--session-dir", sandbox.sessions, "--mcp", mcp, "--base-url", fake.baseUrl, "--model", "fake-model"],
+    [process.execPath, bin(), "--session-dir", sandbox.sessions, "--mcp", mcp, "--base-url", fake.baseUrl, "--model", "fake-model"],
     { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
   );
   const banner = await waitForPrompt(tmux);

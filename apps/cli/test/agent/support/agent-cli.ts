@@ -3,14 +3,39 @@
  * XDG config root, project folder, session folder), with MCP configs that
  * mount real servers from the dev dependencies.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 export const APP = path.join(__dirname, "..", "..", "..");
-/** `INDUSR_TEST_BIN` runs another build of the binary (a local experiment). */
-export const BIN = process.env.INDUSR_TEST_BIN ?? path.join(APP, "dist", "indusr.js");
+const DIST = path.join(APP, "dist");
+let snapshot: string | undefined;
+
+/**
+ * The binary under test: a private copy of `dist/` taken once per test file,
+ * so a rebuild of `dist/` while tests run (tsup cleans it first) cannot pull
+ * chunks out from under a running agent. `INDUSR_TEST_BIN` overrides it.
+ */
+export function bin(): string {
+  if (process.env.INDUSR_TEST_BIN) return process.env.INDUSR_TEST_BIN;
+  if (snapshot) return snapshot;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "indusr-bin-"));
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.cpSync(DIST, dir, { recursive: true });
+      const candidate = path.join(dir, "indusr.js");
+      execFileSync(process.execPath, [candidate, "--version"], { stdio: "pipe", timeout: 30_000 });
+      snapshot = candidate;
+      process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+      return candidate;
+    } catch (error) {
+      if (attempt >= 30) throw error;
+      execFileSync("sleep", ["1"]); // dist is being rebuilt; try again
+    }
+  }
+}
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js", { paths: [APP] });
 export const CRASHY = path.join(__dirname, "..", "fixtures", "crashy-server.mjs");
 
@@ -59,7 +84,7 @@ export interface Running {
 }
 
 export function startAgent(args: readonly string[], sandbox: AgentSandbox, env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [BIN, "--session-dir", sandbox.sessions, ...args], {
+  const child = spawn(process.execPath, [bin(), "--session-dir", sandbox.sessions, ...args], {
     cwd: sandbox.cwd,
     env: { ...sandbox.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
