@@ -25,10 +25,19 @@ interface ZodObjectLike {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: ParseIssue[] } };
 }
 
+/**
+ * `tools/call` is the exception: the SDK's `Server` already re-parses it
+ * strictly and answers InvalidParams, so it is registered leniently and not
+ * parsed a third time on the hot path.
+ */
 export function handleStrictly<T extends AnyObjectSchema>(server: Server, schema: T, handler: Handler<T>): void {
   const strict = schema as unknown as ZodObjectLike;
   const lenient = strict.extend({ params: RequestSchema.shape.params }) as T;
   const run = handler as unknown as (request: unknown, extra: unknown) => ReturnType<Handler<T>>;
+  if (isToolCall(strict)) {
+    server.setRequestHandler(lenient, handler);
+    return;
+  }
   server.setRequestHandler(lenient, ((request: { method: string }, extra: unknown) => {
     const parsed = strict.safeParse(request);
     if (!parsed.success) {
@@ -38,4 +47,9 @@ export function handleStrictly<T extends AnyObjectSchema>(server: Server, schema
     }
     return run(parsed.data, extra);
   }) as unknown as Handler<T>);
+}
+
+function isToolCall(schema: ZodObjectLike): boolean {
+  const method = (schema as unknown as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
+  return method === "tools/call";
 }
