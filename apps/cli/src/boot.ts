@@ -178,7 +178,10 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
 
   fleets.set(control, mcp.fleet);
   const origin = (name: string): ToolOrigin => (BUILTIN.has(name) ? "built-in" : APP.has(name) ? "app" : "server");
-  return { box, origin, servers, diagnostics, mcp: control, close: () => mcp.tearDown() };
+  const close = async () => {
+    await Promise.all([deck.dispose().catch(() => undefined), mcp.tearDown()]);
+  };
+  return { box, origin, servers, diagnostics, mcp: control, close };
 }
 
 const fleets = new WeakMap<McpControl, EndpointFleet | undefined>();
