@@ -11,7 +11,7 @@
  * calling a tool, at `--max-turns`, on a model error, or on an interrupt.
  */
 import path from "node:path";
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolResultPart, type ToolSet } from "ai";
+import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolResultPart, type ToolSet } from "ai";
 import type { JsonSchema, ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
 import type { BootedDeck, ServerReport } from "../boot-types";
 import { composeBriefing } from "./briefing";
@@ -172,6 +172,21 @@ export class AgentSession {
     this.transcript.append({ type: "clear" });
   }
 
+  /**
+   * The briefing and the conversation for one request. For Anthropic, two
+   * cache breakpoints (after the tools and briefing, and at the newest
+   * message) let every turn reuse the prefix the previous turn paid for.
+   */
+  private prompt(): { system: string | SystemModelMessage; messages: ModelMessage[] } {
+    const briefing = this.briefing();
+    if (this.options.provider !== "anthropic") return { system: briefing, messages: this.messages };
+    const cache = { anthropic: { cacheControl: { type: "ephemeral" } } };
+    const messages = [...this.messages];
+    const last = messages.at(-1);
+    if (last) messages[messages.length - 1] = { ...last, providerOptions: { ...last.providerOptions, ...cache } } as ModelMessage;
+    return { system: { role: "system", content: briefing, providerOptions: cache }, messages };
+  }
+
   private push(message: ModelMessage): void {
     this.messages.push(message);
     this.transcript.append({ type: "message", message });
@@ -222,8 +237,7 @@ export class AgentSession {
 
       const stream = streamText({
         model: this.options.model,
-        system: this.briefing(),
-        messages: this.messages,
+        ...this.prompt(),
         tools: toModelTools(descriptors),
         abortSignal: signal,
         maxRetries: this.options.maxRetries,

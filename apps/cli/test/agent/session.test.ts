@@ -319,6 +319,25 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     expect(lastToolResults(h.fake.requests[1]!)).toHaveLength(1);
   });
 
+  test("Anthropic requests carry cache breakpoints on the briefing and the newest message; OpenAI requests none", async () => {
+    const h = await harness(protocol, [callTool("everything__echo", { message: "c" }), say("done")], [echo]);
+    await h.run("cache me");
+    const bodies = h.fake.requests.map((r) => JSON.stringify(r.body));
+    if (protocol === "anthropic") {
+      for (const request of h.fake.requests) {
+        const body = request.body as { system: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+        expect(body.system.at(-1)!.cache_control).toEqual({ type: "ephemeral" });
+        expect(body.messages.at(-1)!.content.at(-1)!.cache_control).toEqual({ type: "ephemeral" });
+        expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(2);
+      }
+    } else {
+      for (const body of bodies) expect(body).not.toMatch(/cache_?control/i);
+    }
+    // The stored conversation is untouched by the breakpoints.
+    const lines = fs.readFileSync(h.session.transcript.file, "utf8");
+    expect(lines).not.toContain("cacheControl");
+  });
+
   test("the transcript records the session as JSON lines", async () => {
     const h = await harness(protocol, [callTool("everything__echo", { message: "t" }), say("done")], [echo]);
     await h.run("record me");
