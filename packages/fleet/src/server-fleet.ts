@@ -63,20 +63,8 @@ export class EndpointFleet implements ServerFleet {
     const generation = ++this.generation;
     const previous = [...this.byId.values()];
     const servers = lastIdWins(config.servers ?? []);
-    const endpointOptions: EndpointOptions = {
-      ...this.options.endpointOptions,
-      timeouts: {
-        ...(this.options.connectTimeoutMs === undefined ? {} : { startupMs: this.options.connectTimeoutMs }),
-        ...this.options.endpointOptions?.timeouts,
-      },
-    };
-    const make = this.options.createEndpoint ?? ((server, opts) => createServerEndpoint(server, undefined, opts));
     const next = new Map<string, McpServerEndpoint>();
-    for (const server of servers) {
-      // Defaults (args, env, headers) filled in when the config is valid; an invalid one faults on open.
-      const parsed = parseServerConfig(server);
-      next.set(server.id, make(parsed.ok ? parsed.value : server, endpointOptions));
-    }
+    for (const server of servers) next.set(server.id, this.mint(server));
     this.byId = next;
     await Promise.all(previous.map((endpoint) => endpoint.close()));
     await runBounded([...next.values()], this.options.concurrency ?? defaultConcurrency(), async (endpoint) => {
@@ -89,6 +77,44 @@ export class EndpointFleet implements ServerFleet {
       }
     });
     if (generation === this.generation) this.emitReplaced();
+  }
+
+  /** A fresh endpoint for one server config, with the fleet's endpoint options. */
+  private mint(server: ServerConfig): McpServerEndpoint {
+    const endpointOptions: EndpointOptions = {
+      ...this.options.endpointOptions,
+      timeouts: {
+        ...(this.options.connectTimeoutMs === undefined ? {} : { startupMs: this.options.connectTimeoutMs }),
+        ...this.options.endpointOptions?.timeouts,
+      },
+    };
+    const make = this.options.createEndpoint ?? ((config, opts) => createServerEndpoint(config, undefined, opts));
+    // Defaults (args, env, headers) filled in when the config is valid; an invalid one faults on open.
+    const parsed = parseServerConfig(server);
+    return make(parsed.ok ? parsed.value : server, endpointOptions);
+  }
+
+  /**
+   * Replace one server's endpoint with a fresh one (same config) and connect
+   * it; every other endpoint is untouched. Resolves to the new endpoint, or
+   * undefined for an unknown id. Never throws: a failed connect is the new
+   * endpoint's fault.
+   */
+  async reconnect(server: string): Promise<McpServerEndpoint | undefined> {
+    const previous = this.byId.get(server);
+    const config = previous?.config;
+    if (!previous || !config) return undefined;
+    const fresh = this.mint(config);
+    this.byId = new Map([...this.byId].map(([id, endpoint]) => [id, id === server ? fresh : endpoint]));
+    await previous.close().catch(() => undefined);
+    try {
+      await fresh.open();
+      await this.afterOpen?.(fresh);
+    } catch {
+      // The endpoint keeps its own fault.
+    }
+    this.emitReplaced();
+    return fresh;
   }
 
   spinUp(): Promise<void> {
