@@ -128,7 +128,10 @@ export class Lineage<C extends LedgerCapability> {
   }
 }
 
-/** What a live key holds: its capability, the server it was enrolled under, and since when. */
+/**
+ * What a live key holds: its capability, the server it was enrolled under, and
+ * since when. May be the (mutable) slot itself: read it at once, never keep it.
+ */
 export interface Holding<C> {
   readonly at: number;
   readonly capability: C;
