@@ -116,6 +116,21 @@ describe("sessions", () => {
     controller.abort();
     await expect(call).rejects.toThrow();
     await waitUntil(() => state.aborted === 1);
+    // The cancelled call's exchange is ended, so it blocks neither idling nor a drain.
+    await waitUntil(() => host.inFlight === 0);
+    await expectStillServing(host, client);
+  });
+
+  it("answers with plain JSON when asked, and ends cancelled exchanges there too", async () => {
+    const { host, state } = await start({ jsonResponse: true });
+    const { client } = await connect(host.url);
+    await expectStillServing(host, client);
+    const controller = new AbortController();
+    const call = client.callTool({ name: "slow", arguments: { ms: 60_000 } }, undefined, { signal: controller.signal });
+    await waitUntil(() => state.started === 1);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitUntil(() => state.aborted === 1 && host.inFlight === 0);
     await expectStillServing(host, client);
   });
 

@@ -14,7 +14,8 @@ import type { AddressInfo } from "node:net";
 import type { ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { createProviderHost } from "../provider-host";
 import type { ProviderHostInfo, ProviderHostOptions, RunningProviderHost } from "../provider-host";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./request-body";
@@ -84,6 +85,8 @@ interface Session {
   /** Open HTTP exchanges (POSTs and GET streams) of this session. */
   open: number;
   lastSeen: number;
+  /** The open POST answering each JSON-RPC request id, for cancellation. */
+  readonly answering: Map<RequestId, ServerResponse>;
 }
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
@@ -209,7 +212,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
         sessions.set(id, session);
       });
       const running = await host.connect(transport);
-      session = { transport, running, open: 0, lastSeen: Date.now() };
+      session = { transport, running, open: 0, lastSeen: Date.now(), answering: new Map() };
       const opened = session;
       void running.waiting().then(() => {
         if (opened.id !== undefined) sessions.delete(opened.id);
@@ -239,11 +242,29 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   async function exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
     session.open++;
     session.lastSeen = Date.now();
+    const requestIds = messagesOf(body).filter(isJSONRPCRequest).map((message) => message.id);
+    for (const id of requestIds) session.answering.set(id, response);
     response.once("close", () => {
       session.open--;
       session.lastSeen = Date.now();
+      for (const id of requestIds) if (session.answering.get(id) === response) session.answering.delete(id);
     });
     await session.transport.handleRequest(request, response, body);
+    for (const id of cancelledIds(body)) endCancelledExchange(session, id);
+  }
+
+  /**
+   * A cancelled request gets no response (MCP), so the SDK would hold its
+   * POST open until the client hangs up, which the SDK client does not do;
+   * the open exchange would then block idle expiry and a graceful drain.
+   * End it: the SSE stream is closed cleanly; a JSON-mode answer, which has
+   * no clean way to end without a body, is cut.
+   */
+  function endCancelledExchange(session: Session, id: RequestId): void {
+    const answering = session.answering.get(id);
+    if (answering === undefined) return;
+    if (options.jsonResponse === true) answering.destroy();
+    else session.transport.closeSSEStream(id);
   }
 
   const httpServer = createServer((request, response) => {
@@ -330,6 +351,21 @@ function buildPolicy(options: HttpHostOptions, loopback: boolean, port: number, 
           : "any";
   const allowedOrigins = lower([...(loopback ? loopbackOrigins(port) : []), ...(options.allowedOrigins ?? [])]);
   return token === undefined ? { allowedHosts, allowedOrigins } : { allowedHosts, allowedOrigins, token };
+}
+
+function messagesOf(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [body];
+}
+
+/** Request ids named by `notifications/cancelled` messages in a POST body. */
+function cancelledIds(body: unknown): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of messagesOf(body)) {
+    if (!isJSONRPCNotification(message) || message.method !== "notifications/cancelled") continue;
+    const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof id === "string" || typeof id === "number") ids.push(id);
+  }
+  return ids;
 }
 
 /** True when a POST body holds an `initialize` request (alone or in a batch). */
