@@ -158,3 +158,25 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   expect(fs.readFileSync(path.join(sandbox.home, ".indusvx", "history"), "utf8")).toContain("please echo something\n");
   expect(fake.remaining()).toBe(0);
 });
+
+test("-p on a terminal asks before a tool that may change things, and streams the answer", async () => {
+  fake = await startFakeModel({
+    script: [
+      callTool("write", { path: "asked.txt", content: "yes\n" }),
+      callTool("write", { path: "denied.txt", content: "no\n" }),
+      (request) => say(`Second call: ${lastToolResults(request)[0]?.text.slice(0, 30)}`, { chunkDelayMs: 20 }),
+    ],
+  });
+  tmux = TmuxSession.start(
+    [process.execPath, bin(), "--session-dir", sandbox.sessions, "--base-url", fake.baseUrl, "--model", "fake-model", "-p", "write two files"],
+    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
+  );
+  await tmux.waitFor(/\? allow write asked\.txt\s+\[y\]es once · \[a\]lways · \[n\]o ›/);
+  tmux.type("y");
+  await tmux.waitFor(/\? allow write denied\.txt/);
+  tmux.type("n");
+  const screen = await tmux.waitFor(/\[exited 0\]/);
+  expect(screen).toContain("Second call: Refused: the user declined");
+  expect(fs.readFileSync(path.join(sandbox.cwd, "asked.txt"), "utf8")).toBe("yes\n");
+  expect(fs.existsSync(path.join(sandbox.cwd, "denied.txt"))).toBe(false);
+});
