@@ -4,7 +4,7 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import { isDeckFault, type Capability, type Profile, type ToolBox } from "@indus/contract";
+import { isDeckFault, type Capability, type Profile } from "@indus/contract";
 import {
   appNovelCards,
   builtinIds,
@@ -18,6 +18,7 @@ import {
 } from "@indus/deck";
 import type { EndpointFleet } from "@indus/fleet";
 import type { BootedDeck, ConfigDiagnostic, McpControl, ServerReport, ToolOrigin } from "./boot-types";
+import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./program";
 import { silentProgress, type ProgressSink } from "./progress";
 
@@ -134,17 +135,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     framework: options.sessionDir ? { sessionDir: options.sessionDir } : {},
     options: { env: options.env ?? process.env },
   });
-  if (options.noTools) {
-    const empty: ToolBox = { descriptors: () => [], runner: { run: async (call) => ({ callId: call.id, isError: true, content: [{ type: "text", text: `no tools in this session (--no-tools): ${call.name} is unavailable` }] }) } };
-    const none: McpControl = {
-      servers: () => [],
-      reconnect: async (id) => {
-        throw new UsageError(`no MCP servers in this session (--no-tools): "${id}" cannot reconnect`);
-      },
-      setEnabled: () => undefined,
-    };
-    return { box: empty, origin: () => "built-in", servers: [], diagnostics: [], mcp: none, close: async () => undefined };
-  }
+  if (options.noTools) return emptyDeck();
 
   let deck = provisionDeck(options.profile, ctx);
   if (options.tools && options.tools.length > 0) {

@@ -1,15 +1,22 @@
 /**
- * The `indusr` entry point. Kept tiny: it parses the command line and loads
- * only the module the command needs.
+ * The `indusr` entry point. Kept tiny: `--version` answers without loading
+ * anything else; every other command loads only the module it needs.
  */
-import { main } from "./program";
+import { VERSION } from "./version";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`indusr: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  import("./program")
+    .then(({ main }) => main(argv))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error: unknown) => {
+        process.stderr.write(`indusr: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        process.exitCode = 1;
+      },
+    );
+}

@@ -3,7 +3,7 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
-import { isProfile, type Profile } from "@indus/contract";
+import type { Profile } from "@indus/contract";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { UsageError } from "../program";
@@ -22,8 +22,8 @@ export interface DeckFlags {
 
 export function profileOf(flags: DeckFlags, fallback: Profile): Profile {
   if (flags.profile === undefined) return fallback;
-  if (!isProfile(flags.profile)) throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
-  return flags.profile;
+  if (!["authoring", "survey", "all"].includes(flags.profile)) throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
+  return flags.profile as Profile;
 }
 
 /** Commander folds `--no-tools` into `tools: false`; both spellings mean "none". */
@@ -78,8 +78,8 @@ export function warnFailedServers(cli: CliEnv, servers: readonly ServerReport[])
 /** Boot, warn, run `body`, and always tear the servers down. */
 export async function withDeck<T>(flags: DeckFlags, fallbackProfile: Profile, body: (deck: BootedDeck, cli: CliEnv) => Promise<T>): Promise<T> {
   const { cli, options } = bootOptionsOf(flags, fallbackProfile);
-  const { bootDeck } = await import("../boot");
-  const deck = await bootDeck(options);
+  // A --no-tools session never loads the deck.
+  const deck = options.noTools ? (await import("../empty-deck")).emptyDeck() : await (await import("../boot")).bootDeck(options);
   try {
     warnDiagnostics(cli, deck.diagnostics);
     warnFailedServers(cli, deck.servers);
