@@ -3,7 +3,7 @@
  * as a backstop: we need to tell a deadline apart from a server error (both
  * surface as an `McpError` in the SDK), reset the deadline on progress up to a
  * total bound, and have the SDK send `notifications/cancelled` when we give up.
- * Aborting the SDK request's signal does exactly that last part.
+ * Aborting the signal the SDK request was given does exactly that last part.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ToolProgress } from "@indus/contract";
@@ -38,33 +38,78 @@ export interface DeadlineOptions {
 
 type RequestArgs = Parameters<Client["request"]>;
 
+/**
+ * The part of `AbortSignal` that the SDK's `Protocol.request()` uses: `aborted`,
+ * `reason`, `throwIfAborted()` and one `abort` listener (on which it sends
+ * `notifications/cancelled` and rejects). Every request needs one, and a real
+ * `AbortController` (EventTarget machinery) cost more per call than the rest of
+ * our request path together; this plain object does the same job. The deadline
+ * and abort tests pin the behaviour against the SDK version in use.
+ */
+class CancelHandle {
+  aborted = false;
+  reason: unknown = undefined;
+  private listener: (() => void) | undefined;
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  addEventListener(_type: "abort", listener: () => void): void {
+    this.listener = listener;
+  }
+
+  removeEventListener(): void {
+    this.listener = undefined;
+  }
+
+  abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.();
+  }
+}
+
 export async function requestWithDeadline<T>(
   client: Client,
   request: { method: string; params?: Record<string, unknown> },
   schema: RequestArgs[1],
   options: DeadlineOptions,
 ): Promise<T> {
-  const controller = new AbortController();
-  const fire = (reason: Error) => {
-    if (!controller.signal.aborted) controller.abort(reason);
-  };
-  let idle = setTimeout(() => fire(new DeadlineExceeded(options.timeoutMs, false)), options.timeoutMs);
-  const total =
-    options.totalMs === undefined
-      ? undefined
-      : setTimeout(() => fire(new DeadlineExceeded(options.totalMs ?? 0, true)), options.totalMs);
-  const onAbort = () => fire(new CallerAborted(options.signal?.reason));
-  if (options.signal?.aborted) onAbort();
-  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  const handle = new CancelHandle();
+  const started = Date.now();
   const resetsOnProgress = options.totalMs !== undefined;
+  const totalMs = options.totalMs ?? options.timeoutMs;
+  let lastActivity = started;
+  // One timer per request: progress only records the time, and the timer, when
+  // it fires, re-arms itself for whatever is left (cheaper than re-arming per
+  // progress notification).
+  const check = () => {
+    const now = Date.now();
+    const idleLeft = lastActivity + options.timeoutMs - now;
+    const totalLeft = started + totalMs - now;
+    if (totalLeft <= 0 && idleLeft > 0) return handle.abort(new DeadlineExceeded(totalMs, true));
+    if (idleLeft <= 0) return handle.abort(new DeadlineExceeded(options.timeoutMs, false));
+    timer = setTimeout(check, Math.min(idleLeft, totalLeft));
+  };
+  let timer = setTimeout(check, Math.min(options.timeoutMs, totalMs));
+  const signal = options.signal;
+  const onAbort = signal ? () => handle.abort(new CallerAborted(signal.reason)) : undefined;
+  if (signal && onAbort) {
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  }
   try {
     return (await client.request(request as RequestArgs[0], schema, {
-      signal: controller.signal,
-      timeout: (options.totalMs ?? options.timeoutMs) + 5_000,
+      signal: handle as unknown as AbortSignal,
+      // A backstop only; ours fires first.
+      timeout: totalMs + 5_000,
       onprogress: resetsOnProgress
         ? (progress) => {
-            clearTimeout(idle);
-            idle = setTimeout(() => fire(new DeadlineExceeded(options.timeoutMs, false)), options.timeoutMs);
+            lastActivity = Date.now();
             options.onProgress?.({
               progress: progress.progress,
               ...(progress.total === undefined ? {} : { total: progress.total }),
@@ -74,12 +119,11 @@ export async function requestWithDeadline<T>(
         : undefined,
     })) as T;
   } catch (error) {
-    const reason: unknown = controller.signal.reason;
-    if (controller.signal.aborted && (reason instanceof DeadlineExceeded || reason instanceof CallerAborted)) throw reason;
+    const reason = handle.reason;
+    if (handle.aborted && (reason instanceof DeadlineExceeded || reason instanceof CallerAborted)) throw reason;
     throw error;
   } finally {
-    clearTimeout(idle);
-    if (total) clearTimeout(total);
-    options.signal?.removeEventListener("abort", onAbort);
+    clearTimeout(timer);
+    if (signal && onAbort) signal.removeEventListener("abort", onAbort);
   }
 }

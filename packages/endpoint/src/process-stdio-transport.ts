@@ -81,6 +81,7 @@ export class ProcessStdioTransport implements Transport {
   private exitInfoValue: ExitInfo | undefined;
   private fatalValue: Error | undefined;
   private garbageLines = 0;
+  private drained: Promise<void> | undefined;
   private firstGarbage: string | undefined;
 
   constructor(private readonly options: ProcessStdioOptions) {
@@ -194,13 +195,15 @@ export class ProcessStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closing || this.finished || !stdin.writable) return Promise.reject(new Error("Not connected"));
-    // Like the SDK: resolve once the data is queued; wait only under backpressure.
+    // Like the SDK: resolve once the data is queued; under backpressure, senders
+    // share one wait for `drain` (one listener set, however many are waiting).
     if (stdin.write(serializeMessage(message))) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
+    this.drained ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         stdin.off("drain", onDrain);
         stdin.off("error", done);
         stdin.off("close", onClose);
+        this.drained = undefined;
         if (error) reject(error);
         else resolve();
       };
@@ -210,6 +213,7 @@ export class ProcessStdioTransport implements Transport {
       stdin.once("error", done);
       stdin.once("close", onClose);
     });
+    return this.drained;
   }
 
   /** End stdin, give the server a grace period, then SIGTERM and SIGKILL its group. */

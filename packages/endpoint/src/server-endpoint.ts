@@ -395,8 +395,9 @@ export class McpServerEndpoint implements ServerEndpoint {
     } catch (error) {
       // Whatever was started is shut down, and close() waits for that to finish.
       if (current) this.cleanups.add(current.close().catch(() => undefined));
-      // A session that completed just as the deadline fired is closed, not leaked.
-      this.cleanups.add(work.then((session) => this.endSession(session, true)).catch(() => undefined));
+      // A session that completed just as the deadline fired is closed, not leaked. (Not
+      // awaited by close(): a handshake on a closed transport may never settle.)
+      void work.then((session) => this.endSession(session, true)).catch(() => undefined);
       throw error;
     } finally {
       if (timer) clearTimeout(timer);

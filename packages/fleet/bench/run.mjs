@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+/**
+ * Benchmarks of @indus/fleet against a bare SDK `Client`, measured in the same
+ * run so the ratios hold on whatever machine runs them:
+ *
+ *   latency     server-everything `echo` over stdio, one call at a time: p50/p99
+ *               through mountProtocolBridge's runner vs a bare Client.callTool
+ *   throughput  1,000 `echo` calls in flight at once: calls/s, same comparison
+ *   mount       time to mount N server-everything servers (parallel connects)
+ *               vs connecting N bare clients one after another
+ *   cycles      mount/tear-down cycles of two small servers: child processes
+ *               and memory before and after (no growth expected)
+ *
+ * Run after a build: `pnpm --filter @indus/fleet build && pnpm --filter @indus/fleet bench`
+ * (or `pnpm turbo run bench --filter @indus/fleet`). BENCH_QUICK=1 runs a
+ * reduced version (well under a minute). Needs `--expose-gc` (the bench script passes it).
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { execFileSync } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mountProtocolBridge } from "../dist/index.js";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const here = path.dirname(fileURLToPath(import.meta.url));
+const endpointRoot = path.join(here, "..", "..", "endpoint");
+const EVERYTHING = path.join(endpointRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const TINY = path.join(endpointRoot, "test", "fixtures", "tiny-server.mjs");
+
+const everything = (id) => ({ transport: "stdio", id, command: process.execPath, args: [EVERYTHING, "stdio"], env: {} });
+const tiny = (id) => ({ transport: "stdio", id, command: process.execPath, args: [TINY, id], env: {} });
+
+async function bareClient() {
+  const client = new Client({ name: "bare-bench", version: "0.0.0" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "pipe" });
+  transport.stderr?.resume();
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const fmt = (n, digits = 3) => n.toFixed(digits);
+
+function report(title, rows) {
+  console.log(`\n## ${title}`);
+  for (const row of rows) console.log(row);
+}
+
+/**
+ * Per-call latency. Two identical server processes can differ by 30% on a busy
+ * 2-core machine (which core, which scheduling group), so each side gets
+ * several fresh server processes and calls alternate one by one.
+ */
+async function latency() {
+  const pairs = QUICK ? 3 : 6;
+  const perPair = QUICK ? 300 : 1_000;
+  const bare = [];
+  const mounted = [];
+  for (let pair = 0; pair < pairs; pair += 1) {
+    const client = await bareClient();
+    const { box, fleet } = await mountProtocolBridge({ servers: [everything("everything")] });
+    try {
+      // Warm both paths (JIT, pipes) before measuring.
+      for (let i = 0; i < 200; i += 1) {
+        await client.callTool({ name: "echo", arguments: { message: "warm" } });
+        await box.runner.run({ id: "w", name: "everything__echo", input: { message: "warm" } });
+      }
+      for (let i = 0; i < perPair; i += 1) {
+        for (const side of i % 2 === 0 ? ["bare", "box"] : ["box", "bare"]) {
+          const t0 = performance.now();
+          if (side === "bare") {
+            await client.callTool({ name: "echo", arguments: { message: "ping" } });
+            bare.push(performance.now() - t0);
+          } else {
+            const outcome = await box.runner.run({ id: String(i), name: "everything__echo", input: { message: "ping" } });
+            mounted.push(performance.now() - t0);
+            if (outcome.isError) throw new Error("echo failed through the box");
+          }
+        }
+      }
+    } finally {
+      await client.close();
+      await fleet.tearDown();
+    }
+  }
+  bare.sort((a, b) => a - b);
+  mounted.sort((a, b) => a - b);
+  const p = (xs, q) => percentile(xs, q);
+  report(`latency: server-everything echo over stdio, ${bare.length} calls each over ${pairs} fresh server pairs`, [
+    `bare SDK Client   p50 ${fmt(p(bare, 50))} ms   p99 ${fmt(p(bare, 99))} ms`,
+    `mounted box       p50 ${fmt(p(mounted, 50))} ms   p99 ${fmt(p(mounted, 99))} ms`,
+    `ratio (box/bare)  p50 ${fmt(p(mounted, 50) / p(bare, 50), 2)}x   p99 ${fmt(p(mounted, 99) / p(bare, 99), 2)}x   (target p50 <= 1.10)`,
+  ]);
+}
+
+async function throughput(box, client) {
+  const inFlight = 1_000;
+  const rounds = QUICK ? 3 : 8;
+  let bareBest = 0;
+  let boxBest = 0;
+  const bareAll = [];
+  const boxAll = [];
+  for (let round = 0; round < rounds; round += 1) {
+    let t0 = performance.now();
+    await Promise.all(Array.from({ length: inFlight }, (_, i) => client.callTool({ name: "echo", arguments: { message: String(i) } })));
+    const bareRate = inFlight / ((performance.now() - t0) / 1000);
+    t0 = performance.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: inFlight }, (_, i) => box.runner.run({ id: String(i), name: "everything__echo", input: { message: String(i) } })),
+    );
+    const boxRate = inFlight / ((performance.now() - t0) / 1000);
+    if (outcomes.some((outcome) => outcome.isError)) throw new Error("echo failed through the box");
+    if (round === 0) continue; // warm-up round
+    bareAll.push(bareRate);
+    boxAll.push(boxRate);
+    bareBest = Math.max(bareBest, bareRate);
+    boxBest = Math.max(boxBest, boxRate);
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  report(`throughput: ${inFlight} echo calls in flight, ${rounds - 1} measured rounds`, [
+    `bare SDK Client   median ${fmt(median(bareAll), 0)} calls/s   best ${fmt(bareBest, 0)}`,
+    `mounted box       median ${fmt(median(boxAll), 0)} calls/s   best ${fmt(boxBest, 0)}`,
+    `ratio (box/bare)  median ${fmt(median(boxAll) / median(bareAll), 2)}x   (target >= 0.9)`,
+  ]);
+}
+
+async function mountTime() {
+  const sizes = QUICK ? [1, 5] : [1, 5, 10, 20];
+  const rows = [];
+  for (const n of sizes) {
+    let t0 = performance.now();
+    const clients = [];
+    for (let i = 0; i < n; i += 1) clients.push(await bareClient());
+    const sequential = performance.now() - t0;
+    await Promise.all(clients.map((client) => client.close()));
+
+    t0 = performance.now();
+    const { box, fleet } = await mountProtocolBridge({ servers: Array.from({ length: n }, (_, i) => everything(`e${i}`)) });
+    const parallel = performance.now() - t0;
+    const ready = [...fleet.status().values()].filter((s) => s.phase === "ready").length;
+    const tools = box.descriptors().length;
+    await fleet.tearDown();
+    rows.push(
+      `N=${String(n).padStart(2)}  sequential bare connects ${fmt(sequential, 0).padStart(6)} ms   mountProtocolBridge ${fmt(parallel, 0).padStart(6)} ms   speed-up ${fmt(sequential / parallel, 2)}x   (${ready}/${n} ready, ${tools} tools)`,
+    );
+  }
+  report("mount time: N server-everything servers over stdio (connect + initialize + tools/list)", rows);
+}
+
+function myChildren() {
+  const out = execFileSync("ps", ["-eo", "pid=,ppid=,stat="], { encoding: "utf8" });
+  const rows = out
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .map(([pid, ppid, stat]) => ({ pid: Number(pid), ppid: Number(ppid), stat }));
+  const mine = [];
+  const frontier = [process.pid];
+  while (frontier.length > 0) {
+    const parent = frontier.pop();
+    for (const row of rows) {
+      if (row.ppid === parent && row.pid !== undefined) {
+        mine.push(row);
+        frontier.push(row.pid);
+      }
+    }
+  }
+  return mine.filter((row) => !row.stat.startsWith("Z") && row.pid !== undefined);
+}
+
+async function cycles() {
+  const total = QUICK ? 40 : 200;
+  const warmup = QUICK ? 5 : 20;
+  const config = { servers: [tiny("t1"), tiny("t2")] };
+  const snapshot = () => {
+    global.gc?.();
+    global.gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    return { heapUsed, rss, children: myChildren().filter((row) => row.stat !== undefined).length };
+  };
+  for (let i = 0; i < warmup; i += 1) {
+    const { fleet } = await mountProtocolBridge(config);
+    await fleet.tearDown();
+  }
+  const before = snapshot();
+  const t0 = performance.now();
+  for (let i = 0; i < total; i += 1) {
+    const { box, fleet } = await mountProtocolBridge(config);
+    const outcome = await box.runner.run({ id: "c", name: "t1__echo", input: { message: "cycle" } });
+    if (outcome.isError) throw new Error("cycle call failed");
+    await fleet.tearDown();
+  }
+  const elapsed = performance.now() - t0;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const after = snapshot();
+  const mb = (bytes) => `${fmt(bytes / 1024 / 1024, 1)} MB`;
+  report(`cycles: ${total} mount/call/tear-down cycles of 2 servers (after ${warmup} warm-up cycles)`, [
+    `child processes   before ${before.children}   after ${after.children}`,
+    `heap used         before ${mb(before.heapUsed)}   after ${mb(after.heapUsed)}   growth ${mb(after.heapUsed - before.heapUsed)}`,
+    `rss               before ${mb(before.rss)}   after ${mb(after.rss)}`,
+    `time per cycle    ${fmt(elapsed / total, 1)} ms`,
+  ]);
+  if (after.children > before.children) {
+    console.error("FAIL: child processes survived tear-down");
+    process.exitCode = 1;
+  }
+}
+
+async function main() {
+  console.log(`# @indus/fleet bench${QUICK ? " (BENCH_QUICK=1)" : ""}: node ${process.version}, ${process.platform}/${process.arch}`);
+  await latency();
+  const client = await bareClient();
+  const { box, fleet } = await mountProtocolBridge({ servers: [everything("everything")] });
+  try {
+    await throughput(box, client);
+  } finally {
+    await client.close();
+    await fleet.tearDown();
+  }
+  await mountTime();
+  await cycles();
+}
+
+await main();
