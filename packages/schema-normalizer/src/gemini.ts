@@ -24,7 +24,13 @@ function isNullOnly(node: SchemaNode): boolean {
 function inferType(node: SchemaNode): string | undefined {
   if (node.properties !== undefined || node.required !== undefined) return "object";
   if (node.items !== undefined || node.minItems !== undefined || node.maxItems !== undefined) return "array";
-  if (Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string")) return "string";
+  if (Array.isArray(node.enum) && node.enum.length > 0) {
+    const values = node.enum as unknown[];
+    if (values.every((value) => typeof value === "string")) return "string";
+    if (values.every((value) => typeof value === "boolean")) return "boolean";
+    if (values.every((value) => Number.isInteger(value))) return "integer";
+    if (values.every((value) => typeof value === "number")) return "number";
+  }
   if (node.minLength !== undefined || node.maxLength !== undefined || node.pattern !== undefined) return "string";
   if (node.minimum !== undefined || node.maximum !== undefined) return "number";
   return undefined;
@@ -109,7 +115,7 @@ export function toGemini(node: SchemaNode): SchemaNode {
     }
   }
   if (result.type === undefined && result.anyOf === undefined) {
-    const inferred = inferType(result);
+    const inferred = inferType(merged === undefined ? node : result);
     if (inferred !== undefined) result = { type: inferred, ...result };
   }
   if (result.type === "string" && Array.isArray(result.enum) && result.format === undefined) {

@@ -9,7 +9,7 @@ import { isJsonType } from "./keywords";
 import { intersect, pruneForType, unionObjects } from "./merge";
 import type { SchemaNode } from "./node";
 import { resolveOptions, type NormalizeOptions } from "./options";
-import { arrayElements, isArray, isRecordLike, ownProperty, setOwn } from "./read";
+import { elementsUpTo, isArray, isRecordLike, ownProperty, setOwn } from "./read";
 import { SchemaWalker } from "./walker";
 
 /** The spec's fallback: an object with no declared parameters. */
@@ -25,7 +25,7 @@ function rootDeclaresNonObject(input: object): boolean {
   const type = ownProperty(input, "type");
   if (type === undefined) return false;
   if (typeof type === "string") return type !== "object";
-  if (isArray(type)) return !arrayElements(type).includes("object");
+  if (isArray(type)) return !elementsUpTo(type, 64).elements.includes("object");
   return true;
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** Provider families a schema can be shaped for. `portable` is the default. */
-export const NORMALIZE_TARGETS = ["portable", "openai", "anthropic", "gemini"] as const;
+export const NORMALIZE_TARGETS = Object.freeze(["portable", "openai", "anthropic", "gemini"] as const);
 export type NormalizeTarget = (typeof NORMALIZE_TARGETS)[number];
 
 export interface NormalizeOptions {

@@ -7,8 +7,6 @@
 /** A snapshot of an object's own enumerable data properties, in key order. */
 export type Snapshot = Record<string, unknown>;
 
-const EMPTY: Snapshot = Object.freeze(Object.create(null) as Snapshot);
-
 /** Non-null, non-array object (a class instance counts; a function does not). */
 export function isRecordLike(value: unknown): value is object {
   try {
@@ -26,47 +24,47 @@ export function isArray(value: unknown): value is readonly unknown[] {
   }
 }
 
-/**
- * Own enumerable string-keyed data properties as a null-prototype record (so
- * a key named `__proto__` is just a key). Accessors are skipped, never called.
- */
-export function snapshot(value: object): Snapshot {
-  let keys: string[];
+/** Own enumerable string keys, in order ([] when they cannot be listed). */
+export function ownKeys(value: object): string[] {
   try {
-    keys = Object.keys(value);
+    return Object.keys(value);
   } catch {
-    return EMPTY;
+    return [];
   }
-  const record = Object.create(null) as Snapshot;
-  for (const key of keys) {
-    try {
-      const descriptor = Object.getOwnPropertyDescriptor(value, key);
-      if (descriptor !== undefined && "value" in descriptor) record[key] = descriptor.value;
-    } catch {
-      // an unreadable property is an absent one
-    }
+}
+
+/**
+ * The wanted own enumerable data properties, in key order. Accessors are
+ * skipped, never called; unwanted keys are not even read. `wanted` never
+ * holds `__proto__`, so a plain (fast) object is safe here.
+ */
+export function snapshot(value: object, wanted: ReadonlySet<string>): Snapshot {
+  const record: Snapshot = {};
+  for (const key of ownKeys(value)) {
+    if (!wanted.has(key) || key === "__proto__") continue;
+    const read = ownProperty(value, key);
+    if (read !== undefined) record[key] = read;
   }
   return record;
 }
 
-/** The elements of an array-like input, read without invoking accessors. */
-export function arrayElements(value: readonly unknown[]): unknown[] {
+/**
+ * Up to `limit` elements of an array, read without invoking accessors;
+ * `complete` is false when the array is longer (callers decide whether
+ * ignoring the rest widens, which is fine, or narrows, which is not).
+ */
+export function elementsUpTo(value: readonly unknown[], limit: number): { elements: unknown[]; complete: boolean } {
   let length: number;
   try {
-    length = value.length;
+    const descriptor = Object.getOwnPropertyDescriptor(value, "length");
+    length = descriptor !== undefined && typeof descriptor.value === "number" ? descriptor.value : 0;
   } catch {
-    return [];
+    return { elements: [], complete: true };
   }
-  const elements: unknown[] = [];
-  for (let index = 0; index < length; index++) {
-    try {
-      const descriptor = Object.getOwnPropertyDescriptor(value, index);
-      elements.push(descriptor !== undefined && "value" in descriptor ? descriptor.value : undefined);
-    } catch {
-      elements.push(undefined);
-    }
-  }
-  return elements;
+  const count = Math.min(length, Math.max(0, limit));
+  const elements: unknown[] = new Array(count);
+  for (let index = 0; index < count; index++) elements[index] = ownProperty(value, String(index));
+  return { elements, complete: count === length };
 }
 
 /** Own data property `key`, or undefined (used to walk `$ref` pointers). */
@@ -146,8 +144,10 @@ export function copyJsonValue(
     ancestors.add(current);
     try {
       if (isArray(current)) {
+        const { elements, complete } = elementsUpTo(current, budget.remaining + 1);
+        if (!complete) return TOO_BIG;
         const out: unknown[] = [];
-        for (const element of arrayElements(current)) {
+        for (const element of elements) {
           const copied = copy(element, depth + 1);
           if (copied === UNREPRESENTABLE || copied === TOO_BIG) return copied;
           out.push(copied);
@@ -156,9 +156,10 @@ export function copyJsonValue(
       }
       if (!plainPrototype(current)) return UNREPRESENTABLE; // Date, Map, class instance
       const out: Record<string, unknown> = {};
-      const record = snapshot(current);
-      for (const key of Object.keys(record)) {
-        const copied = copy(record[key], depth + 1);
+      for (const key of ownKeys(current)) {
+        const property = ownProperty(current, key);
+        if (property === undefined) continue; // as JSON.stringify would
+        const copied = copy(property, depth + 1);
         if (copied === UNREPRESENTABLE || copied === TOO_BIG) return copied;
         setOwn(out, key, copied);
       }

@@ -4,7 +4,7 @@
  * bound, or on a cycle, a subschema becomes `{}` (accepts anything), which
  * widens but never rejects an argument the original accepted.
  */
-import { appliesTo, isJsonType, valueHasType, type JsonType } from "./keywords";
+import { PORTABLE_KEYWORDS, appliesTo, isJsonType, valueHasType, type JsonType } from "./keywords";
 import { anyOfOf, intersect } from "./merge";
 import { annotationsOf, canonicalKey, isPermissive, type SchemaNode } from "./node";
 import type { ResolvedOptions } from "./options";
@@ -12,12 +12,13 @@ import { UNRESOLVED, resolveLocalRef } from "./pointer";
 import {
   TOO_BIG,
   UNREPRESENTABLE,
-  arrayElements,
   copyJsonValue,
+  elementsUpTo,
   isArray,
   isCount,
   isFiniteNumber,
   isRecordLike,
+  ownKeys,
   ownProperty,
   plainNumber,
   setOwn,
@@ -29,6 +30,22 @@ import {
 export const MAX_PATTERN_LENGTH = 10_000;
 /** `format` values longer than this are not formats. */
 const MAX_FORMAT_LENGTH = 256;
+
+/** Longer `type` lists are treated as no type constraint (there are only seven types). */
+const MAX_TYPE_LIST = 64;
+
+/** The keys a node is read for; any other key is skipped without being read. */
+const READ_KEYS: ReadonlySet<string> = new Set([
+  ...PORTABLE_KEYWORDS,
+  "$ref",
+  "oneOf",
+  "allOf",
+  "const",
+  "nullable",
+  "prefixItems",
+  "additionalItems",
+  "patternProperties",
+]);
 
 const COUNT_KEYWORDS = new Set(["minProperties", "maxProperties", "minLength", "maxLength", "minItems", "maxItems"]);
 
@@ -48,8 +65,10 @@ function declaredTypes(node: Snapshot): JsonType[] | undefined {
   let types: JsonType[] | undefined;
   if (isJsonType(raw)) types = [raw];
   else if (isArray(raw)) {
-    const list = [...new Set(arrayElements(raw).filter(isJsonType))];
-    types = list.length > 0 ? list : undefined;
+    // Ignoring part of a type list would narrow it: an over-long list is no constraint.
+    const { elements, complete } = elementsUpTo(raw, MAX_TYPE_LIST);
+    const list = [...new Set(elements.filter(isJsonType))];
+    types = complete && list.length > 0 ? list : undefined;
   }
   // OpenAPI 3.0's `nullable: true` is JSON Schema's `type: [T, "null"]`.
   if (types && node.nullable === true && !types.includes("null")) types = [...types, "null"];
@@ -99,7 +118,7 @@ export class SchemaWalker {
     if (entered > this.options.maxRecursion) return {};
     this.open.set(raw, entered + 1);
     try {
-      const record = snapshot(raw);
+      const record = snapshot(raw, READ_KEYS);
       return typeof record.$ref === "string" ? this.reference(record, depth) : this.shape(record, depth);
     } finally {
       if (entered === 0) this.open.delete(raw);
@@ -116,12 +135,17 @@ export class SchemaWalker {
 
   /** Inlines a local `$ref` (the recursion bound lives in `node`); anything else widens to `{}`. */
   private reference(record: Snapshot, depth: number): SchemaNode {
-    const siblings = Object.assign(Object.create(null), record) as Snapshot;
-    delete siblings.$ref;
-    const here = this.refSiblingsIgnored ? annotationsOf(siblings) : this.shape(siblings, depth);
-    const target = this.resolve(record.$ref as string);
-    if (target === UNRESOLVED || !isRecordLike(target)) return here;
-    return intersect([here, this.node(target, depth)]);
+    const { $ref: ref, ...siblings } = record;
+    let here: SchemaNode | undefined;
+    for (const _key in siblings) {
+      here = this.refSiblingsIgnored ? annotationsOf(siblings) : this.shape(siblings, depth);
+      break;
+    }
+    const target = this.resolve(ref as string);
+    if (target === UNRESOLVED || !isRecordLike(target)) return here ?? {};
+    // A hop counts as a level, so a 10,000-long chain of references stops at maxDepth.
+    const inlined = this.node(target, depth + 1);
+    return here === undefined ? inlined : intersect([here, inlined]);
   }
 
   /** Dispatches on the declared type; a type list becomes an anyOf of typed branches. */
@@ -169,7 +193,9 @@ export class SchemaWalker {
     if (hasEnum) {
       values = [];
       const seen = new Set<string>();
-      for (const element of arrayElements(record.enum as unknown[])) {
+      const { elements, complete } = elementsUpTo(record.enum as unknown[], budget.remaining + 1);
+      if (!complete) return undefined;
+      for (const element of elements) {
         const copied = copy(element);
         if (copied === TOO_BIG) return undefined;
         if (copied === UNREPRESENTABLE) continue;
@@ -188,7 +214,11 @@ export class SchemaWalker {
         values = both && both.length > 0 ? both : [copied];
       }
     }
-    if (values && type) values = values.filter((value) => valueHasType(value, type));
+    if (values && type) {
+      values = values.filter((value) => valueHasType(value, type));
+      // An enum listing every value of its type says nothing the type does not.
+      if (type === "null" || (type === "boolean" && values.length === 2)) return undefined;
+    }
     return values && values.length > 0 ? values : undefined;
   }
 
@@ -203,10 +233,21 @@ export class SchemaWalker {
     return anyOfOf(nodes);
   }
 
+  /** Schemas of a list keyword within budget; undefined when the budget cannot cover them. */
+  private schemaList(value: readonly unknown[]): unknown[] | undefined {
+    const { elements, complete } = elementsUpTo(value, this.options.maxNodes - this.visited + 1);
+    return complete ? elements : undefined;
+  }
+
   private items(record: Snapshot, depth: number): SchemaNode | undefined {
     const { items, prefixItems } = record;
-    if (isArray(prefixItems)) return this.tupleItems(arrayElements(prefixItems), items, record.maxItems, depth);
-    if (isArray(items)) return this.tupleItems(arrayElements(items), record.additionalItems, record.maxItems, depth);
+    const tuple = isArray(prefixItems) ? prefixItems : isArray(items) ? items : undefined;
+    if (tuple !== undefined) {
+      // Dropping tuple entries would narrow the union they collapse to.
+      const entries = this.schemaList(tuple);
+      if (entries === undefined) return {};
+      return this.tupleItems(entries, tuple === prefixItems ? items : record.additionalItems, record.maxItems, depth);
+    }
     if (items !== undefined) return this.node(items, depth + 1);
     return undefined;
   }
@@ -220,19 +261,21 @@ export class SchemaWalker {
     let propertiesCut = false;
     if (applies("properties") && isRecordLike(record.properties)) {
       properties = {};
-      const declared = snapshot(record.properties);
-      for (const key of Object.keys(declared)) {
+      const declared = record.properties;
+      for (const key of ownKeys(declared)) {
         if (!this.hasBudget()) {
           propertiesCut = true;
           break;
         }
-        setOwn(properties, key, this.node(declared[key], depth + 1));
+        const schema = ownProperty(declared, key);
+        if (schema !== undefined) setOwn(properties, key, this.node(schema, depth + 1));
       }
     }
     let required: string[] | undefined;
     if (properties && isArray(record.required)) {
       const names = new Set<string>();
-      for (const name of arrayElements(record.required)) {
+      // Reading only part of `required` drops constraints, which widens: fine.
+      for (const name of elementsUpTo(record.required, this.options.maxNodes).elements) {
         if (typeof name === "string" && Object.hasOwn(properties, name)) names.add(name);
       }
       if (names.size > 0) required = [...names];
@@ -272,13 +315,19 @@ export class SchemaWalker {
           // exclusivity is the server's to check. A second combinator is dropped.
           if (anyOfEmitted || !isArray(value)) break;
           anyOfEmitted = true;
-          const union = anyOfOf(arrayElements(value).map((branch) => this.node(branch, depth + 1)));
+          const branches = this.schemaList(value);
+          if (branches === undefined) break; // more branches than budget: no constraint
+          const union = anyOfOf(branches.map((branch) => this.node(branch, depth + 1)));
           if (Array.isArray(union.anyOf)) out.anyOf = union.anyOf;
           else if (!isPermissive(union)) pending.push(union);
           break;
         }
         case "allOf":
-          if (isArray(value)) for (const branch of arrayElements(value)) pending.push(this.node(branch, depth + 1));
+          // Ignoring conjuncts past the budget widens: fine.
+          if (isArray(value)) {
+            const { elements } = elementsUpTo(value, this.options.maxNodes - this.visited);
+            for (const branch of elements) pending.push(this.node(branch, depth + 1));
+          }
           break;
         case "properties":
           if (properties) out.properties = properties;

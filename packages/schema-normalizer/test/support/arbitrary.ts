@@ -109,7 +109,16 @@ function objectArb(schema: Schema, root: unknown, depth: number): Arb {
   const model: Record<string, Arb> = {};
   for (const key of keys) model[key] = generate(properties[key], root, depth + 1);
   for (const key of undeclared) model[key] = anyJson(depth + 1);
-  return fc.record(model, { requiredKeys: [...required.filter((key) => keys.includes(key)), ...undeclared] });
+  const record = fc.record(model, { requiredKeys: [...required.filter((key) => keys.includes(key)), ...undeclared] });
+  // Keys a patternProperties entry admits beyond the declared ones.
+  const patterns = isRecord(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+  if (patterns.length === 0) return record;
+  const extras = fc.oneof(
+    ...patterns.map(([pattern, sub]) =>
+      fc.dictionary(fc.stringMatching(new RegExp(pattern, "u")), generate(sub, root, depth + 1), { maxKeys: 2 }),
+    ),
+  );
+  return fc.tuple(extras, record).map(([extra, declared]) => ({ ...extra, ...(declared as Schema) }));
 }
 
 function arrayArb(schema: Schema, root: unknown, depth: number): Arb {
