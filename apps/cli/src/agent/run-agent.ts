@@ -24,9 +24,9 @@ import { AgentSetupError, isAgentSetupError } from "./setup-error";
 /** The root flags the agent reads (parsed by commander from the flag table). */
 export interface AgentFlags {
   readonly mcp?: readonly string[];
-  readonly tools?: readonly string[];
+  /** `--tools` names; commander may instead set `false` here for `--no-tools`. */
+  readonly tools?: readonly string[] | false;
   readonly noTools?: boolean;
-  /** commander gives `tools: false` for `--no-tools`. */
   readonly profile?: string;
   readonly cwd?: string;
   readonly logDir?: string;
@@ -67,7 +67,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 
 /** The booted-deck view of `--no-tools`: nothing at all. */
 function noToolsFlag(flags: AgentFlags): boolean {
-  return flags.noTools === true || (flags as { tools?: unknown }).tools === false;
+  return flags.noTools === true || flags.tools === false;
 }
 
 /** Ask on the terminal (print mode on a TTY): y once, a always, n deny. */

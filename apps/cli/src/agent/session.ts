@@ -321,6 +321,7 @@ export class AgentSession {
 
       if (pending.length === 0 && answered.size === 0) {
         if (toolMessage) this.push(toolMessage);
+        if (finishReason === "length") this.emit({ type: "warning", message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)" });
         return finish("success", text);
       }
 
