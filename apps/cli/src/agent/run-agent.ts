@@ -70,8 +70,8 @@ function noToolsFlag(flags: AgentFlags): boolean {
   return flags.noTools === true || flags.tools === false;
 }
 
-/** Ask on the terminal (print mode on a TTY): y once, a always, n deny. */
-function terminalAsker(io: AgentIo, color: boolean): PermissionAsker {
+/** Ask on the terminal (print mode on a TTY): y once, a always, n deny; Ctrl-C denies and stops the run. */
+function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): PermissionAsker {
   const style = makeStyle(color);
   return (call, signal) =>
     new Promise<PermissionAnswer>((resolve) => {
@@ -83,7 +83,11 @@ function terminalAsker(io: AgentIo, color: boolean): PermissionAsker {
       };
       const onAbort = () => done("deny");
       signal.addEventListener("abort", onAbort, { once: true });
-      rl.on("SIGINT", () => done("deny"));
+      rl.on("SIGINT", () => {
+        io.stderr.write("\n");
+        done("deny");
+        interrupt();
+      });
       rl.question(`${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 80))}  [y]es once · [a]lways · [n]o › `, (line) => {
         const answer = line.trim().toLowerCase();
         done(answer === "a" || answer === "always" ? "always" : answer === "y" || answer === "yes" ? "once" : "deny");
@@ -216,8 +220,13 @@ async function runPrint(task: string, prepared: Prepared, flags: AgentFlags, io:
       : format === "json"
         ? new JsonRenderer(io.stdout)
         : new TextRenderer(io.stdout, io.stderr, { live: isTty(io.stdout), color, width: (io.stderr as NodeJS.WriteStream).columns ?? 100 });
+  const controller = new AbortController();
   const canAsk = format === "text" && isTty(io.stdin) && isTty(io.stderr);
-  const gate = new PermissionGate({ allow: prepared.allow, yes: flags.yes === true, ...(canAsk ? { ask: terminalAsker(io, color) } : {}) });
+  const gate = new PermissionGate({
+    allow: prepared.allow,
+    yes: flags.yes === true,
+    ...(canAsk ? { ask: terminalAsker(io, color, () => controller.abort()) } : {}),
+  });
   const session = new AgentSession({
     model: createLanguageModel(prepared.config, prepared.modelId),
     provider: prepared.config.provider,
@@ -235,7 +244,6 @@ async function runPrint(task: string, prepared: Prepared, flags: AgentFlags, io:
     emit: (event: AgentEvent) => renderer.onEvent(event),
   });
 
-  const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts += 1;
