@@ -4,14 +4,10 @@
  */
 export { CLIENT_NAME, CLIENT_VERSION, DEFAULT_CLIENT_INFO } from "./client-identity";
 export type { ClientIdentity } from "./client-identity";
-export {
-  DEFAULT_CLOSE_GRACE_MS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_TIMEOUTS,
-  McpServerEndpoint,
-  createServerEndpoint,
-} from "./server-endpoint";
-export type { CatalogChange, EndpointOptions, EndpointTimeouts } from "./server-endpoint";
+export { McpServerEndpoint, createServerEndpoint } from "./server-endpoint";
+export type { CatalogChange } from "./server-endpoint";
+export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TIMEOUTS } from "./endpoint-options";
+export type { EndpointOptions, EndpointTimeouts } from "./endpoint-options";
 export { MAX_TOOL_NAME_LENGTH, assignToolNames, isLegalToolName, sanitizeToolName, shortHash } from "./tool-names";
 export { diffTools } from "./tool-changes";
 export type { ToolsChange, ToolsChangeListener } from "./tool-changes";

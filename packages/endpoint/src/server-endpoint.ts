@@ -1,26 +1,13 @@
 /**
  * One live connection to one MCP server, built on the SDK's `Client` and
- * transports, with an explicit phase machine and `ProtocolFault`s classified
- * by the site where they happen:
- *
- * | site                                   | kind                         |
- * |----------------------------------------|------------------------------|
- * | invalid server id (at `open`)          | `protocol`                   |
- * | spawning / stdio handshake             | `spawn-failed`               |
- * | HTTP connect / handshake               | `transport`                  |
- * | connect, list or call deadline         | `timeout`                    |
- * | stdout that is not JSON-RPC, then no   |                              |
- * |   handshake by the deadline            | `protocol`                   |
- * | `tools/list` (and catalog) failure     | `protocol`                   |
- * | `tools/call` failure or caller abort   | `tool-error`                 |
- * | the server dies (crash, lost session)  | `transport` (in-flight calls |
- * |                                        |   and the endpoint's fault)  |
- * | over-size message on stdout            | `protocol` (endpoint faults) |
- * | any operation on a non-ready endpoint  | `not-connected`              |
+ * transports: an explicit phase machine (`idle → connecting → ready →
+ * closing → closed`, any failure → `faulted`), single-flight open, deadlines
+ * on every request, tool listing that survives bad tools, list-change
+ * following, Streamable HTTP session recovery, and clean shutdown. Faults are
+ * classified by site (see `fault-sites.ts`).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   PromptListChangedNotificationSchema,
@@ -29,7 +16,6 @@ import {
   type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
 import {
-  QUALIFIER,
   SERVER_ID_PATTERN,
   isProtocolFault,
   parseServerConfig,
@@ -43,17 +29,24 @@ import {
   type RemoteTool,
   type ServerConfig,
   type ServerEndpoint,
-  type ToolAnnotations,
   type TransportKind,
 } from "@indus/contract";
-import { normalizeSchema } from "@indus/schema-normalizer";
 import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
-import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "./deadline";
+import { DeadlineExceeded, requestWithDeadline } from "./deadline";
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  resolveTimeouts,
+  type EndpointOptions,
+  type EndpointTimeouts,
+} from "./endpoint-options";
+import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
+import { createSseTransport, createStreamableTransport, isLegacyServerHint, isSessionGone } from "./http-transports";
 import { ProcessStdioTransport } from "./process-stdio-transport";
-import { StderrTail, describeStderr } from "./stderr-tail";
-import { assignToolNames } from "./tool-names";
+import { StderrTail } from "./stderr-tail";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
+import { buildRemoteTools } from "./tool-listing";
 import {
   AnyResultSchema,
   CallResultSchema,
@@ -63,48 +56,7 @@ import {
   ToolsPageSchema,
   keepWithString,
   readCallResult,
-  readTool,
-  type WireTool,
 } from "./wire";
-
-/** Deadlines, in milliseconds. A server's config overrides the first three. */
-export interface EndpointTimeouts {
-  /** Spawn or connect plus the `initialize` handshake. */
-  readonly startupMs: number;
-  /** Each `tools/list` (and catalog) page. */
-  readonly listMs: number;
-  /** One `tools/call`, reset by each progress notification. */
-  readonly callMs: number;
-  /** Bound on one `tools/call` however much progress arrives. */
-  readonly callTotalMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: EndpointTimeouts = {
-  startupMs: 30_000,
-  listMs: 30_000,
-  callMs: 60_000,
-  callTotalMs: 600_000,
-};
-
-/** Largest single stdio message accepted; the SDK's own stdio transport stops at 10 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_CLOSE_GRACE_MS = 2_000;
-
-export interface EndpointOptions {
-  /** When given, each stdio server's stderr is also appended to `<logDir>/<server>.log`. */
-  readonly logDir?: string;
-  /** What the client says it is; defaults to `indus-protocol-bridge` and this package's version. */
-  readonly clientInfo?: ClientIdentity;
-  readonly timeouts?: Partial<EndpointTimeouts>;
-  /** Time a server gets after stdin is closed before SIGTERM, and again before SIGKILL. */
-  readonly closeGraceMs?: number;
-  /** Largest single message accepted on a stdio server's stdout. */
-  readonly maxMessageBytes?: number;
-  /** Lines of stderr kept in memory per server. */
-  readonly stderrLines?: number;
-  /** Idle limit on HTTP response bodies and headers; 0 (the default) means none. */
-  readonly httpBodyTimeoutMs?: number;
-}
 
 /** Which catalog list changed on the server. */
 export type CatalogChange = "resources" | "prompts";
@@ -121,29 +73,13 @@ const MAX_PAGES = 1_000;
 const SESSION_CLOSE_MS = 3_000;
 
 function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return error instanceof Error ? error.message : String(error);
 }
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** A response from an HTTP server saying our session id is unknown (it restarted or expired us). */
-function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
-}
-
-/** The MCP spec's cue for a legacy server: the initialize POST fails with a 4xx. */
-function isLegacyServerHint(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400 && error.code < 500;
-}
-
-/**
- * A tool-call result passed through untouched. The SDK's `Client.callTool()`
- * would reject a result whose `structuredContent` violates the tool's
- * `outputSchema`; a bridge must deliver what the server sent.
- */
 export class McpServerEndpoint implements ServerEndpoint {
   readonly config: ServerConfig;
   private readonly options: EndpointOptions;
@@ -182,13 +118,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     this.injected = injected;
     this.options = options;
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-    const base = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    this.timeouts = {
-      startupMs: config.startupTimeoutMs ?? base.startupMs,
-      listMs: config.listTimeoutMs ?? base.listMs,
-      callMs: config.toolTimeoutMs ?? base.callMs,
-      callTotalMs: Math.max(base.callTotalMs, config.toolTimeoutMs ?? 0),
-    };
+    this.timeouts = resolveTimeouts(config, options);
     const logFile =
       options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
     this.stderr = new StderrTail(options.stderrLines, logFile);
@@ -453,19 +383,12 @@ export class McpServerEndpoint implements ServerEndpoint {
     return this.httpFetch;
   }
 
-  private streamableTransport(url: string, headers: Readonly<Record<string, string>>): StreamableHTTPClientTransport {
-    return new StreamableHTTPClientTransport(new URL(url), {
-      // `requestInit.headers` ride on every POST, GET and DELETE the transport makes.
-      requestInit: { headers: { ...headers } },
-      fetch: this.http().fetch,
-    });
+  private streamableTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
+    return createStreamableTransport(url, headers, this.http().fetch);
   }
 
-  private sseTransport(url: string, headers: Readonly<Record<string, string>>): SSEClientTransport {
-    return new SSEClientTransport(new URL(url), {
-      requestInit: { headers: { ...headers } },
-      fetch: this.http().fetch,
-    });
+  private sseTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
+    return createSseTransport(url, headers, this.http().fetch);
   }
 
   /** Run `initialize` over `transport` and wire the session's notifications. */
@@ -508,7 +431,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     if (session.retired || this.session !== session) return;
     if (this.closing || this.phaseValue !== "ready") return;
     session.retired = true;
-    const fault = this.lostFault(session);
+    const fault = connectionLostFault(this.config.id, session.transport, this.stderr.tail());
     const policy = this.config.reconnect;
     if (policy) {
       this.phaseValue = "connecting";
@@ -517,24 +440,6 @@ export class McpServerEndpoint implements ServerEndpoint {
       return;
     }
     this.enterFault(fault);
-  }
-
-  private lostFault(session: Session): ProtocolFault {
-    const id = this.config.id;
-    if (session.transport instanceof ProcessStdioTransport) {
-      const transport = session.transport;
-      if (transport.fatalError) {
-        return protocolFault("protocol", `server "${id}": ${transport.fatalError.message}; connection closed`, transport.fatalError);
-      }
-      const exit = transport.exitInfo;
-      const how = !exit
-        ? "closed its stdout"
-        : exit.signal
-          ? `was killed by ${exit.signal}`
-          : `exited with code ${String(exit.code)}`;
-      return protocolFault("transport", `server "${id}" ${how}.${describeStderr(this.stderr.tail())}`);
-    }
-    return protocolFault("transport", `connection to server "${id}" closed`);
   }
 
   /** Reconnect with exponential backoff; `open()` meanwhile waits on the outcome. */
@@ -641,7 +546,7 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   /** Run `op` on the live session; on a lost Streamable HTTP session, re-initialize and retry once. */
-  private async onSession<T>(what: string, site: "list" | "call", op: (session: Session) => Promise<T>): Promise<T> {
+  private async onSession<T>(what: string, site: Exclude<FaultSite, "connect">, op: (session: Session) => Promise<T>): Promise<T> {
     const session = this.readySession(what);
     try {
       try {
@@ -655,58 +560,23 @@ export class McpServerEndpoint implements ServerEndpoint {
     }
   }
 
-  /** Classify `error` by where it happened. */
-  private toFault(site: "connect" | "list" | "call", error: unknown, session?: Session): ProtocolFault {
-    if (isProtocolFault(error)) return error;
-    const id = this.config.id;
+  /** Classify `error` by where it happened (see `fault-sites.ts`). */
+  private toFault(site: FaultSite, error: unknown, session?: Session): ProtocolFault {
     // The session died under this request: the request fails with the endpoint's own fault.
-    if (session && session.retired && this.faultValue && this.session === session) return this.faultValue;
-    if (error instanceof DeadlineExceeded) {
-      if (site === "connect") {
-        const garbage = this.garbageSeen();
-        if (garbage) {
-          return protocolFault(
-            "protocol",
-            `server "${id}" did not complete initialize within ${error.ms} ms and wrote ${garbage.count} non-JSON-RPC line(s) to stdout (first: ${JSON.stringify(garbage.first)}).${describeStderr(this.stderr.tail())}`,
-            error,
-          );
-        }
-        return protocolFault("timeout", `server "${id}" did not complete initialize within ${error.ms} ms.${describeStderr(this.stderr.tail())}`, error);
-      }
-      return protocolFault("timeout", `server "${id}": ${site === "list" ? "listing" : "tools/call"} ${error.message}`, error);
+    if (session && session.retired && this.faultValue && this.session === session && !isProtocolFault(error)) {
+      return this.faultValue;
     }
-    if (error instanceof CallerAborted) return protocolFault("tool-error", `server "${id}": call ${error.message}`, error);
-    if (site === "connect") {
-      if (this.config.transport === "stdio" && !this.injected) {
-        const exit = this.stdioExit();
-        const how = exit
-          ? exit.signal
-            ? `was killed by ${exit.signal} before completing initialize`
-            : `exited with code ${String(exit.code)} before completing initialize`
-          : `could not be started (${errorText(error)})`;
-        return protocolFault("spawn-failed", `server "${id}" ${how}.${describeStderr(this.stderr.tail())}`, error);
-      }
-      return protocolFault("transport", `could not connect to server "${id}": ${errorText(error)}`, error);
-    }
-    if (site === "list") return protocolFault("protocol", `server "${id}": listing failed: ${errorText(error)}`, error);
-    return protocolFault("tool-error", `server "${id}": ${errorText(error)}`, error);
+    const stdio = this.session?.transport instanceof ProcessStdioTransport ? this.session.transport : this.lastStdio;
+    return faultAt(site, this.config.id, error, {
+      spawned: this.config.transport === "stdio" && !this.injected,
+      exit: stdio?.exitInfo,
+      garbage: stdio?.garbage,
+      stderr: this.stderr.tail(),
+    });
   }
 
-  private stdioTransport(): ProcessStdioTransport | undefined {
-    const transport = this.session?.transport;
-    return transport instanceof ProcessStdioTransport ? transport : this.lastStdio;
-  }
-
+  /** The stdio transport of the latest connect attempt, for its exit code and stdout garbage. */
   private lastStdio: ProcessStdioTransport | undefined;
-
-  private stdioExit() {
-    return this.stdioTransport()?.exitInfo;
-  }
-
-  private garbageSeen() {
-    const garbage = this.stdioTransport()?.garbage;
-    return garbage && garbage.count > 0 ? garbage : undefined;
-  }
 
   // ---- tools ---------------------------------------------------------------
 
@@ -753,36 +623,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     const raw = await this.onSession("list tools", "list", (session) =>
       this.allPages(session, "tools/list", ToolsPageSchema, "tools"),
     );
-    const issues: string[] = [];
-    const wire = new Map<string, WireTool>();
-    for (const item of raw) {
-      const read = readTool(item);
-      if (!read.ok) issues.push(read.issue);
-      else if (wire.has(read.tool.name)) issues.push(`tool "${read.tool.name}" is listed twice; the first is kept`);
-      else wire.set(read.tool.name, read.tool);
-    }
-    const id = this.config.id;
-    const names = assignToolNames([...wire.keys()].map((name) => `${id}${QUALIFIER}${name}`));
-    const tools: RemoteTool[] = [];
-    for (const tool of wire.values()) {
-      let parameters;
-      try {
-        parameters = normalizeSchema(tool.inputSchema);
-      } catch (error) {
-        issues.push(`tool "${tool.name}": inputSchema could not be normalized (${errorText(error)})`);
-        parameters = { type: "object", properties: {} };
-      }
-      const annotations = readAnnotations(tool);
-      tools.push({
-        ref: { server: id, name: tool.name },
-        descriptor: {
-          name: names.get(`${id}${QUALIFIER}${tool.name}`) ?? tool.name,
-          description: tool.description ?? tool.title ?? "",
-          parameters,
-          ...(annotations ? { annotations } : {}),
-        },
-      });
-    }
+    const { tools, issues } = buildRemoteTools(this.config.id, raw);
     this.listIssuesValue = issues;
     return tools;
   }
@@ -906,17 +747,6 @@ export class McpServerEndpoint implements ServerEndpoint {
       ),
     );
   }
-}
-
-function readAnnotations(tool: WireTool): ToolAnnotations | undefined {
-  const source = tool.annotations ?? {};
-  const out: { -readonly [K in keyof ToolAnnotations]: ToolAnnotations[K] } = {};
-  const title = tool.title ?? source["title"];
-  if (typeof title === "string") out.title = title;
-  for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
-    if (typeof source[hint] === "boolean") out[hint] = source[hint];
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** One endpoint per server config; `injected` bypasses the config's transport (in-process use, tests). */

@@ -1,0 +1,90 @@
+/**
+ * Faults classified by the site where they happen, never by the SDK's error
+ * types or message text, so the six-kind contract survives an SDK change:
+ *
+ * | site                                          | kind            |
+ * |-----------------------------------------------|-----------------|
+ * | invalid server id or config (at `open`)       | `protocol`      |
+ * | spawning a stdio server, or its handshake     | `spawn-failed`  |
+ * | connecting to an HTTP server, or its handshake| `transport`     |
+ * | connect, list or call deadline                | `timeout`       |
+ * | no handshake by the deadline after non-JSON-  | `protocol`      |
+ * |   RPC lines on stdout                         |                 |
+ * | `tools/list` (and catalog) failure            | `protocol`      |
+ * | `tools/call` failure, or the caller's abort   | `tool-error`    |
+ * | the server dies or the connection drops (the  | `transport`     |
+ * |   endpoint's fault and its calls in flight)   |                 |
+ * | an over-size message on stdout                | `protocol`      |
+ * | any operation on an endpoint not `ready`      | `not-connected` |
+ */
+import { isProtocolFault, protocolFault, type ProtocolFault } from "@indus/contract";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallerAborted, DeadlineExceeded } from "./deadline";
+import { ProcessStdioTransport, type ExitInfo } from "./process-stdio-transport";
+import { describeStderr } from "./stderr-tail";
+
+export type FaultSite = "connect" | "list" | "call";
+
+/** What a stdio server left behind that helps explain a failure. */
+export interface ServerEvidence {
+  /** True when the server is a process we spawned. */
+  readonly spawned: boolean;
+  readonly exit?: ExitInfo;
+  readonly garbage?: { readonly count: number; readonly first?: string };
+  readonly stderr: readonly string[];
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function exitText(exit: ExitInfo): string {
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.code)}`;
+}
+
+/** The fault for `error` raised at `site` while talking to `server`. */
+export function faultAt(site: FaultSite, server: string, error: unknown, evidence: ServerEvidence): ProtocolFault {
+  if (isProtocolFault(error)) return error;
+  const stderr = describeStderr(evidence.stderr);
+  if (error instanceof DeadlineExceeded) {
+    if (site !== "connect") {
+      return protocolFault("timeout", `server "${server}": ${site === "list" ? "listing" : "tools/call"} ${error.message}`, error);
+    }
+    const garbage = evidence.garbage;
+    if (garbage && garbage.count > 0) {
+      return protocolFault(
+        "protocol",
+        `server "${server}" did not complete initialize within ${error.ms} ms and wrote ${garbage.count} non-JSON-RPC line(s) to stdout (first: ${JSON.stringify(garbage.first)}).${stderr}`,
+        error,
+      );
+    }
+    return protocolFault("timeout", `server "${server}" did not complete initialize within ${error.ms} ms.${stderr}`, error);
+  }
+  if (error instanceof CallerAborted) return protocolFault("tool-error", `server "${server}": call ${error.message}`, error);
+  switch (site) {
+    case "connect":
+      if (evidence.spawned) {
+        const how = evidence.exit
+          ? `${exitText(evidence.exit)} before completing initialize`
+          : `could not be started (${errorText(error)})`;
+        return protocolFault("spawn-failed", `server "${server}" ${how}.${stderr}`, error);
+      }
+      return protocolFault("transport", `could not connect to server "${server}": ${errorText(error)}`, error);
+    case "list":
+      return protocolFault("protocol", `server "${server}": listing failed: ${errorText(error)}`, error);
+    case "call":
+      return protocolFault("tool-error", `server "${server}": ${errorText(error)}`, error);
+  }
+}
+
+/** The fault for a session whose transport closed without us closing it. */
+export function connectionLostFault(server: string, transport: Transport, stderrTail: readonly string[]): ProtocolFault {
+  if (transport instanceof ProcessStdioTransport) {
+    if (transport.fatalError) {
+      return protocolFault("protocol", `server "${server}": ${transport.fatalError.message}; connection closed`, transport.fatalError);
+    }
+    const how = transport.exitInfo ? exitText(transport.exitInfo) : "closed its stdout";
+    return protocolFault("transport", `server "${server}" ${how}.${describeStderr(stderrTail)}`);
+  }
+  return protocolFault("transport", `connection to server "${server}" closed`);
+}
