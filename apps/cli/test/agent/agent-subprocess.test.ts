@@ -16,6 +16,7 @@ import {
   runAgent,
   startAgent,
   waitUntil,
+  removeBinSnapshot,
   type AgentSandbox,
 } from "./support/agent-cli";
 
@@ -27,6 +28,7 @@ let sandbox: AgentSandbox;
 beforeEach(() => {
   sandbox = agentSandbox();
 });
+afterAll(() => removeBinSnapshot());
 afterEach(async () => {
   await fake?.close();
   fake = undefined;

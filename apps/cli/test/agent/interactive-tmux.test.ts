@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, alive, bin, everythingServer, waitUntil, type AgentSandbox } from "./support/agent-cli";
+import { agentSandbox, alive, bin, everythingServer, removeBinSnapshot, waitUntil, type AgentSandbox } from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
 
 jest.setTimeout(180_000);
@@ -19,6 +19,7 @@ let tmux: TmuxSession | undefined;
 beforeEach(() => {
   sandbox = agentSandbox();
 });
+afterAll(() => removeBinSnapshot());
 afterEach(async () => {
   tmux?.kill();
   tmux = undefined;

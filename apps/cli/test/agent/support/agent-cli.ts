@@ -11,6 +11,14 @@ import path from "node:path";
 export const APP = path.join(__dirname, "..", "..", "..");
 const DIST = path.join(APP, "dist");
 let snapshot: string | undefined;
+let snapshotDir: string | undefined;
+
+/** Remove the private copy of `dist/` (call from `afterAll`). */
+export function removeBinSnapshot(): void {
+  if (snapshotDir) fs.rmSync(snapshotDir, { recursive: true, force: true });
+  snapshot = undefined;
+  snapshotDir = undefined;
+}
 
 /**
  * The binary under test: a private copy of `dist/` taken once per test file,
@@ -28,10 +36,13 @@ export function bin(): string {
       const candidate = path.join(dir, "indusr.js");
       execFileSync(process.execPath, [candidate, "--version"], { stdio: "pipe", timeout: 30_000 });
       snapshot = candidate;
-      process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+      snapshotDir = dir;
       return candidate;
     } catch (error) {
-      if (attempt >= 30) throw error;
+      if (attempt >= 30) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
       execFileSync("sleep", ["1"]); // dist is being rebuilt; try again
     }
   }
