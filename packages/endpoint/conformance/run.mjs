@@ -18,37 +18,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleSource } from "../scripts/bundle-source.mjs";
 
 export const SUITE_PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
 export const CI_SCENARIOS = ["initialize", "tools_call", "sse-retry"];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const packageRoot = path.join(here, "..");
-const repoRoot = path.join(packageRoot, "..", "..");
 const baselineFile = path.join(here, "baseline.json");
 
-/** Bundle src/ (and sibling @indus sources) into conformance/.build/endpoint.mjs. */
-async function bundleEndpoint() {
-  const { build } = await import("tsup");
-  const outDir = path.join(here, ".build");
-  await build({
-    entry: { endpoint: path.join(packageRoot, "src", "index.ts") },
-    outDir,
-    format: ["esm"],
-    outExtension: () => ({ js: ".mjs" }),
-    target: "node20",
-    dts: false,
-    clean: true,
-    silent: true,
-    noExternal: [/^@indus\//],
-    esbuildOptions(options) {
-      options.alias = {
-        "@indus/contract": path.join(repoRoot, "packages", "contract", "src", "index.ts"),
-        "@indus/schema-normalizer": path.join(repoRoot, "packages", "schema-normalizer", "src", "index.ts"),
-      };
-    },
-  });
-  return path.join(outDir, "endpoint.mjs");
+/** A fresh bundle of src/ in conformance/.build/. */
+function bundleEndpoint() {
+  return bundleSource(path.join(here, ".build"));
 }
 
 /** Node 22 and the suite's entry point, fetched once through npx and cached there. */

@@ -566,7 +566,9 @@ export class McpServerEndpoint implements ServerEndpoint {
     if (session && session.retired && this.faultValue && this.session === session && !isProtocolFault(error)) {
       return this.faultValue;
     }
-    const stdio = this.session?.transport instanceof ProcessStdioTransport ? this.session.transport : this.lastStdio;
+    // A connect attempt's own process, else the live session's.
+    const live = this.session?.transport;
+    const stdio = site === "connect" || !(live instanceof ProcessStdioTransport) ? this.lastStdio : live;
     return faultAt(site, this.config.id, error, {
       spawned: this.config.transport === "stdio" && !this.injected,
       exit: stdio?.exitInfo,

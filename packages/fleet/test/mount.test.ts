@@ -129,3 +129,19 @@ it("keeps names distinct across servers whose qualified names meet", async () =>
     await mounted.fleet.tearDown();
   }
 });
+
+it("follows the fleet when spinUp() replaces its endpoints", async () => {
+  const mounted = await mountProtocolBridge({ servers: [scripted("again", [], { includeTools: ["echo"] })] });
+  try {
+    const before = mounted.fleet.endpoint("again")!;
+    await mounted.fleet.spinUp();
+    await mounted.box.settled();
+    expect(mounted.fleet.endpoint("again")).not.toBe(before);
+    expect(mounted.box.descriptors().map((d) => d.name)).toEqual(["again__echo"]);
+    await expect(mounted.box.runner.run({ id: "1", name: "again__echo", input: { message: "new" } })).resolves.toMatchObject({
+      isError: false,
+    });
+  } finally {
+    await mounted.fleet.tearDown();
+  }
+});

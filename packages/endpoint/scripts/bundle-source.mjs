@@ -1,0 +1,35 @@
+/**
+ * Bundles the current src/ (with sibling @indus/* sources) into one ESM file,
+ * for scripts that must run the endpoint in a plain Node process (outside
+ * Jest) without depending on a fresh dist/: the conformance adapter and the
+ * unhandled-rejection probe. Third-party packages stay external and resolve
+ * from this package's node_modules.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const packageRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const repoRoot = path.join(packageRoot, "..", "..");
+
+/** Writes `<outDir>/endpoint.mjs` and returns its path. `outDir` must sit inside this package. */
+export async function bundleSource(outDir) {
+  const { build } = await import("tsup");
+  await build({
+    entry: { endpoint: path.join(packageRoot, "src", "index.ts") },
+    outDir,
+    format: ["esm"],
+    outExtension: () => ({ js: ".mjs" }),
+    target: "node20",
+    dts: false,
+    clean: true,
+    silent: true,
+    noExternal: [/^@indus\//],
+    esbuildOptions(options) {
+      options.alias = {
+        "@indus/contract": path.join(repoRoot, "packages", "contract", "src", "index.ts"),
+        "@indus/schema-normalizer": path.join(repoRoot, "packages", "schema-normalizer", "src", "index.ts"),
+      };
+    },
+  });
+  return path.join(outDir, "endpoint.mjs");
+}
