@@ -69,15 +69,14 @@ describe("indusr mcp add", () => {
     fs.mkdirSync(path.dirname(projectFile()), { recursive: true });
     fs.writeFileSync(projectFile(), '{"servers":{}}\n');
     fs.chmodSync(path.dirname(projectFile()), 0o555);
-    const result = await runCli(["mcp", "add", "fs", "--", "node", "a.js"], { sandbox });
-    if (process.getuid?.() === 0) {
-      // root ignores directory permissions; the write simply succeeds.
-      expect(result.code).toBe(0);
-      return;
-    }
+    fs.chmodSync(projectFile(), 0o444);
+    // Root ignores permissions: run as an unprivileged user then, as a real user would be.
+    const result = await runCli(["mcp", "add", "fs", "--", "node", "a.js"], { sandbox, asUser: true });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("cannot write");
+    expect(result.stderr).toContain(`${projectFile()}: cannot write`);
+    expect(result.stderr).toContain("the file is unchanged");
     expect(fs.readFileSync(projectFile(), "utf8")).toBe('{"servers":{}}\n');
+    expect(fs.readdirSync(path.dirname(projectFile()))).toEqual(["mcp.json"]);
   });
 
   it.each([

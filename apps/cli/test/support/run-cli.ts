@@ -20,6 +20,7 @@ export interface Sandbox {
 
 export function makeSandbox(): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "indusr-test-"));
+  fs.chmodSync(root, 0o755); // readable by an unprivileged user (see runCli's asUser)
   const home = path.join(root, "home");
   const xdg = path.join(root, "xdg");
   const cwd = path.join(root, "project");
@@ -51,10 +52,13 @@ export interface CliResult {
 
 export function runCli(
   args: readonly string[],
-  options: { sandbox: Sandbox; cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  options: { sandbox: Sandbox; cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; asUser?: boolean },
 ): Promise<CliResult> {
+  // `asUser`: when the tests run as root, drop to nobody so file permissions apply.
+  const argv = [process.execPath, BIN, ...args];
+  if (options.asUser && process.getuid?.() === 0) argv.unshift("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: options.cwd ?? options.sandbox.cwd,
       env: { ...options.sandbox.env, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
