@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Every package's bench in its reduced form, one at a time so they do not
+# disturb each other's figures. Each prints ratios against a baseline measured
+# in the same run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BENCH_QUICK=1 pnpm exec turbo run bench --concurrency=1 --output-logs=full
