@@ -3,12 +3,14 @@
  * Normalizations per second over the committed tools/list corpus, against two
  * baselines measured in the same run on the same schemas: structuredClone and
  * JSON.parse(JSON.stringify()) (a plain deep copy is the least any normalizer
- * must do). Also prints bytes before/after per target and the hostile-input
- * timings quoted in the README.
+ * must do). Each contender is timed in its own child process. Also prints
+ * bytes before/after per target and the hostile-input timings quoted in the
+ * README.
  *
  *   pnpm --filter @indus/schema-normalizer bench          (after build)
  *   BENCH_QUICK=1 pnpm --filter @indus/schema-normalizer bench
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,29 +30,59 @@ for (const name of readdirSync(corpusDir).filter((file) => file.endsWith(".json"
 }
 const bytes = (list) => list.reduce((sum, schema) => sum + JSON.stringify(schema).length, 0);
 
-/**
- * Schemas per second for each contender: best of N rounds, the contenders
- * interleaved round by round so a noisy, shared machine slows all of them alike.
- */
-function measureAll(contenders) {
-  const rounds = quick ? 3 : 9;
-  const minMs = quick ? 100 : 300;
-  for (const { fn } of contenders) for (let warm = 0; warm < (quick ? 500 : 5000); warm++) fn(schemas[warm % schemas.length]);
-  const best = contenders.map(() => 0);
-  for (let round = 0; round < rounds; round++) {
-    contenders.forEach(({ fn }, index) => {
-      let done = 0;
-      let elapsed = 0;
-      const start = performance.now();
-      while (elapsed < minMs) {
-        for (const schema of schemas) fn(schema);
-        done += schemas.length;
-        elapsed = performance.now() - start;
-      }
-      best[index] = Math.max(best[index], (done / elapsed) * 1000);
-    });
+const CONTENDERS = {
+  "structuredClone (baseline)": (schema) => structuredClone(schema),
+  "JSON.parse(JSON.stringify) (baseline)": (schema) => JSON.parse(JSON.stringify(schema)),
+  "normalizeSchema portable": (schema) => normalizeSchema(schema),
+  "normalizeSchema gemini": (schema) => normalizeSchema(schema, { target: "gemini" }),
+};
+
+/** In a child process: warm one contender up, then print its best schemas/second. */
+function measureHere(label) {
+  const fn = CONTENDERS[label];
+  const windowMs = quick ? 100 : 250;
+  const sweep = (ms) => {
+    let done = 0;
+    const start = performance.now();
+    while (performance.now() - start < ms) {
+      for (const schema of schemas) fn(schema);
+      done += schemas.length;
+    }
+    return (done / (performance.now() - start)) * 1000;
+  };
+  sweep(windowMs * 2);
+  let best = 0;
+  for (let window = 0; window < (quick ? 2 : 4); window++) {
+    globalThis.gc?.();
+    best = Math.max(best, sweep(windowMs));
   }
-  return contenders.map(({ label }, index) => ({ label, perSecond: best[index] }));
+  process.stdout.write(JSON.stringify({ perSecond: best }));
+}
+
+/**
+ * Each contender runs in its own process (so one's JIT and heap state cannot
+ * slow another), in rounds, contenders interleaved so a noisy shared machine
+ * slows them alike; the best round counts.
+ */
+function measureAll() {
+  const rounds = quick ? 1 : 3;
+  const best = new Map(Object.keys(CONTENDERS).map((label) => [label, 0]));
+  for (let round = 0; round < rounds; round++) {
+    for (const label of best.keys()) {
+      const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--child", label], {
+        encoding: "utf8",
+        env: process.env,
+      });
+      if (child.status !== 0) throw new Error(`bench child failed: ${child.stderr}`);
+      best.set(label, Math.max(best.get(label), JSON.parse(child.stdout).perSecond));
+    }
+  }
+  return [...best].map(([label, perSecond]) => ({ label, perSecond }));
+}
+
+if (process.argv[2] === "--child") {
+  measureHere(process.argv[3]);
+  process.exit(0);
 }
 
 console.log(`corpus: ${schemas.length} schemas (tools/list input+output schemas), ${bytes(schemas)} bytes${quick ? " [BENCH_QUICK]" : ""}`);
@@ -61,12 +93,7 @@ for (const target of ["portable", "gemini"]) {
   console.log(`bytes ${target.padEnd(8)} before ${before}  after ${after}  (${((after / before) * 100).toFixed(1)}%)`);
 }
 
-const rows = measureAll([
-  { label: "structuredClone (baseline)", fn: (schema) => structuredClone(schema) },
-  { label: "JSON.parse(JSON.stringify) (baseline)", fn: (schema) => JSON.parse(JSON.stringify(schema)) },
-  { label: "normalizeSchema portable", fn: (schema) => normalizeSchema(schema) },
-  { label: "normalizeSchema gemini", fn: (schema) => normalizeSchema(schema, { target: "gemini" }) },
-]);
+const rows = measureAll();
 const base = rows[0].perSecond;
 for (const row of rows) {
   console.log(

@@ -4,5 +4,5 @@
  */
 export { normalizeSchema } from "./normalize";
 export { NORMALIZE_DEFAULTS, NORMALIZE_TARGETS } from "./options";
-export type { NormalizeOptions, NormalizeTarget } from "./options";
+export type { NormalizeOptions, NormalizeTarget, ResolvedOptions } from "./options";
 export { STRIPPED_KEYWORDS } from "./keywords";

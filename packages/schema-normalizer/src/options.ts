@@ -18,7 +18,7 @@ export interface NormalizeOptions {
   readonly maxDepth?: number;
   /** Most subschemas visited; past it subschemas become `{}` and objects open up. */
   readonly maxNodes?: number;
-  /** How many times a `$ref` may re-enter a schema it is already inside. */
+  /** How many times a schema may be re-entered on one path (a recursive `$ref` or a JS cycle). */
   readonly maxRecursion?: number;
 }
 
@@ -57,7 +57,8 @@ function readOption(options: unknown, key: string): unknown {
 
 /** Total: whatever `options` is, a usable, clamped set of options comes back. */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  if (options === undefined) return NORMALIZE_DEFAULTS;
+  // A fresh object rather than the frozen export: V8 reads frozen objects slower.
+  if (options === undefined) return { ...NORMALIZE_DEFAULTS };
   const target = readOption(options, "target");
   return {
     target: (NORMALIZE_TARGETS as readonly unknown[]).includes(target)

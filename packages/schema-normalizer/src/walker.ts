@@ -136,11 +136,12 @@ export class SchemaWalker {
   /** Inlines a local `$ref` (the recursion bound lives in `node`); anything else widens to `{}`. */
   private reference(record: Snapshot, depth: number): SchemaNode {
     const { $ref: ref, ...siblings } = record;
-    let here: SchemaNode | undefined;
-    for (const _key in siblings) {
-      here = this.refSiblingsIgnored ? annotationsOf(siblings) : this.shape(siblings, depth);
-      break;
-    }
+    const here =
+      Object.keys(siblings).length === 0
+        ? undefined
+        : this.refSiblingsIgnored
+          ? annotationsOf(siblings)
+          : this.shape(siblings, depth);
     const target = this.resolve(ref as string);
     if (target === UNRESOLVED || !isRecordLike(target)) return here ?? {};
     // A hop counts as a level, so a 10,000-long chain of references stops at maxDepth.

@@ -63,7 +63,14 @@ describe("10,000 levels of nesting", () => {
   it("honours a smaller maxDepth and clamps an absurd one", () => {
     const deep = nest(100, (inner) => ({ type: "object", properties: { a: inner } }));
     expect(depthOf(normalizeSchema(deep, { maxDepth: 2 }))).toBe(2 * 3 + 1);
-    expect(() => normalizeSchema(nest(10_000, (inner) => ({ type: "object", properties: { a: inner } })), { maxDepth: 1e9 })).not.toThrow();
+    // 1e9 is clamped to 256 levels, still far from a stack overflow (which the catch-all would hide as the fallback).
+    const clamped = normalizeSchema(nest(10_000, (inner) => ({ type: "object", properties: { a: inner } })), { maxDepth: 1e9 });
+    expect(depthOf(clamped)).toBe(2 * 257 + 1);
+    const nested = normalizeSchema(nest(10_000, (inner) => ({ anyOf: [{ type: "object", properties: { a: inner } }, { type: "null" }] })), {
+      maxDepth: 256,
+      maxNodes: 1_000_000,
+    });
+    expect(nested).not.toEqual(FALLBACK);
   });
 });
 
