@@ -7,13 +7,8 @@ import type { Card, JsonSchema, ToolContext, ToolResult } from "@indus/contract"
 import { ArgError } from "./args";
 import { errorResult } from "./results";
 
-export interface CardSpec {
-  readonly name: string;
-  readonly label: string;
-  readonly description: string;
-  readonly parameters: JsonSchema;
-  readonly readOnly: boolean;
-  run(input: unknown, ctx: ToolContext): Promise<ToolResult>;
+/** A `Card` whose `run` may throw, and which may hold resources. */
+export interface CardSpec extends Card {
   /** Releases what the card holds (child processes); called by `ToolDeck.dispose`. */
   dispose?(): Promise<void> | void;
 }

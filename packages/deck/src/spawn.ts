@@ -6,6 +6,7 @@
  * memory, and the model still sees how it began and how it ended.
  */
 import { spawn } from "node:child_process";
+import type { ShellSpawnRequest } from "@indus/contract";
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -95,13 +96,8 @@ export class HeadTailBuffer {
   }
 }
 
-export interface GroupRunRequest {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly signal?: AbortSignal;
-  readonly timeoutMs?: number;
+/** The contract's shell request, plus output caps and stop behaviour. */
+export interface GroupRunRequest extends ShellSpawnRequest {
   /** Head and tail kept per stream (or of the merged stream). */
   readonly headBytes: number;
   readonly tailBytes: number;
