@@ -15,7 +15,7 @@ import { Writable } from "node:stream";
 import { VERSION } from "../version";
 import { cliEnv } from "../cli-env";
 import type { AgentEvent } from "./events";
-import { createLanguageModel } from "./language-model";
+import { sessionSettings } from "./session-settings";
 import { PermissionGate, type PermissionAnswer } from "./permission";
 import { activityLine, makeStyle, serverWarnings, summariseInput, type Style } from "./render";
 import type { AgentFlags, AgentIo, Prepared } from "./run-agent";
@@ -197,13 +197,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   });
 
   const session = new AgentSession({
-    model: createLanguageModel(prepared.config, prepared.modelId),
-    provider: prepared.config.provider,
-    modelId: prepared.modelId,
-    baseUrl: prepared.config.baseUrl,
-    deck: prepared.deck,
-    cwd: prepared.cwd,
-    sessionDir: prepared.sessionDir,
+    ...sessionSettings(prepared),
     gate,
     approvePlan: async (plan, signal) => {
       view.line(style.bold("Proposed plan:"));
@@ -213,10 +207,6 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       return answer === "y" || answer === "yes";
     },
     autoApprovePlans: false,
-    maxTurns: prepared.maxTurns,
-    maxRetries: prepared.config.maxRetries,
-    ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
-    ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
     emit: (event) => view.onEvent(event),
   });
 

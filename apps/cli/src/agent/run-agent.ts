@@ -12,7 +12,7 @@ import type { BootedDeck } from "../boot-types";
 import { silentProgress, terminalProgress } from "../progress";
 import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
-import { createLanguageModel } from "./language-model";
+import { sessionSettings } from "./session-settings";
 import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
 import { chooseModel, preflight } from "./preflight";
 import { resolveModelConfig, type ModelConfig } from "./provider-config";
@@ -228,19 +228,9 @@ async function runPrint(task: string, prepared: Prepared, flags: AgentFlags, io:
     ...(canAsk ? { ask: terminalAsker(io, color, () => controller.abort()) } : {}),
   });
   const session = new AgentSession({
-    model: createLanguageModel(prepared.config, prepared.modelId),
-    provider: prepared.config.provider,
-    modelId: prepared.modelId,
-    baseUrl: prepared.config.baseUrl,
-    deck: prepared.deck,
-    cwd: prepared.cwd,
-    sessionDir: prepared.sessionDir,
+    ...sessionSettings(prepared),
     gate,
     autoApprovePlans: flags.yes === true || matchesAny("exit_plan_mode", prepared.allow),
-    maxTurns: prepared.maxTurns,
-    maxRetries: prepared.config.maxRetries,
-    ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
-    ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
     emit: (event: AgentEvent) => renderer.onEvent(event),
   });
 
