@@ -233,6 +233,8 @@ export class ProcessStdioTransport implements Transport {
       if (this.exitInfoValue === undefined) await Promise.race([this.exited, delay(this.options.closeGraceMs)]);
       if (child.pid !== undefined) await this.reapGroup(child.pid);
       if (this.groupCleanup) await this.groupCleanup;
+      // Our own child is ours to reap: wait for Node to collect it, so no zombie stays.
+      if (this.exitInfoValue === undefined) await Promise.race([this.exited, delay(2_000)]);
     }
     this.splitter.clear();
     this.finish();

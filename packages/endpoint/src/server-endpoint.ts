@@ -47,16 +47,7 @@ import { ProcessStdioTransport } from "./process-stdio-transport";
 import { StderrTail } from "./stderr-tail";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
 import { buildRemoteTools } from "./tool-listing";
-import {
-  AnyResultSchema,
-  CallResultSchema,
-  PromptsPageSchema,
-  ResourceTemplatesPageSchema,
-  ResourcesPageSchema,
-  ToolsPageSchema,
-  keepWithString,
-  readCallResult,
-} from "./wire";
+import { AnyResultSchema, keepWithString, readCallResult, readPage } from "./wire";
 
 /** Which catalog list changed on the server. */
 export type CatalogChange = "resources" | "prompts";
@@ -540,23 +531,39 @@ export class McpServerEndpoint implements ServerEndpoint {
     return protocolFault("not-connected", `cannot ${what}: server "${this.config.id}" is ${this.phaseValue}${why}`, fault);
   }
 
-  private readySession(what: string): Session {
-    if (this.phaseValue !== "ready" || !this.session) throw this.notConnected(what);
+  private readySession(what: string | (() => string)): Session {
+    if (this.phaseValue !== "ready" || !this.session) throw this.notConnected(typeof what === "string" ? what : what());
     return this.session;
   }
 
-  /** Run `op` on the live session; on a lost Streamable HTTP session, re-initialize and retry once. */
-  private async onSession<T>(what: string, site: Exclude<FaultSite, "connect">, op: (session: Session) => Promise<T>): Promise<T> {
-    const session = this.readySession(what);
+  /**
+   * Run `op` on the live session; on a lost Streamable HTTP session (404),
+   * re-initialize and retry once. Errors become faults for `site`. Written
+   * with `.catch` rather than nested async frames: this is every call's path.
+   */
+  private onSession<T>(
+    what: string | (() => string),
+    site: Exclude<FaultSite, "connect">,
+    op: (session: Session) => Promise<T>,
+  ): Promise<T> {
+    const session = this.session;
+    if (this.phaseValue !== "ready" || !session) {
+      return Promise.reject(this.notConnected(typeof what === "string" ? what : what()));
+    }
+    return op(session).catch((error: unknown) => this.recover(error, session, site, op));
+  }
+
+  private async recover<T>(
+    error: unknown,
+    session: Session,
+    site: Exclude<FaultSite, "connect">,
+    op: (session: Session) => Promise<T>,
+  ): Promise<T> {
+    if (!isSessionGone(error) || session.kind !== "streamable-http") throw this.toFault(site, error, session);
     try {
-      try {
-        return await op(session);
-      } catch (error) {
-        if (!isSessionGone(error) || session.kind !== "streamable-http") throw error;
-        return await op(await this.reinitialize(session));
-      }
-    } catch (error) {
-      throw this.toFault(site, error, session);
+      return await op(await this.reinitialize(session));
+    } catch (retryError) {
+      throw this.toFault(site, retryError, session);
     }
   }
 
@@ -589,8 +596,10 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   /**
-   * Re-read the whole tool list now. Concurrent refreshes coalesce: a refresh
-   * asked for while one runs makes that one go round again.
+   * Re-read the whole tool list now. Refreshes coalesce: one asked for while
+   * another runs gets that one's result, and one more pass follows it (its
+   * changes reach `onToolsChanged` subscribers). So a server announcing a
+   * change right after `initialize` does not hold up the first listing.
    */
   refreshTools(): Promise<readonly RemoteTool[]> {
     if (this.listing) {
@@ -602,19 +611,18 @@ export class McpServerEndpoint implements ServerEndpoint {
     } catch (fault) {
       return Promise.reject(fault);
     }
-    const run = async () => {
-      let tools: readonly RemoteTool[];
-      do {
-        this.listAgain = false;
-        tools = await this.fetchTools();
-        this.applyTools(tools);
-      } while (this.listAgain && this.phaseValue === "ready");
+    const pass = this.fetchTools().then((tools) => {
+      this.applyTools(tools);
       return tools;
-    };
-    this.listing = run().finally(() => {
-      this.listing = undefined;
-      this.listAgain = false;
     });
+    this.listing = pass.finally(() => {
+      this.listing = undefined;
+      if (this.listAgain) {
+        this.listAgain = false;
+        if (this.phaseValue === "ready") void this.refreshTools().catch(() => undefined);
+      }
+    });
+    this.listing.catch(() => undefined);
     return this.listing;
   }
 
@@ -623,7 +631,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     // schema and compiles every `outputSchema`, so one bad tool throws the whole
     // list away. We read pages as arrays and check each tool on its own.
     const raw = await this.onSession("list tools", "list", (session) =>
-      this.allPages(session, "tools/list", ToolsPageSchema, "tools"),
+      this.allPages(session, "tools/list", "tools"),
     );
     const { tools, issues } = buildRemoteTools(this.config.id, raw);
     this.listIssuesValue = issues;
@@ -645,51 +653,44 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   /** Every item of a paginated list; a repeated cursor ends it as a protocol error. */
-  private async allPages(
-    session: Session,
-    method: string,
-    schema: typeof ToolsPageSchema | typeof ResourcesPageSchema | typeof ResourceTemplatesPageSchema | typeof PromptsPageSchema,
-    key: string,
-    signal?: AbortSignal,
-  ): Promise<unknown[]> {
+  private async allPages(session: Session, method: string, key: string, signal?: AbortSignal): Promise<unknown[]> {
     const items: unknown[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result = await requestWithDeadline<Record<string, unknown>>(
+      const result = await requestWithDeadline<unknown>(
         session.client,
         { method, ...(cursor === undefined ? {} : { params: { cursor } }) },
-        schema,
+        AnyResultSchema,
         { timeoutMs: this.timeouts.listMs, signal },
       );
-      const list = result[key];
-      if (Array.isArray(list)) items.push(...(list as unknown[]));
-      const next = result["nextCursor"];
-      if (typeof next !== "string" || next.length === 0) return items;
-      if (seen.has(next)) throw new Error(`${method} returned cursor ${JSON.stringify(next)} twice`);
-      seen.add(next);
-      cursor = next;
+      const { items: pageItems, nextCursor } = readPage(result, method, key);
+      items.push(...pageItems);
+      if (nextCursor === undefined) return items;
+      if (seen.has(nextCursor)) throw new Error(`${method} returned cursor ${JSON.stringify(nextCursor)} twice`);
+      seen.add(nextCursor);
+      cursor = nextCursor;
     }
     throw new Error(`${method} did not end after ${MAX_PAGES} pages`);
   }
 
   /** Call a tool by its server-side name; the result is the server's, untouched. */
   invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
-    const params = { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) };
-    return this.onSession(`call "${name}"`, "call", async (session) => {
-      const result = await requestWithDeadline<Record<string, unknown>>(
-        session.client,
-        { method: "tools/call", params },
-        CallResultSchema,
-        {
-          timeoutMs: options.timeoutMs ?? this.timeouts.callMs,
-          totalMs: Math.max(this.timeouts.callTotalMs, options.timeoutMs ?? 0),
-          signal: options.signal,
-          onProgress: options.onProgress,
-        },
-      );
-      return readCallResult(result);
-    });
+    const request = {
+      method: "tools/call",
+      params: { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) },
+    };
+    const deadline = {
+      timeoutMs: options.timeoutMs ?? this.timeouts.callMs,
+      totalMs: Math.max(this.timeouts.callTotalMs, options.timeoutMs ?? 0),
+      signal: options.signal,
+      onProgress: options.onProgress,
+    };
+    return this.onSession(
+      () => `call "${name}"`,
+      "call",
+      (session) => requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline).then(readCallResult),
+    );
   }
 
   // ---- resources and prompts -------------------------------------------------
@@ -703,7 +704,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     this.readySession("list resources");
     if (!this.supports("resources")) return [];
     const raw = await this.onSession("list resources", "list", (session) =>
-      this.allPages(session, "resources/list", ResourcesPageSchema, "resources", options.signal),
+      this.allPages(session, "resources/list", "resources", options.signal),
     );
     return keepWithString(raw, "uri");
   }
@@ -713,7 +714,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     this.readySession("list resource templates");
     if (!this.supports("resources")) return [];
     const raw = await this.onSession("list resource templates", "list", (session) =>
-      this.allPages(session, "resources/templates/list", ResourceTemplatesPageSchema, "resourceTemplates", options.signal),
+      this.allPages(session, "resources/templates/list", "resourceTemplates", options.signal),
     );
     return keepWithString(raw, "uriTemplate");
   }
@@ -723,7 +724,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     this.readySession("list prompts");
     if (!this.supports("prompts")) return [];
     const raw = await this.onSession("list prompts", "list", (session) =>
-      this.allPages(session, "prompts/list", PromptsPageSchema, "prompts", options.signal),
+      this.allPages(session, "prompts/list", "prompts", options.signal),
     );
     return keepWithString(raw, "name");
   }

@@ -9,16 +9,12 @@
 import { z } from "zod";
 import type { JsonObject, JsonValue, RemoteCallResult } from "@indus/contract";
 
-const cursor = z.string().nullish();
-
-export const ToolsPageSchema = z.looseObject({ tools: z.array(z.unknown()), nextCursor: cursor });
-export const ResourcesPageSchema = z.looseObject({ resources: z.array(z.unknown()), nextCursor: cursor });
-export const ResourceTemplatesPageSchema = z.looseObject({ resourceTemplates: z.array(z.unknown()), nextCursor: cursor });
-export const PromptsPageSchema = z.looseObject({ prompts: z.array(z.unknown()), nextCursor: cursor });
-export const AnyResultSchema = z.looseObject({});
-
-/** Any object result; `content` and friends are read by `readCallResult`. */
-export const CallResultSchema = z.looseObject({});
+/**
+ * Results are taken as they come (`z.any()` does not copy them) and checked
+ * by the readers below: a strict schema would reject a whole page for one bad
+ * item, and even a loose one copies every result, which shows in throughput.
+ */
+export const AnyResultSchema = z.any();
 
 /** A tool as this bridge needs it; everything else about it is optional. */
 export interface WireTool {
@@ -50,6 +46,15 @@ export function readTool(raw: unknown): { ok: true; tool: WireTool } | { ok: fal
   };
 }
 
+/** The items under `key` of one page of a listing, and the next cursor if any. */
+export function readPage(result: unknown, method: string, key: string): { items: unknown[]; nextCursor?: string } {
+  if (!isRecord(result)) throw new Error(`the ${method} result is not an object`);
+  const items = result[key];
+  if (!Array.isArray(items)) throw new Error(`the ${method} result has no ${key} array`);
+  const next = result["nextCursor"];
+  return typeof next === "string" && next.length > 0 ? { items, nextCursor: next } : { items };
+}
+
 /** Items of a listing that carry the one string field they are keyed by. */
 export function keepWithString(items: readonly unknown[], key: string): JsonObject[] {
   return items.filter((item): item is JsonObject => isRecord(item) && typeof item[key] === "string");
@@ -60,7 +65,8 @@ export function keepWithString(items: readonly unknown[], key: string): JsonObje
  * non-array `content` becomes `[]`; a legacy `toolResult` rides as one block),
  * `structuredContent` when it is an object, `isError` only when `true`.
  */
-export function readCallResult(result: Record<string, unknown>): RemoteCallResult {
+export function readCallResult(result: unknown): RemoteCallResult {
+  if (!isRecord(result)) throw new Error("the tools/call result is not an object");
   let content: JsonValue[];
   if (Array.isArray(result["content"])) content = result["content"] as JsonValue[];
   else if ("toolResult" in result && result["content"] === undefined) content = [result["toolResult"] as JsonValue];

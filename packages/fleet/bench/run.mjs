@@ -96,58 +96,101 @@ async function latency() {
   ]);
 }
 
+/**
+ * Throughput with 1,000 calls in flight. Load on a shared machine drifts
+ * between rounds, so rounds alternate sides and the ratio is taken per pair of
+ * back-to-back rounds; the median of those ratios is reported.
+ */
 async function throughput(box, client) {
   const inFlight = 1_000;
-  const rounds = QUICK ? 3 : 8;
-  let bareBest = 0;
-  let boxBest = 0;
-  const bareAll = [];
-  const boxAll = [];
-  for (let round = 0; round < rounds; round += 1) {
-    let t0 = performance.now();
+  const rounds = QUICK ? 6 : 16;
+  const bareRates = [];
+  const boxRates = [];
+  const ratios = [];
+  const bareRound = async () => {
+    const t0 = performance.now();
     await Promise.all(Array.from({ length: inFlight }, (_, i) => client.callTool({ name: "echo", arguments: { message: String(i) } })));
-    const bareRate = inFlight / ((performance.now() - t0) / 1000);
-    t0 = performance.now();
+    return inFlight / ((performance.now() - t0) / 1000);
+  };
+  const boxRound = async () => {
+    const t0 = performance.now();
     const outcomes = await Promise.all(
       Array.from({ length: inFlight }, (_, i) => box.runner.run({ id: String(i), name: "everything__echo", input: { message: String(i) } })),
     );
-    const boxRate = inFlight / ((performance.now() - t0) / 1000);
+    const rate = inFlight / ((performance.now() - t0) / 1000);
     if (outcomes.some((outcome) => outcome.isError)) throw new Error("echo failed through the box");
-    if (round === 0) continue; // warm-up round
-    bareAll.push(bareRate);
-    boxAll.push(boxRate);
-    bareBest = Math.max(bareBest, bareRate);
-    boxBest = Math.max(boxBest, boxRate);
+    return rate;
+  };
+  await bareRound(); // warm-up
+  await boxRound();
+  for (let round = 0; round < rounds; round += 1) {
+    let bareRate;
+    let boxRate;
+    if (round % 2 === 0) {
+      bareRate = await bareRound();
+      boxRate = await boxRound();
+    } else {
+      boxRate = await boxRound();
+      bareRate = await bareRound();
+    }
+    bareRates.push(bareRate);
+    boxRates.push(boxRate);
+    ratios.push(boxRate / bareRate);
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  report(`throughput: ${inFlight} echo calls in flight, ${rounds - 1} measured rounds`, [
-    `bare SDK Client   median ${fmt(median(bareAll), 0)} calls/s   best ${fmt(bareBest, 0)}`,
-    `mounted box       median ${fmt(median(boxAll), 0)} calls/s   best ${fmt(boxBest, 0)}`,
-    `ratio (box/bare)  median ${fmt(median(boxAll) / median(bareAll), 2)}x   (target >= 0.9)`,
+  report(`throughput: ${inFlight} echo calls in flight, ${rounds} paired rounds`, [
+    `bare SDK Client   median ${fmt(median(bareRates), 0)} calls/s`,
+    `mounted box       median ${fmt(median(boxRates), 0)} calls/s`,
+    `ratio (box/bare)  median of paired rounds ${fmt(median(ratios), 2)}x   (target >= 0.9)`,
   ]);
 }
 
+/**
+ * Mount time vs connecting bare clients one after another. Small N are
+ * repeated (alternating which goes first) and the medians reported, since a
+ * single server start varies a lot on a busy machine.
+ */
 async function mountTime() {
   const sizes = QUICK ? [1, 5] : [1, 5, 10, 20];
+  const repeats = (n) => (n === 1 ? 5 : n === 5 ? (QUICK ? 1 : 3) : 1);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
   for (const n of sizes) {
-    let t0 = performance.now();
-    const clients = [];
-    for (let i = 0; i < n; i += 1) clients.push(await bareClient());
-    const sequential = performance.now() - t0;
-    await Promise.all(clients.map((client) => client.close()));
-
-    t0 = performance.now();
-    const { box, fleet } = await mountProtocolBridge({ servers: Array.from({ length: n }, (_, i) => everything(`e${i}`)) });
-    const parallel = performance.now() - t0;
-    const ready = [...fleet.status().values()].filter((s) => s.phase === "ready").length;
-    const tools = box.descriptors().length;
-    await fleet.tearDown();
+    const sequentialTimes = [];
+    const parallelTimes = [];
+    let ready = 0;
+    let tools = 0;
+    const sequential = async () => {
+      const t0 = performance.now();
+      const clients = [];
+      for (let i = 0; i < n; i += 1) clients.push(await bareClient());
+      sequentialTimes.push(performance.now() - t0);
+      await Promise.all(clients.map((client) => client.close()));
+    };
+    const parallel = async () => {
+      const t0 = performance.now();
+      const { box, fleet } = await mountProtocolBridge({ servers: Array.from({ length: n }, (_, i) => everything(`e${i}`)) });
+      parallelTimes.push(performance.now() - t0);
+      ready = [...fleet.status().values()].filter((s) => s.phase === "ready").length;
+      tools = box.descriptors().length;
+      await fleet.tearDown();
+    };
+    for (let r = 0; r < repeats(n); r += 1) {
+      if (r % 2 === 0) {
+        await sequential();
+        await parallel();
+      } else {
+        await parallel();
+        await sequential();
+      }
+    }
+    const seq = median(sequentialTimes);
+    const par = median(parallelTimes);
     rows.push(
-      `N=${String(n).padStart(2)}  sequential bare connects ${fmt(sequential, 0).padStart(6)} ms   mountProtocolBridge ${fmt(parallel, 0).padStart(6)} ms   speed-up ${fmt(sequential / parallel, 2)}x   (${ready}/${n} ready, ${tools} tools)`,
+      `N=${String(n).padStart(2)}  sequential bare connects ${fmt(seq, 0).padStart(6)} ms   mountProtocolBridge ${fmt(par, 0).padStart(6)} ms   speed-up ${fmt(seq / par, 2)}x   (${ready}/${n} ready, ${tools} tools${repeats(n) > 1 ? `, median of ${repeats(n)}` : ""})`,
     );
   }
-  report("mount time: N server-everything servers over stdio (connect + initialize + tools/list)", rows);
+  report("mount time: N server-everything servers over stdio (spawn + initialize + tools/list)", rows);
 }
 
 function myChildren() {
@@ -198,7 +241,7 @@ async function cycles() {
   const after = snapshot();
   const mb = (bytes) => `${fmt(bytes / 1024 / 1024, 1)} MB`;
   report(`cycles: ${total} mount/call/tear-down cycles of 2 servers (after ${warmup} warm-up cycles)`, [
-    `child processes   before ${before.children}   after ${after.children}`,
+    `child processes   before ${before.children}   after ${after.children}   (counts \`ps\` itself)`,
     `heap used         before ${mb(before.heapUsed)}   after ${mb(after.heapUsed)}   growth ${mb(after.heapUsed - before.heapUsed)}`,
     `rss               before ${mb(before.rss)}   after ${mb(after.rss)}`,
     `time per cycle    ${fmt(elapsed / total, 1)} ms`,
