@@ -15,7 +15,13 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { LineSplitter, MessageTooLargeError } from "./line-splitter";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
 
-/** Beyond the SDK's safe defaults, variables a server launcher commonly needs. */
+/**
+ * Beyond the SDK's safe defaults (HOME, LOGNAME, PATH, SHELL, TERM, USER),
+ * variables a server launcher commonly needs. Not NODE_EXTRA_CA_CERTS: Node
+ * parses that bundle eagerly at startup (~100 ms per process here), which a
+ * fleet of Node servers pays many times over; a server that needs it gets it
+ * through its config's `env`.
+ */
 const EXTRA_INHERITED_ENV = [
   "TMPDIR",
   "LANG",
@@ -26,8 +32,8 @@ const EXTRA_INHERITED_ENV = [
   "http_proxy",
   "https_proxy",
   "no_proxy",
-  "NODE_EXTRA_CA_CERTS",
   "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
 ];
 
 /** The environment a server gets: a safe inherited subset plus the config's own. */

@@ -37,3 +37,20 @@ it("talks to @modelcontextprotocol/server-everything over stdio", async () => {
     if (pid !== undefined) expect(await eventually(() => !isAlive(pid))).toBe(true);
   }
 });
+
+it("gives a server the safe inherited environment plus its config's env, and nothing else", async () => {
+  process.env.INDUS_HOST_SECRET = "do-not-leak";
+  const endpoint = createServerEndpoint(everythingStdio("env", { env: { INDUS_FOR_SERVER: "yes" } }));
+  try {
+    await endpoint.open();
+    const result = await endpoint.invoke("get-env", {});
+    const text = JSON.stringify(result.content);
+    expect(text).toContain("INDUS_FOR_SERVER");
+    expect(text).toContain("PATH");
+    expect(text).not.toContain("INDUS_HOST_SECRET");
+    expect(text).not.toContain("NODE_EXTRA_CA_CERTS");
+  } finally {
+    delete process.env.INDUS_HOST_SECRET;
+    await endpoint.close();
+  }
+});

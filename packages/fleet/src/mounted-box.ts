@@ -141,10 +141,8 @@ export class MountedToolBox implements ToolBox {
     const route = this.routes.get(call.name);
     if (!route) return failure(call.id, `unknown tool "${call.name}"`);
     try {
-      const result = await route.endpoint.invoke(route.tool.ref.name, call.input ?? {}, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
+      // RunOptions ({signal, onProgress}) is a subset of InvokeOptions: passed as is.
+      const result = await route.endpoint.invoke(route.tool.ref.name, call.input ?? {}, options);
       return { callId: call.id, ...projectResult(result) };
     } catch (error) {
       const text = isProtocolFault(error) ? `[${error.kind}] ${error.message}` : String(error);
