@@ -5,11 +5,20 @@
  * unhandled-rejection probe. Third-party packages stay external and resolve
  * from this package's node_modules.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packageRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.join(packageRoot, "..", "..");
+
+/** This package's third-party dependencies (and their subpaths) stay imports. */
+function externals() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot, "package.json"), "utf8"));
+  return Object.keys(manifest.dependencies ?? {})
+    .filter((name) => !name.startsWith("@indus/"))
+    .map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(/|$)`));
+}
 
 /** Writes `<outDir>/endpoint.mjs` and returns its path. `outDir` must sit inside this package. */
 export async function bundleSource(outDir) {
@@ -23,6 +32,8 @@ export async function bundleSource(outDir) {
     dts: false,
     clean: true,
     silent: true,
+    // Explicit, so the result does not depend on the cwd's package.json (tsup's default).
+    external: externals(),
     noExternal: [/^@indus\//],
     esbuildOptions(options) {
       options.alias = {
