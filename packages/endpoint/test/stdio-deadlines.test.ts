@@ -1,17 +1,12 @@
-import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
+import type { McpServerEndpoint } from "@indus/endpoint";
+import { trackEndpoints } from "./helpers/tracked";
 import type { ToolProgress } from "@indus/contract";
 import { fixture, scripted } from "./helpers/servers";
 import { eventually, isAlive } from "./helpers/processes";
 
 jest.setTimeout(40_000);
 
-const opened: McpServerEndpoint[] = [];
-afterAll(() => Promise.all(opened.map((endpoint) => endpoint.close())));
-function make(...args: Parameters<typeof createServerEndpoint>): McpServerEndpoint {
-  const endpoint = createServerEndpoint(...args);
-  opened.push(endpoint);
-  return endpoint;
-}
+const make = trackEndpoints();
 
 it("times out a server that never answers initialize, and kills it", async () => {
   const endpoint = make(fixture("mute", "never-initializes.mjs", [], { startupTimeoutMs: 1_500 }));

@@ -1,19 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createServerEndpoint, liveProcessGroups, type McpServerEndpoint } from "@indus/endpoint";
+import { liveProcessGroups } from "@indus/endpoint";
+import { trackEndpoints } from "./helpers/tracked";
 import { fixture, scripted, FIXTURES } from "./helpers/servers";
 import { eventually, inGroups, isAlive, liveInGroups } from "./helpers/processes";
 
 jest.setTimeout(60_000);
 
-const opened: McpServerEndpoint[] = [];
-afterAll(() => Promise.all(opened.map((endpoint) => endpoint.close())));
-function make(...args: Parameters<typeof createServerEndpoint>): McpServerEndpoint {
-  const endpoint = createServerEndpoint(...args);
-  opened.push(endpoint);
-  return endpoint;
-}
+const make = trackEndpoints();
 
 it("reports a server that exits at once as spawn-failed, quoting its exit code and stderr", async () => {
   const endpoint = make(fixture("quitter", "exit-at-once.mjs"));
