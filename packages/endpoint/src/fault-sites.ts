@@ -42,6 +42,26 @@ function exitText(exit: ExitInfo): string {
   return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${String(exit.code)}`;
 }
 
+/**
+ * Why the operating system refused to start the program, from the errno
+ * fields of the spawn error (never its message text); undefined otherwise.
+ */
+function spawnError(error: unknown): string | undefined {
+  // Structural, not `instanceof Error`: errors from Node internals may come from another realm.
+  if (typeof error !== "object" || error === null) return undefined;
+  const errno = error as NodeJS.ErrnoException & { path?: string };
+  if (typeof errno.syscall !== "string" || !errno.syscall.startsWith("spawn")) return undefined;
+  const program = JSON.stringify(errno.path ?? errno.syscall.slice("spawn ".length));
+  switch (errno.code) {
+    case "ENOENT":
+      return `${program} was not found (is it installed and on PATH?)`;
+    case "EACCES":
+      return `${program} is not executable (EACCES)`;
+    default:
+      return `${program}: ${errno.code ?? "error"} ${errno.message}`;
+  }
+}
+
 /** The fault for `error` raised at `site` while talking to `server`. */
 export function faultAt(site: FaultSite, server: string, error: unknown, evidence: ServerEvidence): ProtocolFault {
   if (isProtocolFault(error)) return error;
@@ -62,7 +82,9 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
   }
   if (error instanceof CallerAborted) return protocolFault("tool-error", `server "${server}": call ${error.message}`, error);
   switch (site) {
-    case "connect":
+    case "connect": {
+      const notStarted = spawnError(error);
+      if (notStarted) return protocolFault("spawn-failed", `server "${server}" could not be started: ${notStarted}.${stderr}`, error);
       if (evidence.spawned) {
         const how = evidence.exit
           ? `${exitText(evidence.exit)} before completing initialize`
@@ -70,6 +92,7 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
         return protocolFault("spawn-failed", `server "${server}" ${how}.${stderr}`, error);
       }
       return protocolFault("transport", `could not connect to server "${server}": ${errorText(error)}`, error);
+    }
     case "list":
       return protocolFault("protocol", `server "${server}": listing failed: ${errorText(error)}`, error);
     case "call":

@@ -21,7 +21,18 @@ it("reports a server that exits at once as spawn-failed, quoting its exit code a
 
 it("reports a command that does not exist as spawn-failed", async () => {
   const endpoint = make({ transport: "stdio", id: "ghost", command: "indus-no-such-binary", args: [], env: {} });
-  await expect(endpoint.open()).rejects.toMatchObject({ kind: "spawn-failed" });
+  const fault = await endpoint.open().catch((error: unknown) => error);
+  expect(fault).toMatchObject({ kind: "spawn-failed" });
+  expect((fault as Error).message).toBe('server "ghost" could not be started: "indus-no-such-binary" was not found (is it installed and on PATH?).');
+});
+
+it("reports a command that is not executable as spawn-failed, naming it", async () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "indus-noexec-")), "server.sh");
+  fs.writeFileSync(file, "#!/bin/sh\n", { mode: 0o644 });
+  const endpoint = make({ transport: "stdio", id: "noexec", command: file, args: [], env: {} });
+  const fault = await endpoint.open().catch((error: unknown) => error);
+  expect(fault).toMatchObject({ kind: "spawn-failed" });
+  expect((fault as Error).message).toContain(`"${file}" is not executable (EACCES)`);
 });
 
 it("fails calls in flight promptly when the server crashes, naming the exit code and stderr", async () => {
