@@ -4,7 +4,7 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import { isDeckFault, type Capability, type Profile } from "@indus/contract";
+import { isDeckFault, type Capability, type Profile, type ToolBox } from "@indus/contract";
 import {
   appNovelCards,
   builtinIds,
@@ -16,7 +16,7 @@ import {
   type McpBoot,
   type ServerProgress as DeckServerProgress,
 } from "@indus/deck";
-import type { EndpointFleet } from "@indus/fleet";
+import { FleetCatalog } from "@indus/fleet";
 import type { BootedDeck, ConfigDiagnostic, McpControl, ServerReport, ToolOrigin } from "./boot-types";
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./program";
@@ -150,7 +150,9 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   const { mcp, reports, diagnostics } = await connectMcp(options);
   const switchable = new SwitchableSource(mcp.source);
   deck = deck.graft(switchable);
-  const box = deck.intoToolBox();
+  // Mounted servers' resources and prompts ride on the box, for `mcp serve` to republish.
+  const deckBox = deck.intoToolBox();
+  const box: ToolBox = mcp.fleet ? { ...deckBox, catalog: new FleetCatalog(mcp.fleet) } : deckBox;
   const servers = reports();
 
   const control: McpControl = {
@@ -167,17 +169,9 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     },
   };
 
-  fleets.set(control, mcp.fleet);
   const origin = (name: string): ToolOrigin => (BUILTIN.has(name) ? "built-in" : APP.has(name) ? "app" : "server");
   const close = async () => {
     await Promise.all([deck.dispose().catch(() => undefined), mcp.tearDown()]);
   };
   return { box, origin, servers, diagnostics, mcp: control, close };
-}
-
-const fleets = new WeakMap<McpControl, EndpointFleet | undefined>();
-
-/** The live fleet behind a booted deck, for republishing its resources and prompts. */
-export function connectedFleet(deck: BootedDeck): EndpointFleet | undefined {
-  return fleets.get(deck.mcp);
 }

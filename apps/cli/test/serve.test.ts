@@ -33,6 +33,11 @@ describe("indusr mcp serve", () => {
       expect(echoed).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: through the gateway" }] });
       const missing = await endpoint.invoke("read", { path: "nope.txt" });
       expect(missing.isError).toBe(true);
+      // The mounted server's resources and prompts are republished, prompts namespaced.
+      expect((await endpoint.listResources()).length).toBeGreaterThan(0);
+      const prompts = (await endpoint.listPrompts()).map((p) => String(p.name));
+      expect(prompts.length).toBeGreaterThan(0);
+      expect(prompts.every((name) => name.startsWith("everything__"))).toBe(true);
     } finally {
       await endpoint.close();
     }

@@ -4,8 +4,6 @@
  * built-ins), so mutating tools are exposed only when asked for. Mounted
  * servers' resources and prompts are republished too, namespaced.
  */
-import type { ToolBox } from "@indus/contract";
-import { FleetCatalog } from "@indus/fleet";
 import { serveHttp, serveStdio } from "@indus/provider-host";
 import { EXIT, UsageError } from "../program";
 import { VERSION } from "../version";
@@ -39,12 +37,11 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   const port = portOf(flags.port);
   // stdout carries the protocol in stdio mode: nothing else may write to it.
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
-  const { bootDeck, connectedFleet } = await import("../boot");
+  const { bootDeck } = await import("../boot");
   const deck = await bootDeck(options);
   warnDiagnostics(cli, deck.diagnostics);
   warnFailedServers(cli, deck.servers);
-  const fleet = connectedFleet(deck);
-  const box: ToolBox = fleet ? { ...deck.box, descriptors: () => deck.box.descriptors(), runner: deck.box.runner, catalog: new FleetCatalog(fleet) } : deck.box;
+  const box = deck.box;
   const instructions = deck.servers
     .filter((s) => s.instructions)
     .map((s) => `Tools named ${s.id}__* come from the "${s.id}" server: ${s.instructions}`)

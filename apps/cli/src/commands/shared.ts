@@ -6,6 +6,7 @@
 import type { Profile } from "@indus/contract";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
+import { findFlag } from "../flags";
 import { UsageError } from "../program";
 import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
 
@@ -20,9 +21,12 @@ export interface DeckFlags {
   readonly json?: boolean;
 }
 
+/** The choices come from the flag table (not the contract) so this path never loads zod. */
+const PROFILE_CHOICES: readonly string[] = findFlag("profile").choices ?? [];
+
 export function profileOf(flags: DeckFlags, fallback: Profile): Profile {
   if (flags.profile === undefined) return fallback;
-  if (!["authoring", "survey", "all"].includes(flags.profile)) throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
+  if (!PROFILE_CHOICES.includes(flags.profile)) throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
   return flags.profile as Profile;
 }
 
@@ -41,12 +45,13 @@ export function progressFor(cli: CliEnv, flags: DeckFlags): ProgressSink {
 
 export function bootOptionsOf(flags: DeckFlags, fallbackProfile: Profile) {
   const cli = cliEnv(flags);
+  const tools = toolListOf(flags);
   return {
     cli,
     options: {
       cwd: cli.cwd,
       profile: profileOf(flags, fallbackProfile),
-      ...(toolListOf(flags) ? { tools: toolListOf(flags)! } : {}),
+      ...(tools ? { tools } : {}),
       noTools: noToolsOf(flags),
       ...(flags.mcp ? { mcp: flags.mcp } : {}),
       logDir: flags.logDir ?? defaultLogDir(cli, flags.sessionDir),
