@@ -700,33 +700,33 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   /** Every resource (all pages), as the server describes them; `[]` without the capability. */
-  async listResources(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
-    this.readySession("list resources");
-    if (!this.supports("resources")) return [];
-    const raw = await this.onSession("list resources", "list", (session) =>
-      this.allPages(session, "resources/list", "resources", options.signal),
-    );
-    return keepWithString(raw, "uri");
+  listResources(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
+    return this.listCatalog("list resources", "resources", "resources/list", "resources", "uri", options.signal);
   }
 
   /** Every resource template (all pages); `[]` without the capability. */
-  async listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
-    this.readySession("list resource templates");
-    if (!this.supports("resources")) return [];
-    const raw = await this.onSession("list resource templates", "list", (session) =>
-      this.allPages(session, "resources/templates/list", "resourceTemplates", options.signal),
-    );
-    return keepWithString(raw, "uriTemplate");
+  listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
+    return this.listCatalog("list resource templates", "resources", "resources/templates/list", "resourceTemplates", "uriTemplate", options.signal);
   }
 
   /** Every prompt (all pages); `[]` without the capability. */
-  async listPrompts(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
-    this.readySession("list prompts");
-    if (!this.supports("prompts")) return [];
-    const raw = await this.onSession("list prompts", "list", (session) =>
-      this.allPages(session, "prompts/list", "prompts", options.signal),
-    );
-    return keepWithString(raw, "name");
+  listPrompts(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
+    return this.listCatalog("list prompts", "prompts", "prompts/list", "prompts", "name", options.signal);
+  }
+
+  /** All pages of one catalog list, keeping the entries that carry their identifying string. */
+  private async listCatalog(
+    what: string,
+    capability: "resources" | "prompts",
+    method: string,
+    key: string,
+    identity: string,
+    signal?: AbortSignal,
+  ): Promise<JsonObject[]> {
+    this.readySession(what);
+    if (!this.supports(capability)) return [];
+    const raw = await this.onSession(what, "list", (session) => this.allPages(session, method, key, signal));
+    return keepWithString(raw, identity);
   }
 
   /** `resources/read`, result untouched. */
