@@ -20,7 +20,6 @@ export interface ServerReport {
   readonly instructions?: string;
   /** Last stderr lines of a stdio server (most useful when it failed). */
   readonly stderrTail?: readonly string[];
-  readonly logFile?: string;
 }
 
 export interface ConfigDiagnostic {
