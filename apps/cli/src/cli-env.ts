@@ -9,7 +9,7 @@ import path from "node:path";
 export interface CliEnv {
   readonly cwd: string;
   readonly home: string;
-  readonly xdgConfigHome?: string;
+  readonly xdgConfigHome?: string | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly stderrIsTty: boolean;
   readonly color: boolean;

@@ -12,7 +12,7 @@ export type Scope = "project" | "user";
 export interface ConfigEnv {
   readonly cwd: string;
   readonly home: string;
-  readonly xdgConfigHome?: string;
+  readonly xdgConfigHome?: string | undefined;
 }
 
 /** Where `mcp add --scope` writes: the project file or the user (XDG) file. */

@@ -31,9 +31,9 @@ export interface DeadlineOptions {
   /** Deadline; progress resets it when `totalMs` is given. */
   readonly timeoutMs: number;
   /** Bound on the whole request however much progress arrives. */
-  readonly totalMs?: number;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (progress: ToolProgress) => void;
+  readonly totalMs?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
 }
 
 type RequestArgs = Parameters<Client["request"]>;
@@ -107,16 +107,16 @@ export async function requestWithDeadline<T>(
       signal: handle as unknown as AbortSignal,
       // A backstop only; ours fires first.
       timeout: totalMs + 5_000,
-      onprogress: resetsOnProgress
-        ? (progress) => {
+      ...(resetsOnProgress && {
+        onprogress: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => {
             lastActivity = Date.now();
             options.onProgress?.({
               progress: progress.progress,
               ...(progress.total === undefined ? {} : { total: progress.total }),
               ...(progress.message === undefined ? {} : { message: progress.message }),
             });
-          }
-        : undefined,
+          },
+      }),
     })) as T;
   } catch (error) {
     const reason = handle.reason;

@@ -29,8 +29,8 @@ export type FaultSite = "connect" | "list" | "call";
 export interface ServerEvidence {
   /** True when the server is a process we spawned. */
   readonly spawned: boolean;
-  readonly exit?: ExitInfo;
-  readonly garbage?: { readonly count: number; readonly first?: string };
+  readonly exit?: ExitInfo | undefined;
+  readonly garbage?: { readonly count: number; readonly first?: string | undefined } | undefined;
   readonly stderr: readonly string[];
 }
 

@@ -50,7 +50,7 @@ export interface ProcessStdioOptions {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  readonly cwd?: string;
+  readonly cwd?: string | undefined;
   /** Largest single message accepted on stdout. */
   readonly maxMessageBytes: number;
   /** After stdin is ended: how long to wait before SIGTERM, then before SIGKILL. */
@@ -109,7 +109,7 @@ export class ProcessStdioTransport implements Transport {
   }
 
   /** Lines on stdout that were not JSON-RPC, and the first of them. */
-  get garbage(): { readonly count: number; readonly first?: string } {
+  get garbage(): { readonly count: number; readonly first?: string | undefined } {
     return { count: this.garbageLines, first: this.firstGarbage };
   }
 

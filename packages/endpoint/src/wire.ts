@@ -19,10 +19,10 @@ export const AnyResultSchema = z.any();
 /** A tool as this bridge needs it; everything else about it is optional. */
 export interface WireTool {
   readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
   readonly inputSchema: unknown;
-  readonly annotations?: Record<string, unknown>;
+  readonly annotations?: Record<string, unknown> | undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

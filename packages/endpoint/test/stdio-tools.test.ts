@@ -50,7 +50,7 @@ it("normalizes input schemas and carries annotations", () => {
 
 it("works where the SDK's Client.listTools() throws the whole list away", async () => {
   const client = new Client({ name: "plain", version: "0" });
-  const transport = new StdioClientTransport({ ...scripted("sdk", ["page=100"]), stderr: "pipe" });
+  const transport = new StdioClientTransport({ ...(scripted("sdk", ["page=100"]) as { command: string; args: string[] }), stderr: "pipe" });
   (transport.stderr as NodeJS.ReadableStream | null)?.resume();
   await client.connect(transport);
   try {

@@ -105,7 +105,7 @@ export function createProviderHost(
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
     const server = new Server(identity, {
       capabilities,
-      instructions: options.instructions,
+      ...(options.instructions !== undefined && { instructions: options.instructions }),
       debouncedNotificationMethods: LIST_CHANGED_METHODS,
       jsonSchemaValidator: sharedElicitationValidator,
     });

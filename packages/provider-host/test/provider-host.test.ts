@@ -193,7 +193,7 @@ describe("tools/call", () => {
 
   it("sends progress with the caller's token only when the caller asked for it", async () => {
     const { client } = await connectPair(createDemoBox().box);
-    const reports: Array<{ progress: number; total?: number; message?: string }> = [];
+    const reports: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
     const result = await client.callTool({ name: "slow", arguments: { ms: 60, steps: 3 } }, CallToolResultSchema, {
       onprogress: (progress) => reports.push(progress),
     });

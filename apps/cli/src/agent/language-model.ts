@@ -23,7 +23,7 @@ export function createLanguageModel(config: ModelConfig, model: string): Languag
   const openai = createOpenAICompatible({
     name: config.official ? "openai" : "openai-compatible",
     baseURL: config.baseUrl,
-    apiKey: config.apiKey,
+    ...(config.apiKey !== undefined && { apiKey: config.apiKey }),
     includeUsage: true,
   });
   return openai.chatModel(model);

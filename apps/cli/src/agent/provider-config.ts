@@ -27,9 +27,9 @@ export interface ModelConfig {
 }
 
 export interface ModelFlags {
-  readonly provider?: string;
-  readonly model?: string;
-  readonly baseUrl?: string;
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly baseUrl?: string | undefined;
 }
 
 export const OFFICIAL_BASE_URL: Record<ProviderKind, string> = {

@@ -122,10 +122,10 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
 
   const newTransport = (sessionful: boolean, onInitialized?: (id: string) => void) =>
     new StreamableHTTPServerTransport({
-      sessionIdGenerator: sessionful ? randomUUID : undefined,
+      ...(sessionful && { sessionIdGenerator: randomUUID }),
       enableJsonResponse: options.jsonResponse === true,
       keepAliveMs,
-      onsessioninitialized: onInitialized,
+      ...(onInitialized && { onsessioninitialized: onInitialized }),
     });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

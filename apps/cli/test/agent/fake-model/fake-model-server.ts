@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 export type Protocol = "openai" | "anthropic";
 
 export interface ScriptedToolCall {
-  readonly id?: string;
+  readonly id?: string | undefined;
   readonly name: string;
   readonly input?: unknown;
   /** Send these raw argument bytes instead of `JSON.stringify(input)` (malformed JSON tests). */
@@ -23,7 +23,7 @@ export interface ScriptedToolCall {
 export type Reply =
   | {
       readonly kind: "message";
-      readonly text?: string;
+      readonly text?: string | undefined;
       readonly toolCalls?: readonly ScriptedToolCall[];
       readonly usage?: { readonly input: number; readonly output: number };
       /** Pause between SSE chunks, to make a stream observable. */
