@@ -24,9 +24,7 @@ module.exports = function preset(dir) {
       ],
     },
     // ESM-only dependencies must be transformed too (Jest's module system is CJS here).
-    transformIgnorePatterns: [
-      "/node_modules/\\.pnpm/(?!(ulid|pkce-challenge|eventsource-parser|eventsource)@)",
-    ],
+    transformIgnorePatterns: ["/node_modules/\\.pnpm/(?!(ulid|pkce-challenge|eventsource-parser|eventsource)@)"],
     moduleNameMapper: {
       "^@indus/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
     },

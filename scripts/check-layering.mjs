@@ -34,7 +34,8 @@ function listPackages(root) {
     for (const name of fs.readdirSync(base).sort()) {
       const dir = path.join(base, name);
       const manifest = path.join(dir, "package.json");
-      if (fs.existsSync(manifest)) found.push({ folder: name, dir, manifest: JSON.parse(fs.readFileSync(manifest, "utf8")) });
+      if (fs.existsSync(manifest))
+        found.push({ folder: name, dir, manifest: JSON.parse(fs.readFileSync(manifest, "utf8")) });
     }
   }
   return found;
@@ -73,7 +74,10 @@ export function checkLayering(root) {
     const rel = path.relative(root, pkg.dir);
     const allowed = ALLOWED_EDGES[pkg.folder];
     if (allowed === undefined) {
-      violations.push({ where: `${rel}/package.json`, message: `package folder "${pkg.folder}" is not in the layering table` });
+      violations.push({
+        where: `${rel}/package.json`,
+        message: `package folder "${pkg.folder}" is not in the layering table`,
+      });
       continue;
     }
     const declared = new Set();
@@ -83,7 +87,10 @@ export function checkLayering(root) {
         declared.add(dep);
         const target = folderOfName.get(dep) ?? dep.slice(SCOPE.length);
         if (allowed !== "*" && !allowed.includes(target)) {
-          violations.push({ where: `${rel}/package.json`, message: `${field} names ${dep}: the edge ${pkg.folder} → ${target} is not allowed` });
+          violations.push({
+            where: `${rel}/package.json`,
+            message: `${field} names ${dep}: the edge ${pkg.folder} → ${target} is not allowed`,
+          });
         }
         if (!graph.has(pkg.folder)) graph.set(pkg.folder, new Set());
         graph.get(pkg.folder).add(target);
@@ -97,7 +104,8 @@ export function checkLayering(root) {
           const [, name, ...rest] = spec.split("/");
           const bare = `${SCOPE}${name}`;
           if (rest.length > 0) violations.push({ where, message: `deep import "${spec}": import "${bare}" instead` });
-          if (!declared.has(bare)) violations.push({ where, message: `imports ${bare} but ${rel}/package.json does not declare it` });
+          if (!declared.has(bare))
+            violations.push({ where, message: `imports ${bare} but ${rel}/package.json does not declare it` });
           const target = folderOfName.get(bare) ?? name;
           if (allowed !== "*" && !allowed.includes(target)) {
             violations.push({ where, message: `imports ${bare}: the edge ${pkg.folder} → ${target} is not allowed` });

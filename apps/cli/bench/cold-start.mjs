@@ -24,5 +24,7 @@ const results = timeInterleaved(
 const base = results.get("node -e 0").median;
 console.log(`cold start, ${runs} runs each (median, p90; ratio = median / node -e 0)`);
 for (const [name, s] of results) {
-  console.log(`  ${name.padEnd(26)} ${fmt(s.median).padStart(9)} ${fmt(s.p90).padStart(9)}   ${(s.median / base).toFixed(2)}x`);
+  console.log(
+    `  ${name.padEnd(26)} ${fmt(s.median).padStart(9)} ${fmt(s.p90).padStart(9)}   ${(s.median / base).toFixed(2)}x`,
+  );
 }

@@ -17,40 +17,77 @@ fs.mkdirSync(home);
 fs.mkdirSync(project);
 const servers = {
   everything: { command: process.execPath, args: [serverEntry("server-everything"), "stdio"] },
-  memory: { command: process.execPath, args: [serverEntry("server-memory")], env: { MEMORY_FILE_PATH: path.join(work, "memory.jsonl") } },
+  memory: {
+    command: process.execPath,
+    args: [serverEntry("server-memory")],
+    env: { MEMORY_FILE_PATH: path.join(work, "memory.jsonl") },
+  },
   fs: { command: process.execPath, args: [serverEntry("server-filesystem"), project] },
 };
 const indusConfig = path.join(work, "mcp.json");
 fs.writeFileSync(indusConfig, JSON.stringify({ servers }));
 fs.writeFileSync(
   path.join(home, ".claude.json"),
-  JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, { type: "stdio", ...v }])) }),
+  JSON.stringify({
+    mcpServers: Object.fromEntries(Object.entries(servers).map(([k, v]) => [k, { type: "stdio", ...v }])),
+  }),
 );
 
 /** Claude Code ships a native binary per platform; install it once into a cache folder. */
 function claudeBinary() {
   const cache = path.join(os.tmpdir(), `indus-bench-claude-${CLAUDE_VERSION}`);
-  const native = path.join(cache, "node_modules", "@anthropic-ai", `claude-code-${process.platform}-${process.arch}`, "claude");
+  const native = path.join(
+    cache,
+    "node_modules",
+    "@anthropic-ai",
+    `claude-code-${process.platform}-${process.arch}`,
+    "claude",
+  );
   if (!fs.existsSync(native)) {
     fs.mkdirSync(cache, { recursive: true });
-    const npm = spawnSync("npm", ["install", "--prefix", cache, "--no-audit", "--no-fund", "--loglevel=error", `@anthropic-ai/claude-code@${CLAUDE_VERSION}`], { encoding: "utf8" });
-    if (npm.status !== 0 || !fs.existsSync(native)) return { error: (npm.stderr || "no native binary for this platform").trim().split("\n").pop() };
+    const npm = spawnSync(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        cache,
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `@anthropic-ai/claude-code@${CLAUDE_VERSION}`,
+      ],
+      { encoding: "utf8" },
+    );
+    if (npm.status !== 0 || !fs.existsSync(native))
+      return { error: (npm.stderr || "no native binary for this platform").trim().split("\n").pop() };
   }
   return { path: native };
 }
 
 const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: "1" };
-const commands = [{ name: "indusr mcp status", argv: [process.execPath, BIN, "mcp", "status", "--mcp", indusConfig], options: { env, cwd: project } }];
+const commands = [
+  {
+    name: "indusr mcp status",
+    argv: [process.execPath, BIN, "mcp", "status", "--mcp", indusConfig],
+    options: { env, cwd: project },
+  },
+];
 const claude = claudeBinary();
-if (claude.path) commands.push({ name: "claude mcp list", argv: [claude.path, "mcp", "list"], options: { env, cwd: project } });
+if (claude.path)
+  commands.push({ name: "claude mcp list", argv: [claude.path, "mcp", "list"], options: { env, cwd: project } });
 else console.log(`claude mcp list: skipped (${claude.error})`);
 
 const runs = QUICK ? 3 : 10;
 const results = timeInterleaved(commands, runs, 1);
-console.log(`three stdio servers (server-everything, server-memory, server-filesystem), ${runs} runs each (median, p90)`);
-for (const [name, s] of results) console.log(`  ${name.padEnd(20)} ${fmt(s.median).padStart(9)} ${fmt(s.p90).padStart(9)}`);
+console.log(
+  `three stdio servers (server-everything, server-memory, server-filesystem), ${runs} runs each (median, p90)`,
+);
+for (const [name, s] of results)
+  console.log(`  ${name.padEnd(20)} ${fmt(s.median).padStart(9)} ${fmt(s.p90).padStart(9)}`);
 if (results.has("claude mcp list")) {
   const ratio = results.get("claude mcp list").median / results.get("indusr mcp status").median;
-  console.log(`  indusr is ${ratio.toFixed(2)}x as fast as Claude Code ${CLAUDE_VERSION} (claude median / indusr median)`);
+  console.log(
+    `  indusr is ${ratio.toFixed(2)}x as fast as Claude Code ${CLAUDE_VERSION} (claude median / indusr median)`,
+  );
 }
 fs.rmSync(work, { recursive: true, force: true });

@@ -62,7 +62,9 @@ class SwitchableSource implements CapabilitySource {
   }
 
   setEnabled(server: string, enabled: boolean): void {
-    const changed = enabled ? this.disabled.delete(server) : !this.disabled.has(server) && Boolean(this.disabled.add(server));
+    const changed = enabled
+      ? this.disabled.delete(server)
+      : !this.disabled.has(server) && Boolean(this.disabled.add(server));
     if (changed) this.emit();
   }
 
@@ -102,7 +104,12 @@ function progressFeed(sink: ProgressSink, connectMs: Map<string, number>): (p: D
       sink.update({ kind: "ready", server: p.server, toolCount: p.toolCount, ms: Math.round(p.elapsedMs) });
     } else if (p.phase === "faulted") {
       connectMs.set(p.server, Math.round(p.elapsedMs));
-      sink.update({ kind: "failed", server: p.server, reason: p.fault ? `${p.fault.kind}: ${p.fault.message}` : "failed", ms: Math.round(p.elapsedMs) });
+      sink.update({
+        kind: "failed",
+        server: p.server,
+        reason: p.fault ? `${p.fault.kind}: ${p.fault.message}` : "failed",
+        ms: Math.round(p.elapsedMs),
+      });
     } else if (p.phase === "connecting" || p.phase === "idle") {
       sink.update({ kind: "connecting", server: p.server });
     }
@@ -125,8 +132,14 @@ export async function connectMcp(
   } finally {
     sink.finish();
   }
-  const diagnostics: ConfigDiagnostic[] = mcp.diagnostics.map((d) => ({ file: d.file, ...(d.row ? { row: d.row } : {}), message: d.message, severity: d.severity }));
-  if (mcp.fault && isDeckFault(mcp.fault)) diagnostics.push({ file: "(config)", message: mcp.fault.message, severity: "warning" });
+  const diagnostics: ConfigDiagnostic[] = mcp.diagnostics.map((d) => ({
+    file: d.file,
+    ...(d.row ? { row: d.row } : {}),
+    message: d.message,
+    severity: d.severity,
+  }));
+  if (mcp.fault && isDeckFault(mcp.fault))
+    diagnostics.push({ file: "(config)", message: mcp.fault.message, severity: "warning" });
   return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics };
 }
 
@@ -139,10 +152,18 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
 
   let deck = provisionDeck(options.profile, ctx);
   if (options.tools && options.tools.length > 0) {
-    const selection = selectTools(options.tools, deck.tools().map((cap) => cap.name));
+    const selection = selectTools(
+      options.tools,
+      deck.tools().map((cap) => cap.name),
+    );
     if (selection.unknown.length > 0) {
-      const offered = deck.tools().map((cap) => cap.name).join(", ");
-      throw new UsageError(`--tools names ${selection.unknown.map((n) => `"${n}"`).join(", ")}, which the ${options.profile} profile does not offer (it offers: ${offered})`);
+      const offered = deck
+        .tools()
+        .map((cap) => cap.name)
+        .join(", ");
+      throw new UsageError(
+        `--tools names ${selection.unknown.map((n) => `"${n}"`).join(", ")}, which the ${options.profile} profile does not offer (it offers: ${offered})`,
+      );
     }
     deck = deck.retain(selection.keep);
   }

@@ -5,7 +5,16 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import {
+  applyEdits,
+  findNodeAtLocation,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from "jsonc-parser";
 
 export type Scope = "project" | "user";
 
@@ -52,7 +61,10 @@ function load(file: string): LoadedText {
   if (errors.length > 0) {
     const first = errors[0]!;
     const line = text.slice(0, first.offset).split("\n").length;
-    throw new ConfigFileError(file, `is not valid JSON (${printParseErrorCode(first.error)} at line ${line}); left unchanged`);
+    throw new ConfigFileError(
+      file,
+      `is not valid JSON (${printParseErrorCode(first.error)} at line ${line}); left unchanged`,
+    );
   }
   if (root === null || typeof root !== "object" || Array.isArray(root)) {
     throw new ConfigFileError(file, "must hold a JSON object; left unchanged");
@@ -100,7 +112,9 @@ export function writeFileAtomic(file: string, text: string): void {
     fs.renameSync(temp, file);
   } catch (error) {
     fs.rmSync(temp, { force: true });
-    throw new ConfigFileError(file, `cannot write: ${(error as Error).message}; the file is unchanged`, { cause: error });
+    throw new ConfigFileError(file, `cannot write: ${(error as Error).message}; the file is unchanged`, {
+      cause: error,
+    });
   }
 }
 
@@ -120,11 +134,20 @@ function lineIndentAt(text: string, offset: number): string {
  * Insert one member at the end of an object or array, formatted like its
  * siblings. Only new text is written: no existing line is reformatted.
  */
-function insertMember(text: string, container: Node, key: string | null, value: unknown, unit: string, eol: string): string {
+function insertMember(
+  text: string,
+  container: Node,
+  key: string | null,
+  value: unknown,
+  unit: string,
+  eol: string,
+): string {
   const children = container.children ?? [];
   const parentIndent = lineIndentAt(text, container.offset);
   const childIndent = children.length > 0 ? lineIndentAt(text, children[0]!.offset) : parentIndent + unit;
-  const body = JSON.stringify(value, null, unit).split("\n").join(eol + childIndent);
+  const body = JSON.stringify(value, null, unit)
+    .split("\n")
+    .join(eol + childIndent);
   const member = `${key === null ? "" : `${JSON.stringify(key)}: `}${body}`;
   if (children.length > 0) {
     const last = children[children.length - 1]!;
@@ -139,7 +162,12 @@ function insertMember(text: string, container: Node, key: string | null, value: 
 }
 
 /** Add one server row. Refuses a name that is already there. */
-export function addServerToFile(file: string, name: string, row: Record<string, unknown>, options: { replace?: boolean } = {}): void {
+export function addServerToFile(
+  file: string,
+  name: string,
+  row: Record<string, unknown>,
+  options: { replace?: boolean } = {},
+): void {
   const loaded = load(file);
   const key = serversKey(loaded.root);
   const existing = loaded.root[key];
@@ -178,7 +206,9 @@ export function removeServerFromFile(file: string, name: string): boolean {
   if (!loaded.exists || !serverNames(loaded.root).includes(name)) return false;
   const key = serversKey(loaded.root);
   const servers = loaded.root[key];
-  const jsonPath = Array.isArray(servers) ? [key, servers.findIndex((r) => (r as { name?: unknown })?.name === name)] : [key, name];
+  const jsonPath = Array.isArray(servers)
+    ? [key, servers.findIndex((r) => (r as { name?: unknown })?.name === name)]
+    : [key, name];
   const edits = modify(loaded.text, jsonPath, undefined, { formattingOptions: detectIndent(loaded.text) });
   writeFileAtomic(file, applyEdits(loaded.text, edits));
   return true;

@@ -10,7 +10,11 @@ export function emptyDeck(): BootedDeck {
   const box: ToolBox = {
     descriptors: () => [],
     runner: {
-      run: async (call) => ({ callId: call.id, isError: true, content: [{ type: "text", text: `no tools in this session (--no-tools): ${call.name} is unavailable` }] }),
+      run: async (call) => ({
+        callId: call.id,
+        isError: true,
+        content: [{ type: "text", text: `no tools in this session (--no-tools): ${call.name} is unavailable` }],
+      }),
     },
   };
   const mcp: McpControl = {

@@ -32,21 +32,123 @@ const GROUP_HEADINGS: Record<FlagGroup, string> = {
 };
 
 export const FLAG_TABLE: readonly FlagSpec[] = [
-  { name: "mcp", aliases: [], kind: "list", group: "tools", value: "paths", description: "MCP config file or folder to attach (comma-separated or repeated); default: discover under the cwd" },
-  { name: "tools", aliases: [], kind: "list", group: "tools", value: "names", description: "Only these built-in tools (comma-separated or repeated; case, _ and - ignored); MCP tools still attach" },
-  { name: "no-tools", aliases: [], kind: "boolean", group: "tools", description: "No built-in tools and no MCP servers at all" },
-  { name: "profile", aliases: [], kind: "choice", group: "tools", value: "profile", choices: ["authoring", "survey", "all"], description: "Capability profile: authoring (read-only built-ins), survey (all built-ins), all (built-ins and app cards)" },
-  { name: "cwd", aliases: ["C"], kind: "string", group: "session", value: "dir", description: "Work in this directory instead of the current one" },
-  { name: "log-dir", aliases: [], kind: "string", group: "session", value: "dir", description: "Where MCP server stderr logs go (default: the session's log directory)" },
-  { name: "session-dir", aliases: [], kind: "string", group: "session", value: "dir", description: "Where transcripts, plans and logs are kept (default: ~/.indusvx/sessions)" },
-  { name: "print", aliases: ["p"], kind: "string", group: "session", value: "prompt", description: "Run one task non-interactively and print the result" },
-  { name: "max-turns", aliases: [], kind: "number", group: "session", value: "n", description: "Stop after this many model turns" },
-  { name: "allow", aliases: [], kind: "list", group: "session", value: "patterns", description: "Let mutating tools matching these globs run without asking (e.g. bash,everything__*)" },
+  {
+    name: "mcp",
+    aliases: [],
+    kind: "list",
+    group: "tools",
+    value: "paths",
+    description: "MCP config file or folder to attach (comma-separated or repeated); default: discover under the cwd",
+  },
+  {
+    name: "tools",
+    aliases: [],
+    kind: "list",
+    group: "tools",
+    value: "names",
+    description:
+      "Only these built-in tools (comma-separated or repeated; case, _ and - ignored); MCP tools still attach",
+  },
+  {
+    name: "no-tools",
+    aliases: [],
+    kind: "boolean",
+    group: "tools",
+    description: "No built-in tools and no MCP servers at all",
+  },
+  {
+    name: "profile",
+    aliases: [],
+    kind: "choice",
+    group: "tools",
+    value: "profile",
+    choices: ["authoring", "survey", "all"],
+    description:
+      "Capability profile: authoring (read-only built-ins), survey (all built-ins), all (built-ins and app cards)",
+  },
+  {
+    name: "cwd",
+    aliases: ["C"],
+    kind: "string",
+    group: "session",
+    value: "dir",
+    description: "Work in this directory instead of the current one",
+  },
+  {
+    name: "log-dir",
+    aliases: [],
+    kind: "string",
+    group: "session",
+    value: "dir",
+    description: "Where MCP server stderr logs go (default: the session's log directory)",
+  },
+  {
+    name: "session-dir",
+    aliases: [],
+    kind: "string",
+    group: "session",
+    value: "dir",
+    description: "Where transcripts, plans and logs are kept (default: ~/.indusvx/sessions)",
+  },
+  {
+    name: "print",
+    aliases: ["p"],
+    kind: "string",
+    group: "session",
+    value: "prompt",
+    description: "Run one task non-interactively and print the result",
+  },
+  {
+    name: "max-turns",
+    aliases: [],
+    kind: "number",
+    group: "session",
+    value: "n",
+    description: "Stop after this many model turns",
+  },
+  {
+    name: "allow",
+    aliases: [],
+    kind: "list",
+    group: "session",
+    value: "patterns",
+    description: "Let mutating tools matching these globs run without asking (e.g. bash,everything__*)",
+  },
   { name: "yes", aliases: ["y"], kind: "boolean", group: "session", description: "Let every tool run without asking" },
-  { name: "provider", aliases: [], kind: "choice", group: "model", value: "name", choices: ["openai", "anthropic"], description: "Model API: openai (any OpenAI-compatible server) or anthropic" },
-  { name: "model", aliases: ["m"], kind: "string", group: "model", value: "id", description: "Model id, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen3:8b" },
-  { name: "base-url", aliases: [], kind: "string", group: "model", value: "url", description: "API base URL (Ollama: http://127.0.0.1:11434/v1)" },
-  { name: "output-format", aliases: [], kind: "choice", group: "output", value: "format", choices: ["text", "json", "stream-json"], description: "How -p prints: text, one json result, or stream-json events" },
+  {
+    name: "provider",
+    aliases: [],
+    kind: "choice",
+    group: "model",
+    value: "name",
+    choices: ["openai", "anthropic"],
+    description: "Model API: openai (any OpenAI-compatible server) or anthropic",
+  },
+  {
+    name: "model",
+    aliases: ["m"],
+    kind: "string",
+    group: "model",
+    value: "id",
+    description: "Model id, e.g. gpt-4.1-mini, claude-sonnet-4-5, qwen3:8b",
+  },
+  {
+    name: "base-url",
+    aliases: [],
+    kind: "string",
+    group: "model",
+    value: "url",
+    description: "API base URL (Ollama: http://127.0.0.1:11434/v1)",
+  },
+  {
+    name: "output-format",
+    aliases: [],
+    kind: "choice",
+    group: "output",
+    value: "format",
+    choices: ["text", "json", "stream-json"],
+    description: "How -p prints: text, one json result, or stream-json events",
+  },
   { name: "json", aliases: [], kind: "boolean", group: "output", description: "Machine-readable output" },
 ];
 
@@ -68,7 +170,8 @@ export function collectList(value: string, previous: string[] | undefined): stri
 function parseCount(flag: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`--${flag} takes a whole number of at least 1, not "${value}"`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(`--${flag} takes a whole number of at least 1, not "${value}"`);
     return n;
   };
 }

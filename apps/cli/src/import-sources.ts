@@ -95,9 +95,11 @@ export function readImportPlace(place: ImportPlace): { rows: ImportedRow[]; erro
   const errors: ParseError[] = [];
   let node: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) return { rows: [], error: `${place.file}: not valid JSON; skipped` };
-  for (const key of place.at) node = node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of place.at)
+    node = node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
   if (node === undefined) return { rows: [] };
-  if (!node || typeof node !== "object" || Array.isArray(node)) return { rows: [], error: `${place.file}: ${place.at.join(".")} is not an object; skipped` };
+  if (!node || typeof node !== "object" || Array.isArray(node))
+    return { rows: [], error: `${place.file}: ${place.at.join(".")} is not an object; skipped` };
   const rows: ImportedRow[] = [];
   for (const [name, raw] of Object.entries(node as Record<string, unknown>)) {
     if (!raw || typeof raw !== "object" || Array.isArray(raw)) continue;

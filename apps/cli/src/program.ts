@@ -19,7 +19,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-export function buildProgram(run: (load: () => Promise<(...args: never[]) => Promise<number>>, args: unknown[]) => Promise<void>): Command {
+export function buildProgram(
+  run: (load: () => Promise<(...args: never[]) => Promise<number>>, args: unknown[]) => Promise<void>,
+): Command {
   const program = new Command("indusr")
     .description("A coding agent that sees MCP tools exactly like its built-ins, and an MCP gateway.")
     .version(VERSION, "-v, --version", "Print the version")
@@ -28,13 +30,29 @@ export function buildProgram(run: (load: () => Promise<(...args: never[]) => Pro
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);
-  withFlags(program, [...TOOL_FLAGS, "session-dir", "print", "max-turns", "allow", "yes", "provider", "model", "base-url", "output-format"]);
+  withFlags(program, [
+    ...TOOL_FLAGS,
+    "session-dir",
+    "print",
+    "max-turns",
+    "allow",
+    "yes",
+    "provider",
+    "model",
+    "base-url",
+    "output-format",
+  ]);
   program.action((prompt: string[], options: Record<string, unknown>) =>
     run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options]),
   );
 
-  const tools = withFlags(new Command("tools").description("List every tool the agent sees: built-ins, app cards and MCP tools"), [...TOOL_FLAGS, "json"]);
-  tools.action((options: Record<string, unknown>) => run(() => import("./commands/tools").then((m) => m.toolsCommand as never), [options]));
+  const tools = withFlags(
+    new Command("tools").description("List every tool the agent sees: built-ins, app cards and MCP tools"),
+    [...TOOL_FLAGS, "json"],
+  );
+  tools.action((options: Record<string, unknown>) =>
+    run(() => import("./commands/tools").then((m) => m.toolsCommand as never), [options]),
+  );
   program.addCommand(tools);
 
   const call = withFlags(
@@ -54,40 +72,54 @@ export function buildProgram(run: (load: () => Promise<(...args: never[]) => Pro
   const configFlags = ["mcp", "cwd", "json"] as const;
 
   mcp.addCommand(
-    withFlags(new Command("list").description("Configured servers and the file each came from"), configFlags).action((options) =>
-      run(() => import("./commands/mcp-config").then((m) => m.mcpListCommand as never), [options]),
+    withFlags(new Command("list").description("Configured servers and the file each came from"), configFlags).action(
+      (options) => run(() => import("./commands/mcp-config").then((m) => m.mcpListCommand as never), [options]),
     ),
   );
   mcp.addCommand(
-    withFlags(new Command("get").description("One configured server").argument("<name>"), configFlags).action((name, options) =>
-      run(() => import("./commands/mcp-config").then((m) => m.mcpGetCommand as never), [name, options]),
+    withFlags(new Command("get").description("One configured server").argument("<name>"), configFlags).action(
+      (name, options) =>
+        run(() => import("./commands/mcp-config").then((m) => m.mcpGetCommand as never), [name, options]),
     ),
   );
   mcp.addCommand(
-    withFlags(new Command("show-merged").description("The merged configuration, as indusr will use it"), configFlags).action((options) =>
+    withFlags(
+      new Command("show-merged").description("The merged configuration, as indusr will use it"),
+      configFlags,
+    ).action((options) =>
       run(() => import("./commands/mcp-config").then((m) => m.mcpShowMergedCommand as never), [options]),
     ),
   );
   mcp.addCommand(
-    withFlags(new Command("status").description("Connect every configured server in parallel and report (exit 1 when any failed)"), [
-      ...configFlags,
-      "log-dir",
-    ]).action((options) => run(() => import("./commands/mcp-status").then((m) => m.mcpStatusCommand as never), [options])),
+    withFlags(
+      new Command("status").description(
+        "Connect every configured server in parallel and report (exit 1 when any failed)",
+      ),
+      [...configFlags, "log-dir"],
+    ).action((options) =>
+      run(() => import("./commands/mcp-status").then((m) => m.mcpStatusCommand as never), [options]),
+    ),
   );
   mcp.addCommand(
     withFlags(
       new Command("add")
-        .description("Add a server: `indusr mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .` or `indusr mcp add api --url https://host/mcp`")
+        .description(
+          "Add a server: `indusr mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .` or `indusr mcp add api --url https://host/mcp`",
+        )
         .argument("<name>", "Server id (a letter, then letters, digits, _ or -)")
         .argument("[command...]", "After --: the command and its arguments")
-        .addOption(new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"))
+        .addOption(
+          new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"),
+        )
         .option("-e, --env <KEY=VALUE>", "Environment variable for a stdio server (repeatable)", collect)
         .option("-H, --header <Key: Value>", "HTTP header for a remote server (repeatable)", collect)
         .option("--url <url>", "A remote server's URL")
         .addOption(new Option("-t, --transport <transport>", "Remote transport").choices(["http", "sse"]))
         .option("--force", "Replace a server of the same name"),
       ["cwd", "json"],
-    ).action((name, command, options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpAddCommand as never), [name, command, options])),
+    ).action((name, command, options) =>
+      run(() => import("./commands/mcp-edit").then((m) => m.mcpAddCommand as never), [name, command, options]),
+    ),
   );
   mcp.addCommand(
     withFlags(
@@ -96,14 +128,22 @@ export function buildProgram(run: (load: () => Promise<(...args: never[]) => Pro
         .argument("<name>")
         .addOption(new Option("-s, --scope <scope>", "Only this file").choices(["project", "user"])),
       ["cwd"],
-    ).action((name, options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpRemoveCommand as never), [name, options])),
+    ).action((name, options) =>
+      run(() => import("./commands/mcp-edit").then((m) => m.mcpRemoveCommand as never), [name, options]),
+    ),
   );
   mcp.addCommand(
     withFlags(
       new Command("import")
         .description("Copy servers from another client's config")
-        .addOption(new Option("--from <client>", "Where from").choices(["claude-desktop", "claude-code", "vscode", "cursor", "gemini"]).makeOptionMandatory())
-        .addOption(new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"))
+        .addOption(
+          new Option("--from <client>", "Where from")
+            .choices(["claude-desktop", "claude-code", "vscode", "cursor", "gemini"])
+            .makeOptionMandatory(),
+        )
+        .addOption(
+          new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"),
+        )
         .option("--file <path>", "Read this file instead of the client's usual location")
         .option("--dry-run", "Show what would be imported; write nothing")
         .option("--force", "Replace servers of the same name"),
@@ -113,21 +153,32 @@ export function buildProgram(run: (load: () => Promise<(...args: never[]) => Pro
   mcp.addCommand(
     withFlags(
       new Command("serve")
-        .description("Serve the deck and every mounted server as one MCP server (default profile: authoring, read-only)")
+        .description(
+          "Serve the deck and every mounted server as one MCP server (default profile: authoring, read-only)",
+        )
         .option("--stdio", "Serve one client over stdin/stdout (the default)")
         .option("--http", "Serve Streamable HTTP")
         .option("--host <host>", "HTTP bind address", "127.0.0.1")
         .option("--port <port>", "HTTP port (0 picks a free one)", "3333")
-        .option("--token-env <name>", "Environment variable holding the bearer token clients must send", "INDUSR_SERVE_TOKEN")
+        .option(
+          "--token-env <name>",
+          "Environment variable holding the bearer token clients must send",
+          "INDUSR_SERVE_TOKEN",
+        )
         .option("--stateless", "HTTP without sessions, for replicas behind a load balancer"),
       ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
     ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand as never), [options])),
   );
   mcp.addCommand(
     withFlags(
-      new Command("logs").description("Show a server's stderr log").argument("<name>").option("-n, --lines <n>", "Only the last n lines"),
+      new Command("logs")
+        .description("Show a server's stderr log")
+        .argument("<name>")
+        .option("-n, --lines <n>", "Only the last n lines"),
       ["log-dir", "session-dir"],
-    ).action((name, options) => run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand as never), [name, options])),
+    ).action((name, options) =>
+      run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand as never), [name, options]),
+    ),
   );
   program.addCommand(mcp);
   return program;
@@ -149,7 +200,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help"
+      )
+        return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof UsageError) {

@@ -40,10 +40,15 @@ export function redactUrl(raw: string): string {
 
 /** Long strings of mixed letters and digits with no spaces are treated as keys. */
 function looksRandom(value: string): boolean {
-  return value.length >= 24 && !/\s|\//.test(value) && /[a-z]/.test(value) && /[A-Z0-9]/.test(value) && /\d/.test(value);
+  return (
+    value.length >= 24 && !/\s|\//.test(value) && /[a-z]/.test(value) && /[A-Z0-9]/.test(value) && /\d/.test(value)
+  );
 }
 
-export function redactRecord(record: Readonly<Record<string, string>>, redact: (key: string, value: string) => string): Record<string, string> {
+export function redactRecord(
+  record: Readonly<Record<string, string>>,
+  redact: (key: string, value: string) => string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) out[key] = redact(key, value);
   return out;

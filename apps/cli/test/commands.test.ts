@@ -13,7 +13,10 @@ afterEach(() => sandbox.cleanup());
 
 describe("indusr tools", () => {
   it("lists built-ins, app cards and every mounted server's tools with their origin", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow(), memory: memoryRow(path.join(sandbox.root, "mem.json")) });
+    const config = writeConfig(sandbox.root, {
+      everything: everythingRow(),
+      memory: memoryRow(path.join(sandbox.root, "mem.json")),
+    });
     const result = await runCli(["tools", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
     const lines = result.stdout.split("\n");
@@ -21,7 +24,9 @@ describe("indusr tools", () => {
     expect(lines.find((l) => l.startsWith("read "))).toMatch(/^read\s+built-in\s+yes\s+\S/);
     expect(lines.find((l) => l.startsWith("bash "))).toMatch(/^bash\s+built-in\s+no\s+/);
     expect(lines.find((l) => l.startsWith("todo "))).toMatch(/^todo\s+app\s+no\s+/);
-    expect(lines.find((l) => l.startsWith("everything__echo "))).toMatch(/^everything__echo\s+server\s+no\s+Echoes back/);
+    expect(lines.find((l) => l.startsWith("everything__echo "))).toMatch(
+      /^everything__echo\s+server\s+no\s+Echoes back/,
+    );
     expect(lines.some((l) => l.startsWith("memory__create_entities "))).toBe(true);
     expect(result.stdout).toMatch(/tools \(2 of 2 MCP servers ready\)/);
     // Not a TTY: no progress lines on stderr.
@@ -43,7 +48,9 @@ describe("indusr tools", () => {
   it("applies --tools to built-ins only, in either list form; MCP tools still attach", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
     const joined = await runCli(["tools", "--json", "--tools", "read,Web-Fetch", "--mcp", config], { sandbox });
-    const repeated = await runCli(["tools", "--json", "--tools", "read", "--tools", "webfetch", "--mcp", config], { sandbox });
+    const repeated = await runCli(["tools", "--json", "--tools", "read", "--tools", "webfetch", "--mcp", config], {
+      sandbox,
+    });
     const names = (r: { stdout: string }) => (JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name);
     expect(names(joined)).toEqual(names(repeated));
     expect(names(joined).filter((n) => !n.includes("__"))).toEqual(["read", "webfetch"]);
@@ -51,9 +58,13 @@ describe("indusr tools", () => {
   });
 
   it("refuses an unknown --tools name with the names it offers", async () => {
-    const result = await runCli(["tools", "--tools", "read,telepathy", "--mcp", writeConfig(sandbox.root, {})], { sandbox });
+    const result = await runCli(["tools", "--tools", "read,telepathy", "--mcp", writeConfig(sandbox.root, {})], {
+      sandbox,
+    });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--tools names "telepathy", which the all profile does not offer (it offers: read, ls,');
+    expect(result.stderr).toContain(
+      '--tools names "telepathy", which the all profile does not offer (it offers: read, ls,',
+    );
   });
 
   it("has nothing at all with --no-tools, and starts no server", async () => {
@@ -64,7 +75,9 @@ describe("indusr tools", () => {
   });
 
   it("narrows built-ins by --profile", async () => {
-    const result = await runCli(["tools", "--json", "--profile", "authoring", "--mcp", writeConfig(sandbox.root, {})], { sandbox });
+    const result = await runCli(["tools", "--json", "--profile", "authoring", "--mcp", writeConfig(sandbox.root, {})], {
+      sandbox,
+    });
     const tools = JSON.parse(result.stdout) as { name: string; readOnly: boolean }[];
     expect(tools.map((t) => t.name)).toEqual(["read", "ls", "grep", "find", "websearch", "webfetch", "todo_read"]);
     expect(tools.every((t) => t.readOnly)).toBe(true);
@@ -74,7 +87,9 @@ describe("indusr tools", () => {
     const config = writeConfig(sandbox.root, { broken: crashingRow(), everything: everythingRow() });
     const result = await runCli(["tools", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/warning: MCP server "broken" failed \((spawn-failed|transport|protocol)\): .+; its tools are skipped/);
+    expect(result.stderr).toMatch(
+      /warning: MCP server "broken" failed \((spawn-failed|transport|protocol)\): .+; its tools are skipped/,
+    );
     expect(result.stdout).toContain("everything__echo");
     expect(result.stdout).toMatch(/1 of 2 MCP servers ready/);
   });
@@ -92,7 +107,9 @@ describe("indusr tools", () => {
     const file = writeConfig(sandbox.root, { good: everythingRow(), bad: { url: "not a url" } });
     const result = await runCli(["tools", "--mcp", file], { sandbox });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(servers\\.bad\\): .+`));
+    expect(result.stderr).toMatch(
+      new RegExp(`warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(servers\\.bad\\): .+`),
+    );
     expect(result.stdout).toContain("good__echo");
   });
 
@@ -112,7 +129,9 @@ describe("indusr tools", () => {
 describe("indusr call", () => {
   it("runs a remote tool and prints its text", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const result = await runCli(["call", "everything__echo", '{"message":"over the bridge"}', "--mcp", config], { sandbox });
+    const result = await runCli(["call", "everything__echo", '{"message":"over the bridge"}', "--mcp", config], {
+      sandbox,
+    });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Echo: over the bridge\n");
@@ -120,7 +139,9 @@ describe("indusr call", () => {
 
   it("runs a built-in in the cwd", async () => {
     fs.writeFileSync(path.join(sandbox.cwd, "notes.txt"), "first\nsecond\n");
-    const result = await runCli(["call", "read", '{"path":"notes.txt"}', "--mcp", writeConfig(sandbox.root, {})], { sandbox });
+    const result = await runCli(["call", "read", '{"path":"notes.txt"}', "--mcp", writeConfig(sandbox.root, {})], {
+      sandbox,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/1\D+first/);
     expect(result.stdout).toMatch(/2\D+second/);
@@ -132,18 +153,25 @@ describe("indusr call", () => {
     fs.writeFileSync(argsFile, '{"message":"from a file"}');
     const fromFile = await runCli(["call", "everything__echo", "--args-file", argsFile, "--mcp", config], { sandbox });
     expect(fromFile.stdout).toBe("Echo: from a file\n");
-    const fromStdin = await runCli(["call", "everything__echo", "--args-file", "-", "--mcp", config], { sandbox, input: '{"message":"from stdin"}' });
+    const fromStdin = await runCli(["call", "everything__echo", "--args-file", "-", "--mcp", config], {
+      sandbox,
+      input: '{"message":"from stdin"}',
+    });
     expect(fromStdin.stdout).toBe("Echo: from stdin\n");
   });
 
   it("prints the whole outcome with --json", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const result = await runCli(["call", "everything__echo", '{"message":"j"}', "--json", "--mcp", config], { sandbox });
+    const result = await runCli(["call", "everything__echo", '{"message":"j"}', "--json", "--mcp", config], {
+      sandbox,
+    });
     expect(JSON.parse(result.stdout)).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: j" }] });
   });
 
   it("exits 1 when the tool reports an error", async () => {
-    const result = await runCli(["call", "read", '{"path":"missing.txt"}', "--mcp", writeConfig(sandbox.root, {})], { sandbox });
+    const result = await runCli(["call", "read", '{"path":"missing.txt"}', "--mcp", writeConfig(sandbox.root, {})], {
+      sandbox,
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/missing\.txt/);
   });
@@ -151,7 +179,10 @@ describe("indusr call", () => {
   it.each([
     [["call", "everything__echo", "{not json"], /the arguments are not valid JSON/],
     [["call", "everything__echo", "[1,2]"], /must be a JSON object/],
-    [["call", "everything__echo", "{}"], /arguments for everything__echo do not match its schema:\n {2}\/message is required/],
+    [
+      ["call", "everything__echo", "{}"],
+      /arguments for everything__echo do not match its schema:\n {2}\/message is required/,
+    ],
     [["call", "everything__echo", '{"message": 5}'], /\/message must be string/],
     [["call", "everything__ecko", "{}"], /no tool named "everything__ecko"; did you mean everything__echo\?/],
     [["call", "everything__echo", "{}", "--args-file", "x.json"], /inline or with --args-file, not both/],
@@ -176,13 +207,28 @@ describe("indusr call", () => {
 describe("indusr mcp list / get / show-merged", () => {
   it("lists servers with the file each came from, redacting secrets", async () => {
     writeConfig(path.join(sandbox.cwd, ".indusvx"), {
-      fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { GITHUB_TOKEN: "ghp_abcdefghijklmnopqrstuvwxyz123456", MODE: "dev" } },
+      fs: {
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", "."],
+        env: { GITHUB_TOKEN: "ghp_abcdefghijklmnopqrstuvwxyz123456", MODE: "dev" },
+      },
     });
-    writeConfig(path.join(sandbox.xdg, "indusvx"), { api: { url: "https://user:pw@api.example.com/mcp?api_key=s3cr3t&x=1", headers: { Authorization: "Bearer sk-live-123" } } });
+    writeConfig(path.join(sandbox.xdg, "indusvx"), {
+      api: {
+        url: "https://user:pw@api.example.com/mcp?api_key=s3cr3t&x=1",
+        headers: { Authorization: "Bearer sk-live-123" },
+      },
+    });
     const list = await runCli(["mcp", "list"], { sandbox });
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`fs\\s+stdio\\s+${path.join(sandbox.cwd, ".indusvx", "mcp.json")}\\s+npx -y @modelcontextprotocol/server-filesystem \\.`));
-    expect(list.stdout).toMatch(/api\s+streamable-http\s+\S+xdg\/indusvx\/mcp\.json\s+https:\/\/\*\*\*:\*\*\*@api\.example\.com\/mcp\?api_key=\*\*\*&x=1/);
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `fs\\s+stdio\\s+${path.join(sandbox.cwd, ".indusvx", "mcp.json")}\\s+npx -y @modelcontextprotocol/server-filesystem \\.`,
+      ),
+    );
+    expect(list.stdout).toMatch(
+      /api\s+streamable-http\s+\S+xdg\/indusvx\/mcp\.json\s+https:\/\/\*\*\*:\*\*\*@api\.example\.com\/mcp\?api_key=\*\*\*&x=1/,
+    );
     expect(list.stdout).not.toMatch(/s3cr3t|pw@/);
 
     const get = await runCli(["mcp", "get", "fs"], { sandbox });
@@ -235,7 +281,11 @@ describe("indusr mcp status", () => {
     const config = writeConfig(sandbox.root, { remote: { url: "http://127.0.0.1:9/mcp", startupTimeoutMs: 5000 } });
     const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)[0]).toMatchObject({ id: "remote", phase: "faulted", fault: { kind: "transport" } });
+    expect(JSON.parse(result.stdout)[0]).toMatchObject({
+      id: "remote",
+      phase: "faulted",
+      fault: { kind: "transport" },
+    });
   });
 });
 

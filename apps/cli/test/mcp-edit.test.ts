@@ -16,31 +16,75 @@ const readJson = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"));
 
 describe("indusr mcp add", () => {
   it("adds a stdio server to the project file, args and env included", async () => {
-    const result = await runCli(["mcp", "add", "fs", "-e", "ROOT=/tmp", "-e", "DEBUG=1", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "."], { sandbox });
+    const result = await runCli(
+      [
+        "mcp",
+        "add",
+        "fs",
+        "-e",
+        "ROOT=/tmp",
+        "-e",
+        "DEBUG=1",
+        "--",
+        "npx",
+        "-y",
+        "@modelcontextprotocol/server-filesystem",
+        ".",
+      ],
+      { sandbox },
+    );
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Added stdio server fs to ${projectFile()}`);
     expect(readJson(projectFile())).toEqual({
-      servers: { fs: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "."], env: { ROOT: "/tmp", DEBUG: "1" } } },
+      servers: {
+        fs: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-filesystem", "."],
+          env: { ROOT: "/tmp", DEBUG: "1" },
+        },
+      },
     });
   });
 
   it("adds a remote server to the user file with headers and an explicit SSE transport", async () => {
-    const result = await runCli(["mcp", "add", "api", "--scope", "user", "--url", "https://example.com/sse", "-t", "sse", "-H", "Authorization: Bearer ${API_TOKEN}"], { sandbox });
+    const result = await runCli(
+      [
+        "mcp",
+        "add",
+        "api",
+        "--scope",
+        "user",
+        "--url",
+        "https://example.com/sse",
+        "-t",
+        "sse",
+        "-H",
+        "Authorization: Bearer ${API_TOKEN}",
+      ],
+      { sandbox },
+    );
     expect(result.code).toBe(0);
     expect(readJson(userFile())).toEqual({
-      servers: { api: { url: "https://example.com/sse", transport: "sse", headers: { Authorization: "Bearer ${API_TOKEN}" } } },
+      servers: {
+        api: { url: "https://example.com/sse", transport: "sse", headers: { Authorization: "Bearer ${API_TOKEN}" } },
+      },
     });
   });
 
   it("keeps unrelated keys, comments and formatting of an existing file", async () => {
     fs.mkdirSync(path.dirname(projectFile()), { recursive: true });
-    const original = '{\n    // my servers\n    "theme": "dark",\n    "mcpServers": {\n        "old": { "command": "node", "args": ["old.js"] }\n    }\n}\n';
+    const original =
+      '{\n    // my servers\n    "theme": "dark",\n    "mcpServers": {\n        "old": { "command": "node", "args": ["old.js"] }\n    }\n}\n';
     fs.writeFileSync(projectFile(), original);
     const result = await runCli(["mcp", "add", "new", "--", "node", "new.js"], { sandbox });
     expect(result.code).toBe(0);
     const text = fs.readFileSync(projectFile(), "utf8");
-    expect(text.startsWith('{\n    // my servers\n    "theme": "dark",\n    "mcpServers": {\n        "old": { "command": "node", "args": ["old.js"] },')).toBe(true);
+    expect(
+      text.startsWith(
+        '{\n    // my servers\n    "theme": "dark",\n    "mcpServers": {\n        "old": { "command": "node", "args": ["old.js"] },',
+      ),
+    ).toBe(true);
     expect(text).toContain('        "new": {\n            "command": "node",');
   });
 

@@ -20,7 +20,11 @@ describe("indusr mcp import", () => {
   it("imports Claude Desktop servers, keeping ${VAR} references unexpanded", async () => {
     write(path.join(sandbox.xdg, "Claude", "claude_desktop_config.json"), {
       mcpServers: {
-        github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } },
+        github: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-github"],
+          env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" },
+        },
         remote: { type: "http", url: "https://mcp.example.com/mcp" },
       },
     });
@@ -46,7 +50,10 @@ describe("indusr mcp import", () => {
     write(path.join(sandbox.cwd, ".mcp.json"), { mcpServers: { cc: { command: "node", args: ["cc.js"] } } });
     const cc = await runCli(["mcp", "import", "--from", "claude-code"], { sandbox });
     expect(cc.code).toBe(0);
-    write(path.join(sandbox.cwd, ".vscode", "mcp.json"), '{\n  // VS Code\n  "servers": { "vs": { "type": "stdio", "command": "node", "env": { "KEY": "${env:MY_KEY}" } } }\n}');
+    write(
+      path.join(sandbox.cwd, ".vscode", "mcp.json"),
+      '{\n  // VS Code\n  "servers": { "vs": { "type": "stdio", "command": "node", "env": { "KEY": "${env:MY_KEY}" } } }\n}',
+    );
     const vs = await runCli(["mcp", "import", "--from", "vscode"], { sandbox });
     expect(vs.code).toBe(0);
     const written = JSON.parse(fs.readFileSync(projectFile(), "utf8"));
@@ -55,7 +62,9 @@ describe("indusr mcp import", () => {
   });
 
   it("skips names already configured unless --force", async () => {
-    write(path.join(sandbox.home, ".cursor", "mcp.json"), { mcpServers: { dup: { command: "node", args: ["new.js"] } } });
+    write(path.join(sandbox.home, ".cursor", "mcp.json"), {
+      mcpServers: { dup: { command: "node", args: ["new.js"] } },
+    });
     write(projectFile(), { servers: { dup: { command: "node", args: ["old.js"] } } });
     const skipped = await runCli(["mcp", "import", "--from", "cursor"], { sandbox });
     expect(skipped.stdout).toContain("dup: skipped");
@@ -66,7 +75,9 @@ describe("indusr mcp import", () => {
   });
 
   it("reports invalid rows and a missing source", async () => {
-    write(path.join(sandbox.home, ".gemini", "settings.json"), { mcpServers: { "bad name": { command: "x" }, empty: {} } });
+    write(path.join(sandbox.home, ".gemini", "settings.json"), {
+      mcpServers: { "bad name": { command: "x" }, empty: {} },
+    });
     const result = await runCli(["mcp", "import", "--from", "gemini"], { sandbox });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("bad name: invalid");

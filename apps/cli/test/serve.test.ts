@@ -16,7 +16,12 @@ describe("indusr mcp serve", () => {
   it("serves the read-only deck plus mounted servers over stdio to an MCP client", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
     const endpoint = createServerEndpoint({
-      ...stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--mcp", config], sandbox.env as Record<string, string>),
+      ...stdioServer(
+        "gw",
+        process.execPath,
+        [BIN, "mcp", "serve", "--stdio", "--mcp", config],
+        sandbox.env as Record<string, string>,
+      ),
       cwd: sandbox.cwd,
     });
     try {
@@ -45,11 +50,15 @@ describe("indusr mcp serve", () => {
 
   it("serves Streamable HTTP on loopback, with mutating tools only when the profile asks", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const child = spawn(process.execPath, [BIN, "mcp", "serve", "--http", "--port", "0", "--profile", "survey", "--mcp", config], {
-      cwd: sandbox.cwd,
-      env: sandbox.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, "mcp", "serve", "--http", "--port", "0", "--profile", "survey", "--mcp", config],
+      {
+        cwd: sandbox.cwd,
+        env: sandbox.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = "";
@@ -76,7 +85,9 @@ describe("indusr mcp serve", () => {
   });
 
   it("refuses to bind off loopback without a token", async () => {
-    const result = await runCli(["mcp", "serve", "--http", "--host", "0.0.0.0", "--port", "0", "--no-tools"], { sandbox });
+    const result = await runCli(["mcp", "serve", "--http", "--host", "0.0.0.0", "--port", "0", "--no-tools"], {
+      sandbox,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/INDUSR_SERVE_TOKEN/);
   });
@@ -96,4 +107,3 @@ function stop(child: ChildProcess): Promise<void> {
     setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
   });
 }
-

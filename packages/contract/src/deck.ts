@@ -31,7 +31,10 @@ export type CapabilityId = string & { readonly [capabilityIdBrand]: true };
 /** The one minter of `CapabilityId`: refuses names no provider accepts. */
 export function capabilityId(name: string): CapabilityId {
   if (!TOOL_NAME_PATTERN.test(name)) {
-    throw new DeckFault("unknown-capability", `"${name}" is not a valid capability id: use 1-64 of a-z, A-Z, 0-9, _ or -`);
+    throw new DeckFault(
+      "unknown-capability",
+      `"${name}" is not a valid capability id: use 1-64 of a-z, A-Z, 0-9, _ or -`,
+    );
   }
   return name as CapabilityId;
 }
@@ -147,4 +150,5 @@ export function isDeckFault(value: unknown): value is DeckFault {
 }
 
 /** The result of a fallible deck operation. */
-export type DeckResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: DeckFault };
+export type DeckResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: DeckFault };

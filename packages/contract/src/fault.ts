@@ -5,14 +5,7 @@
  */
 
 /** The closed set of fault kinds, in a stable order. */
-export const FAULT_KINDS = [
-  "transport",
-  "protocol",
-  "timeout",
-  "tool-error",
-  "not-connected",
-  "spawn-failed",
-] as const;
+export const FAULT_KINDS = ["transport", "protocol", "timeout", "tool-error", "not-connected", "spawn-failed"] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -46,9 +39,5 @@ export function protocolFault(kind: FaultKind, message: string, cause?: unknown)
  */
 export function isProtocolFault(value: unknown): value is ProtocolFault {
   if (value instanceof ProtocolFault) return true;
-  return (
-    value instanceof Error &&
-    value.name === "ProtocolFault" &&
-    isFaultKind((value as { kind?: unknown }).kind)
-  );
+  return value instanceof Error && value.name === "ProtocolFault" && isFaultKind((value as { kind?: unknown }).kind);
 }

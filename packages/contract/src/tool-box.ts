@@ -36,8 +36,7 @@ export interface ToolCall {
  * JSON value (MCP images, audio and resources ride here untouched).
  */
 export type ToolContentBlock =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "json"; readonly value: JsonValue };
+  { readonly type: "text"; readonly text: string } | { readonly type: "json"; readonly value: JsonValue };
 
 /** What a tool produces. */
 export interface ToolResult {
@@ -85,7 +84,9 @@ export interface ToolBox {
 export interface FsSeam {
   readFile(path: string): Promise<Uint8Array>;
   writeFile(path: string, data: Uint8Array | string): Promise<void>;
-  stat(path: string): Promise<{ readonly size: number; readonly mtimeMs: number; readonly isDirectory: boolean } | null>;
+  stat(
+    path: string,
+  ): Promise<{ readonly size: number; readonly mtimeMs: number; readonly isDirectory: boolean } | null>;
   mkdir(path: string): Promise<void>;
 }
 

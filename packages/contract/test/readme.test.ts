@@ -13,7 +13,11 @@ it("runs the README example", () => {
   const code = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
   const dist = path.join(pkg, "dist", "index.js");
   if (!fs.existsSync(dist)) execFileSync("pnpm", ["run", "build"], { cwd: pkg, stdio: "ignore" });
-  const output = execFileSync(process.execPath, ["--input-type=module", "-e", code.replace('"@indus/contract"', JSON.stringify(dist))], { encoding: "utf8" });
+  const output = execFileSync(
+    process.execPath,
+    ["--input-type=module", "-e", code.replace('"@indus/contract"', JSON.stringify(dist))],
+    { encoding: "utf8" },
+  );
   expect(output.trim().split("\n")).toEqual([
     "[ { path: 'url', message: 'must be an http:// or https:// URL' } ]",
     "{}",

@@ -17,15 +17,28 @@ describe("server configs", () => {
   });
 
   it("keeps env and headers in declaration order", () => {
-    const stdio = parseServerConfig({ transport: "stdio", id: "a", command: "x", env: { ZED: "1", ALPHA: "2", MID: "3" } });
-    expect(stdio.ok && stdio.value.transport === "stdio" && Object.keys(stdio.value.env)).toEqual(["ZED", "ALPHA", "MID"]);
+    const stdio = parseServerConfig({
+      transport: "stdio",
+      id: "a",
+      command: "x",
+      env: { ZED: "1", ALPHA: "2", MID: "3" },
+    });
+    expect(stdio.ok && stdio.value.transport === "stdio" && Object.keys(stdio.value.env)).toEqual([
+      "ZED",
+      "ALPHA",
+      "MID",
+    ]);
     const http = parseServerConfig({
       transport: "streamable-http",
       id: "h",
       url: "http://127.0.0.1:3000/mcp",
       headers: { "X-Z": "z", Authorization: "Bearer t", "X-A": "a" },
     });
-    expect(http.ok && http.value.transport !== "stdio" && Object.keys(http.value.headers)).toEqual(["X-Z", "Authorization", "X-A"]);
+    expect(http.ok && http.value.transport !== "stdio" && Object.keys(http.value.headers)).toEqual([
+      "X-Z",
+      "Authorization",
+      "X-A",
+    ]);
   });
 
   it("accepts every transport and the shared options", () => {
@@ -71,7 +84,12 @@ describe("server configs", () => {
   });
 
   it("names the row of a bad server inside a bridge config", () => {
-    const parsed = parseBridgeConfig({ servers: [{ transport: "stdio", id: "ok", command: "x" }, { transport: "sse", id: "bad" }] });
+    const parsed = parseBridgeConfig({
+      servers: [
+        { transport: "stdio", id: "ok", command: "x" },
+        { transport: "sse", id: "bad" },
+      ],
+    });
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.issues.map((i) => i.path)).toEqual(["servers.1.url"]);
     expect(parseBridgeConfig("nope").ok).toBe(false);

@@ -17,11 +17,13 @@ import { deckContext, findRipgrep, provisionDeck } from "../dist/index.js";
 const QUICK = process.env.BENCH_QUICK === "1";
 const FILES = QUICK ? 20_000 : 100_000;
 const RUNS = QUICK ? 3 : 5;
-const WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split(" ");
+const WORDS = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau".split(
+  " ",
+);
 
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function generate(root) {
@@ -76,7 +78,9 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), "deck-bench-"));
 try {
   const t0 = performance.now();
   const needles = generate(root);
-  console.log(`tree: ${FILES.toLocaleString()} files, ${needles} containing the needle (generated in ${((performance.now() - t0) / 1000).toFixed(1)}s)`);
+  console.log(
+    `tree: ${FILES.toLocaleString()} files, ${needles} containing the needle (generated in ${((performance.now() - t0) / 1000).toFixed(1)}s)`,
+  );
   console.log(`ripgrep: ${findRipgrep() ?? "not on PATH"}; runs per case: ${RUNS} (median)\n`);
 
   const engines = findRipgrep() ? ["ripgrep", "js"] : ["js"];
@@ -99,9 +103,12 @@ try {
     const content = await time(() => run("grep", { pattern: "findTheNeedle", output_mode: "content", limit: 10_000 }));
     const found = await time(() => run("find", { pattern: "*.ts", limit: 10_000 }));
     // Same answers as the baseline, or the comparison means nothing.
-    if (lines(files.result).length !== lines(baselineFiles.result).length) throw new Error(`${engine}: grep files differ from grep -rl`);
-    if (lines(content.result).length !== lines(baselineContent.result).length) throw new Error(`${engine}: grep content differs from grep -rn`);
-    if (lines(found.result).length !== Math.min(10_000, lines(baselineFind.result).length)) throw new Error(`${engine}: find differs from find -name`);
+    if (lines(files.result).length !== lines(baselineFiles.result).length)
+      throw new Error(`${engine}: grep files differ from grep -rl`);
+    if (lines(content.result).length !== lines(baselineContent.result).length)
+      throw new Error(`${engine}: grep content differs from grep -rn`);
+    if (lines(found.result).length !== Math.min(10_000, lines(baselineFind.result).length))
+      throw new Error(`${engine}: find differs from find -name`);
     rows.push([`grep files (${engine})`, "grep -rl", files.ms, baselineFiles.ms]);
     rows.push([`grep content (${engine})`, "grep -rn", content.ms, baselineContent.ms]);
     rows.push([`find *.ts (${engine})`, "find -name", found.ms, baselineFind.ms]);
@@ -110,7 +117,9 @@ try {
   const pad = (s, n) => String(s).padEnd(n);
   console.log(`${pad("case", 26)}${pad("deck ms", 10)}${pad("baseline", 12)}${pad("base ms", 10)}ratio`);
   for (const [name, base, ms, baseMs] of rows) {
-    console.log(`${pad(name, 26)}${pad(ms.toFixed(0), 10)}${pad(base, 12)}${pad(baseMs.toFixed(0), 10)}${(baseMs / ms).toFixed(2)}x`);
+    console.log(
+      `${pad(name, 26)}${pad(ms.toFixed(0), 10)}${pad(base, 12)}${pad(baseMs.toFixed(0), 10)}${(baseMs / ms).toFixed(2)}x`,
+    );
   }
 } finally {
   fs.rmSync(root, { recursive: true, force: true });

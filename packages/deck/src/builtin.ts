@@ -45,17 +45,77 @@ const row = (
 ): BuiltinDescriptor => Object.freeze({ id: capabilityId(id), title, summary, profiles, factory });
 
 const TABLE: readonly BuiltinDescriptor[] = Object.freeze([
-  row("read", "Read file", "Numbered lines with offset/limit; images as image content; binaries refused.", READ_ONLY_PROFILES, readTool),
-  row("ls", "List directory", "Sorted directory entries, .gitignore-aware, optional tree depth.", READ_ONLY_PROFILES, lsTool),
-  row("grep", "Search file contents", "Regex search (ripgrep or JS): files, content with context, or counts.", READ_ONLY_PROFILES, grepTool),
-  row("find", "Find files by name", "Glob match over the .gitignore-aware file list, sorted and capped.", READ_ONLY_PROFILES, findTool),
-  row("websearch", "Web search", "Search through a configured backend (SearXNG JSON API).", READ_ONLY_PROFILES, websearchTool),
-  row("webfetch", "Fetch URL", "GET an http(s) URL with bounded redirects, size and time; HTML to Markdown.", READ_ONLY_PROFILES, webfetchTool),
+  row(
+    "read",
+    "Read file",
+    "Numbered lines with offset/limit; images as image content; binaries refused.",
+    READ_ONLY_PROFILES,
+    readTool,
+  ),
+  row(
+    "ls",
+    "List directory",
+    "Sorted directory entries, .gitignore-aware, optional tree depth.",
+    READ_ONLY_PROFILES,
+    lsTool,
+  ),
+  row(
+    "grep",
+    "Search file contents",
+    "Regex search (ripgrep or JS): files, content with context, or counts.",
+    READ_ONLY_PROFILES,
+    grepTool,
+  ),
+  row(
+    "find",
+    "Find files by name",
+    "Glob match over the .gitignore-aware file list, sorted and capped.",
+    READ_ONLY_PROFILES,
+    findTool,
+  ),
+  row(
+    "websearch",
+    "Web search",
+    "Search through a configured backend (SearXNG JSON API).",
+    READ_ONLY_PROFILES,
+    websearchTool,
+  ),
+  row(
+    "webfetch",
+    "Fetch URL",
+    "GET an http(s) URL with bounded redirects, size and time; HTML to Markdown.",
+    READ_ONLY_PROFILES,
+    webfetchTool,
+  ),
   row("todo_read", "Read checklist", "Show the session checklist.", READ_ONLY_PROFILES, todoReadTool),
-  row("write", "Write file", "Create or overwrite a file (read-before-edit gate), with a short diff.", MUTATING_PROFILES, writeTool),
-  row("edit", "Edit file", "Replace an exact, unique string (or all with replace_all), with a short diff.", MUTATING_PROFILES, editTool),
-  row("bash", "Run shell command", "One command in its own process group: timeout, head+tail output cap, exit status.", MUTATING_PROFILES, bashTool),
-  row("process", "Manage background processes", "Start, list, read and stop background processes with bounded buffers.", MUTATING_PROFILES, processTool),
+  row(
+    "write",
+    "Write file",
+    "Create or overwrite a file (read-before-edit gate), with a short diff.",
+    MUTATING_PROFILES,
+    writeTool,
+  ),
+  row(
+    "edit",
+    "Edit file",
+    "Replace an exact, unique string (or all with replace_all), with a short diff.",
+    MUTATING_PROFILES,
+    editTool,
+  ),
+  row(
+    "bash",
+    "Run shell command",
+    "One command in its own process group: timeout, head+tail output cap, exit status.",
+    MUTATING_PROFILES,
+    bashTool,
+  ),
+  row(
+    "process",
+    "Manage background processes",
+    "Start, list, read and stop background processes with bounded buffers.",
+    MUTATING_PROFILES,
+    processTool,
+  ),
   row("todo_set", "Update checklist", "Replace the session checklist.", MUTATING_PROFILES, todoSetTool),
 ]);
 
@@ -84,12 +144,19 @@ export function builtinProfiles(): ReadonlyMap<CapabilityId, readonly Profile[]>
 
 /** Each built-in as a catalog row. */
 export function builtinCards(): CapabilityCard[] {
-  return TABLE.map((d) => ({ id: d.id, title: d.title, summary: d.summary, profiles: d.profiles, build: (ctx) => buildRow(d, ctx) }));
+  return TABLE.map((d) => ({
+    id: d.id,
+    title: d.title,
+    summary: d.summary,
+    profiles: d.profiles,
+    build: (ctx) => buildRow(d, ctx),
+  }));
 }
 
 export function buildBuiltin(id: string, ctx: DeckContext): Capability {
   const descriptor = TABLE.find((d) => d.id === id);
-  if (!descriptor) throw new DeckFault("unknown-capability", `no built-in tool "${id}"; built-ins are ${builtinIds().join(", ")}`);
+  if (!descriptor)
+    throw new DeckFault("unknown-capability", `no built-in tool "${id}"; built-ins are ${builtinIds().join(", ")}`);
   return buildRow(descriptor, ctx);
 }
 

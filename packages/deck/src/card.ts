@@ -50,9 +50,6 @@ export function describeFailure(name: string, error: unknown, signal?: AbortSign
 }
 
 /** A JSON Schema for an object with these properties. */
-export function objectSchema(
-  properties: Record<string, JsonSchema>,
-  required: readonly string[] = [],
-): JsonSchema {
+export function objectSchema(properties: Record<string, JsonSchema>, required: readonly string[] = []): JsonSchema {
   return { type: "object", properties, required: [...required], additionalProperties: false };
 }

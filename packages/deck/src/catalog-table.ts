@@ -16,7 +16,9 @@ export function catalogMarkdown(): string {
     const cap = card.build(ctx);
     return `| \`${card.id}\` | ${cell(card.title)} | ${card.profiles.map((p) => `\`${p}\``).join(", ")} | ${cap.readOnly ? "yes" : "no"} | ${cell(card.summary)} |`;
   });
-  return ["| Tool | Title | Profiles | Read-only | What it does |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
+  return ["| Tool | Title | Profiles | Read-only | What it does |", "| --- | --- | --- | --- | --- |", ...rows].join(
+    "\n",
+  );
 }
 
 /** `readme` with the text between the markers replaced by the current table. */

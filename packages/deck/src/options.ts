@@ -39,9 +39,6 @@ export function envOf(options: DeckOptions): Readonly<Record<string, string | un
 }
 
 /** A deck context for `cwd`, with optional handles and settings. */
-export function deckContext(
-  cwd: string,
-  init: { framework?: DeckFramework; options?: DeckOptions } = {},
-): DeckSetup {
+export function deckContext(cwd: string, init: { framework?: DeckFramework; options?: DeckOptions } = {}): DeckSetup {
   return { cwd, framework: init.framework ?? {}, ...(init.options === undefined ? {} : { options: init.options }) };
 }

@@ -20,7 +20,10 @@ export function cardsForDeckProfile(profile: Profile): CapabilityCard[] {
 
 export function provisionDeck(profile: Profile, ctx: DeckContext): ToolDeck {
   if (!isProfile(profile)) {
-    throw new DeckFault("unknown-capability", `unknown profile "${String(profile)}": use one of ${PROFILES.join(", ")}`);
+    throw new DeckFault(
+      "unknown-capability",
+      `unknown profile "${String(profile)}": use one of ${PROFILES.join(", ")}`,
+    );
   }
   const readState = ctx.framework.readState ?? new MemoryReadState();
   const bound: DeckContext = { ...ctx, framework: { ...ctx.framework, readState } };
@@ -29,7 +32,9 @@ export function provisionDeck(profile: Profile, ctx: DeckContext): ToolDeck {
     try {
       cap = card.build(bound);
     } catch (error) {
-      throw new DeckFault("build-failed", `building "${card.id}" failed: ${(error as Error).message}`, { cause: error });
+      throw new DeckFault("build-failed", `building "${card.id}" failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     return maybeWrapCheckpoint(cap, ctx.framework.checkpoint);
   });

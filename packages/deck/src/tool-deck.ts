@@ -37,7 +37,11 @@ export function isCapabilitySource(value: unknown): value is CapabilitySource {
 
 type Segment =
   | { readonly kind: "fixed"; readonly caps: readonly Capability[] }
-  | { readonly kind: "live"; readonly source: CapabilitySource; readonly view: (caps: readonly Capability[]) => Capability[] };
+  | {
+      readonly kind: "live";
+      readonly source: CapabilitySource;
+      readonly view: (caps: readonly Capability[]) => Capability[];
+    };
 
 /** `f` applied once per capability, so a re-read live source keeps wrapped identities stable. */
 function memoized(f: (cap: Capability) => Capability): (cap: Capability) => Capability {
@@ -94,7 +98,9 @@ export class ToolDeck {
   /** Keeps only capabilities `keep` accepts (the `--tools` allow-list). */
   retain(keep: (cap: Capability) => boolean): ToolDeck {
     const segments = this.segments.map((s): Segment =>
-      s.kind === "fixed" ? { kind: "fixed", caps: s.caps.filter(keep) } : { ...s, view: (caps) => s.view(caps).filter(keep) },
+      s.kind === "fixed"
+        ? { kind: "fixed", caps: s.caps.filter(keep) }
+        : { ...s, view: (caps) => s.view(caps).filter(keep) },
     );
     return new ToolDeck(segments, this.context, this.session);
   }
@@ -115,7 +121,10 @@ export class ToolDeck {
   /** Stops the session's background processes and releases what the deck's cards hold. */
   async dispose(): Promise<void> {
     const cards = this.segments.flatMap((s) => (s.kind === "fixed" ? s.caps : []));
-    await Promise.all([this.session.dispose(), ...cards.filter(isDisposableCard).map((c) => Promise.resolve(c.dispose()).catch(() => undefined))]);
+    await Promise.all([
+      this.session.dispose(),
+      ...cards.filter(isDisposableCard).map((c) => Promise.resolve(c.dispose()).catch(() => undefined)),
+    ]);
   }
 }
 
@@ -146,7 +155,8 @@ function deckToolBox(deck: ToolDeck): ToolBox {
       const cap = byName(deck.tools()).get(call.name);
       if (!cap) {
         const known = [...byName(deck.tools()).keys()];
-        const listed = known.length > 40 ? `${known.slice(0, 40).join(", ")}, ... (${known.length} in all)` : known.join(", ");
+        const listed =
+          known.length > 40 ? `${known.slice(0, 40).join(", ")}, ... (${known.length} in all)` : known.join(", ");
         return {
           callId: call.id,
           isError: true,
@@ -154,7 +164,10 @@ function deckToolBox(deck: ToolDeck): ToolBox {
         };
       }
       const signal = options?.signal ?? NEVER;
-      const ctx = bindSession({ ...base, signal, ...(options?.onProgress ? { onProgress: options.onProgress } : {}) }, deck.session);
+      const ctx = bindSession(
+        { ...base, signal, ...(options?.onProgress ? { onProgress: options.onProgress } : {}) },
+        deck.session,
+      );
       try {
         const result = await cap.run(call.input, ctx);
         return {
@@ -164,7 +177,11 @@ function deckToolBox(deck: ToolDeck): ToolBox {
           ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
         };
       } catch (error) {
-        return { callId: call.id, isError: true, content: [{ type: "text", text: describeFailure(call.name, error, signal) }] };
+        return {
+          callId: call.id,
+          isError: true,
+          content: [{ type: "text", text: describeFailure(call.name, error, signal) }],
+        };
       }
     },
   };

@@ -23,9 +23,12 @@ import { tempDir, write } from "./helpers";
 jest.setTimeout(120_000);
 
 const modules = path.join(__dirname, "..", "node_modules", "@modelcontextprotocol");
-const everything = (id = "everything"): ServerConfig => stdioServer(id, process.execPath, [path.join(modules, "server-everything", "dist", "index.js"), "stdio"]);
-const filesystem = (root: string, id = "filesystem"): ServerConfig => stdioServer(id, process.execPath, [path.join(modules, "server-filesystem", "dist", "index.js"), root]);
-const changing = (id = "changing"): ServerConfig => stdioServer(id, process.execPath, [path.join(__dirname, "fixtures", "changing-server.mjs")]);
+const everything = (id = "everything"): ServerConfig =>
+  stdioServer(id, process.execPath, [path.join(modules, "server-everything", "dist", "index.js"), "stdio"]);
+const filesystem = (root: string, id = "filesystem"): ServerConfig =>
+  stdioServer(id, process.execPath, [path.join(modules, "server-filesystem", "dist", "index.js"), root]);
+const changing = (id = "changing"): ServerConfig =>
+  stdioServer(id, process.execPath, [path.join(__dirname, "fixtures", "changing-server.mjs")]);
 const fleetOptions = { connectTimeoutMs: 60_000 };
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -51,7 +54,9 @@ describe("attachBridgeCapabilities", () => {
 
   it("skips invalid rows with a bridge fault, never throwing", async () => {
     const ledger = emptyBridgeLedger();
-    const result = await attachBridgeCapabilities(ledger, [{ transport: "stdio", id: "bad id", command: "x" } as never]);
+    const result = await attachBridgeCapabilities(ledger, [
+      { transport: "stdio", id: "bad id", command: "x" } as never,
+    ]);
     expect(result.ledger).toBe(ledger);
     expect(result.fault?.kind).toBe("bridge");
     expect(result.fault?.message).toMatch(/servers\.0: id: must start with a letter/);
@@ -85,7 +90,14 @@ describe("attachBridgeCapabilities", () => {
 
     it("enrolls every ready tool in the ledger under its qualified name", () => {
       const names = bridgeToolNames(result.ledger);
-      expect(names).toEqual(expect.arrayContaining(["everything__echo", "everything__get-sum", "filesystem__read_text_file", "filesystem__list_directory"]));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          "everything__echo",
+          "everything__get-sum",
+          "filesystem__read_text_file",
+          "filesystem__list_directory",
+        ]),
+      );
       expect(names.every((n) => n.startsWith("everything__") || n.startsWith("filesystem__"))).toBe(true);
       expect(result.enrolled).toBe(names.length);
       const counts = bridgeToolCounts(result.ledger);
@@ -117,7 +129,11 @@ describe("attachBridgeCapabilities", () => {
       const deck = provisionDeck("all", deckContext(root)).graft(result.live as never);
       const box = deck.intoToolBox();
       const names = box.descriptors().map((d) => d.name);
-      expect(names.slice(0, 19)).toEqual(provisionDeck("all", deckContext(root)).tools().map((t) => t.name));
+      expect(names.slice(0, 19)).toEqual(
+        provisionDeck("all", deckContext(root))
+          .tools()
+          .map((t) => t.name),
+      );
       expect(names).toContain("everything__echo");
       expect(typeof box.onDescriptorsChanged).toBe("function");
 
@@ -132,7 +148,9 @@ describe("attachBridgeCapabilities", () => {
       const sum = await box.runner.run({ id: "4", name: "everything__get-sum", input: { a: 2, b: 3 } });
       expect(resultText(sum)).toContain("5");
       const image = await box.runner.run({ id: "5", name: "everything__get-tiny-image", input: {} });
-      expect(image.content.some((b) => b.type === "json" && (b.value as { type?: string }).type === "image")).toBe(true);
+      expect(image.content.some((b) => b.type === "json" && (b.value as { type?: string }).type === "image")).toBe(
+        true,
+      );
       const bad = await box.runner.run({ id: "6", name: "filesystem__read_text_file", input: { path: "/etc/passwd" } });
       expect(bad.isError).toBe(true);
       expect(foldResult(bad)).toBeDefined();
@@ -166,7 +184,9 @@ describe("a live graft follows tool-list changes through the ledger", () => {
     ]);
     // The value returned at attach time never changes.
     expect(bridgeToolNames(result.ledger)).toEqual(["changing__alpha", "changing__beta", "changing__swap"]);
-    expect(resultText(await box.runner.run({ id: "g", name: "changing__gamma", input: { text: "x" } }))).toBe("gamma:x");
+    expect(resultText(await box.runner.run({ id: "g", name: "changing__gamma", input: { text: "x" } }))).toBe(
+      "gamma:x",
+    );
     expect((await box.runner.run({ id: "b", name: "changing__beta", input: {} })).isError).toBe(true);
 
     // Detaching retires the server's tools and closes it; the deck follows.
@@ -177,7 +197,9 @@ describe("a live graft follows tool-list changes through the ledger", () => {
   });
 
   it("detachBridge withdraws every server of a fleet and tears it down", async () => {
-    const result = await attachBridgeCapabilities(emptyBridgeLedger(), [changing("one"), changing("two")], { fleet: fleetOptions });
+    const result = await attachBridgeCapabilities(emptyBridgeLedger(), [changing("one"), changing("two")], {
+      fleet: fleetOptions,
+    });
     cleanups.push(() => result.fleet?.tearDown() ?? Promise.resolve());
     expect([...bridgeToolCounts(result.ledger)]).toEqual([
       ["one", 3],
@@ -199,7 +221,10 @@ describe("loadMcpCapabilities", () => {
     const home = tempDir("deck-boot-home-");
     write(cwd, {
       ".indusvx/mcp.json": JSON.stringify({
-        servers: { changing: { command: process.execPath, args: [path.join(__dirname, "fixtures", "changing-server.mjs")] }, broken: { url: "nope" } },
+        servers: {
+          changing: { command: process.execPath, args: [path.join(__dirname, "fixtures", "changing-server.mjs")] },
+          broken: { url: "nope" },
+        },
       }),
     });
     const boot = await loadMcpCapabilities({}, cwd, { env: { HOME: home }, fleet: fleetOptions });
@@ -207,7 +232,12 @@ describe("loadMcpCapabilities", () => {
     expect(boot.servers.map((s) => s.id)).toEqual(["changing"]);
     expect(boot.capabilities.map((c) => c.name)).toEqual(["changing__alpha", "changing__beta", "changing__swap"]);
     expect(boot.diagnostics).toEqual([
-      { file: path.join(cwd, ".indusvx/mcp.json"), row: "servers.broken", message: expect.stringMatching(/^url: /), severity: "error" },
+      {
+        file: path.join(cwd, ".indusvx/mcp.json"),
+        row: "servers.broken",
+        message: expect.stringMatching(/^url: /),
+        severity: "error",
+      },
     ]);
     expect(boot.origins.get("changing")?.scope).toBe("project");
     expect(boot.status.get("changing")?.phase).toBe("ready");
@@ -228,10 +258,14 @@ describe("loadMcpCapabilities", () => {
       "a.json": JSON.stringify({ mcpServers: { first: server } }),
       "b.json": JSON.stringify({ servers: { first: { command: "shadowed" }, second: server } }),
     });
-    const boot = await loadMcpCapabilities({ mcp: [path.join(dir, "a.json"), path.join(dir, "b.json"), path.join(dir, "missing.json")] }, cwd, {
-      env: { HOME: tempDir() },
-      fleet: fleetOptions,
-    });
+    const boot = await loadMcpCapabilities(
+      { mcp: [path.join(dir, "a.json"), path.join(dir, "b.json"), path.join(dir, "missing.json")] },
+      cwd,
+      {
+        env: { HOME: tempDir() },
+        fleet: fleetOptions,
+      },
+    );
     cleanups.push(() => boot.tearDown());
     expect(boot.servers.map((s) => s.id)).toEqual(["first", "second"]);
     expect([...boot.status.keys()]).toEqual(["first", "second"]);

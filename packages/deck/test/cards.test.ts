@@ -62,7 +62,10 @@ describe("todo", () => {
         { text: "gold-plate", state: "dropped" },
       ],
     });
-    expect(set.content[0]).toEqual({ type: "text", text: "[x] plan\n[~] build (high)\n[ ] polish (low)\n[-] gold-plate" });
+    expect(set.content[0]).toEqual({
+      type: "text",
+      text: "[x] plan\n[~] build (high)\n[ ] polish (low)\n[-] gold-plate",
+    });
     expect(set.content[1]).toEqual({
       type: "json",
       value: [
@@ -83,7 +86,9 @@ describe("todo", () => {
     const a = card?.build(deckContext("/tmp"));
     const b = card?.build(deckContext("/tmp"));
     await a?.run({ action: "set", items: ["mine"] }, ctx);
-    expect(foldResult((await b?.run({ action: "read" }, ctx)) as never)).toEqual(expect.arrayContaining([{ type: "text", text: "No todos." }]));
+    expect(foldResult((await b?.run({ action: "read" }, ctx)) as never)).toEqual(
+      expect.arrayContaining([{ type: "text", text: "No todos." }]),
+    );
   });
 });
 
@@ -94,7 +99,9 @@ describe("bg-process", () => {
     try {
       const started = await call("bg-process", { action: "start", command: "echo hello; echo warn >&2; sleep 300" });
       expect(started.isError).toBe(false);
-      const status = started.content[1] as unknown as { value: { id: string; state: string; captureFiles: { stdout: string; stderr: string } } };
+      const status = started.content[1] as unknown as {
+        value: { id: string; state: string; captureFiles: { stdout: string; stderr: string } };
+      };
       expect(status.value.state).toBe("running");
       expect(path.dirname(status.value.captureFiles.stdout)).toBe(path.join(cwd, BG_CAPTURE_DIRNAME));
       await new Promise((r) => setTimeout(r, 300));
@@ -116,7 +123,10 @@ describe("bg-process", () => {
   it("escalates to SIGKILL after the grace period for a process that ignores SIGTERM", async () => {
     const { call, deck } = deckAt(tempDir());
     try {
-      const started = await call("bg-process", { action: "start", command: "trap '' TERM; echo ready; while true; do sleep 0.1; done" });
+      const started = await call("bg-process", {
+        action: "start",
+        command: "trap '' TERM; echo ready; while true; do sleep 0.1; done",
+      });
       const id = (started.content[1] as unknown as { value: { id: string } }).value.id;
       const t0 = Date.now();
       const stopped = await call("bg-process", { action: "stop", id });
@@ -161,7 +171,10 @@ describe("task", () => {
       listAgents: () => [{ name: "explorer", description: "reads code" }],
       run: async (request, signal) => {
         calls.push({ request, aborted: signal.aborted });
-        return { ok: request.agent !== "explorer" || request.objective !== "fail", output: `did: ${request.objective}` };
+        return {
+          ok: request.agent !== "explorer" || request.objective !== "fail",
+          output: `did: ${request.objective}`,
+        };
       },
     };
     const { call, box } = deckAt(tempDir(), { framework: { delegate } });
@@ -195,13 +208,19 @@ describe("saas-action", () => {
       },
     };
     const { call } = deckAt(tempDir(), { framework: { saas } });
-    expect(foldResult(await call("saas-action", { action: "discover", vendor: "github", query: "issue" }))).toEqual([{ slug: "GITHUB_CREATE_ISSUE" }]);
-    expect(foldResult(await call("saas-action", { action: "execute", slug: "GITHUB_CREATE_ISSUE", params: { title: "t" } }))).toEqual({ ok: true });
+    expect(foldResult(await call("saas-action", { action: "discover", vendor: "github", query: "issue" }))).toEqual([
+      { slug: "GITHUB_CREATE_ISSUE" },
+    ]);
+    expect(
+      foldResult(await call("saas-action", { action: "execute", slug: "GITHUB_CREATE_ISSUE", params: { title: "t" } })),
+    ).toEqual({ ok: true });
     expect(seen).toEqual([
       ["discover", { vendor: "github", query: "issue" }],
       ["execute", "GITHUB_CREATE_ISSUE", { title: "t" }],
     ]);
-    expect((await call("saas-action", { action: "execute", slug: "X", params: [1] })).text).toMatch(/"params" must be an object/);
+    expect((await call("saas-action", { action: "execute", slug: "X", params: [1] })).text).toMatch(
+      /"params" must be an object/,
+    );
   });
 });
 

@@ -15,7 +15,20 @@ import {
   isReadOnlyMembership,
 } from "@indus/deck";
 
-const BUILTINS = ["read", "ls", "grep", "find", "websearch", "webfetch", "todo_read", "write", "edit", "bash", "process", "todo_set"];
+const BUILTINS = [
+  "read",
+  "ls",
+  "grep",
+  "find",
+  "websearch",
+  "webfetch",
+  "todo_read",
+  "write",
+  "edit",
+  "bash",
+  "process",
+  "todo_set",
+];
 const READ_ONLY = BUILTINS.slice(0, 7);
 const MUTATING = BUILTINS.slice(7);
 const APP = ["todo", "bg-process", "task", "saas-action", "memory", "enter_plan_mode", "exit_plan_mode"];

@@ -32,7 +32,10 @@ describe("the checkpoint wrapper", () => {
   it("wraps only write and edit, invisibly to the model", () => {
     const { store } = recordingStore();
     const deck = provisionDeck("all", deckContext("/tmp", { framework: { checkpoint: store } }));
-    const wrapped = deck.tools().filter((t) => t instanceof CheckpointingCard).map((t) => t.name);
+    const wrapped = deck
+      .tools()
+      .filter((t) => t instanceof CheckpointingCard)
+      .map((t) => t.name);
     expect(wrapped).toEqual(["write", "edit"]);
     const plain = buildBuiltin("edit", deckContext("/tmp"));
     const edit = deck.tools().find((t) => t.name === "edit");
@@ -73,6 +76,16 @@ describe("the checkpoint wrapper", () => {
   });
 });
 
-function plainFields(card: { name: string; label: string; description: string; parameters: unknown; readOnly: boolean } | undefined) {
-  return card && { name: card.name, label: card.label, description: card.description, parameters: card.parameters, readOnly: card.readOnly };
+function plainFields(
+  card: { name: string; label: string; description: string; parameters: unknown; readOnly: boolean } | undefined,
+) {
+  return (
+    card && {
+      name: card.name,
+      label: card.label,
+      description: card.description,
+      parameters: card.parameters,
+      readOnly: card.readOnly,
+    }
+  );
 }

@@ -47,7 +47,10 @@ describe("read", () => {
     expect((await call("read", { path: "sub/x" })).text).toMatch(/is empty/);
     const image = await call("read", { file_path: "pic.png" });
     expect(image.isError).toBe(false);
-    expect(image.content[1]).toEqual({ type: "json", value: { type: "image", data: PNG.toString("base64"), mimeType: "image/png" } });
+    expect(image.content[1]).toEqual({
+      type: "json",
+      value: { type: "image", data: PNG.toString("base64"), mimeType: "image/png" },
+    });
   });
 });
 

@@ -32,7 +32,11 @@ export function write(root: string, files: Record<string, string | Buffer>): voi
 export function deckAt(
   cwd: string,
   init: { profile?: Profile; framework?: DeckFramework; options?: DeckOptions } = {},
-): { deck: ToolDeck; box: ToolBox; call: (name: string, input?: unknown, signal?: AbortSignal) => Promise<ToolOutcome & { text: string }> } {
+): {
+  deck: ToolDeck;
+  box: ToolBox;
+  call: (name: string, input?: unknown, signal?: AbortSignal) => Promise<ToolOutcome & { text: string }>;
+} {
   const deck = provisionDeck(init.profile ?? "all", deckContext(cwd, init));
   const box = deck.intoToolBox();
   let n = 0;

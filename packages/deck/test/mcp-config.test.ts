@@ -14,22 +14,38 @@ describe("loadMcpConfig discovery", () => {
     const project = tempDir("deck-proj-");
     write(project, { ".indusvx/mcp.json": JSON.stringify({ servers: { fs: { command: "node", args: ["fs.js"] } } }) });
     write(root, {
-      ".config/indusvx/mcp.json": JSON.stringify({ servers: [{ name: "user1", url: "http://127.0.0.1:9/mcp" }, { name: "fs", command: "other" }] }),
+      ".config/indusvx/mcp.json": JSON.stringify({
+        servers: [
+          { name: "user1", url: "http://127.0.0.1:9/mcp" },
+          { name: "fs", command: "other" },
+        ],
+      }),
       ".indusvx/agent/mcp.json": JSON.stringify({ mcpServers: { legacy: { command: "legacy-cmd" } } }),
       ".indusvx/agent/mcp-servers.json": JSON.stringify({ servers: { alt: { command: "alt-cmd" } } }),
     });
     const load = loadMcpConfig(project, env);
     expect(load.servers.map((s) => s.id)).toEqual(["fs", "user1", "legacy", "alt"]);
     expect(load.servers[0]).toEqual({ transport: "stdio", id: "fs", command: "node", args: ["fs.js"], env: {} });
-    expect(load.servers[1]).toEqual({ transport: "streamable-http", id: "user1", url: "http://127.0.0.1:9/mcp", headers: {} });
-    expect(load.origins.get("fs")).toEqual({ file: path.join(project, ".indusvx/mcp.json"), row: "servers.fs", scope: "project" });
+    expect(load.servers[1]).toEqual({
+      transport: "streamable-http",
+      id: "user1",
+      url: "http://127.0.0.1:9/mcp",
+      headers: {},
+    });
+    expect(load.origins.get("fs")).toEqual({
+      file: path.join(project, ".indusvx/mcp.json"),
+      row: "servers.fs",
+      scope: "project",
+    });
     expect(load.origins.get("legacy")?.scope).toBe("legacy");
     // The project's fs shadows the user's: the later one is reported, not loaded.
     expect(load.diagnostics).toEqual([
       {
         file: path.join(root, ".config/indusvx/mcp.json"),
         row: "servers[1]",
-        message: expect.stringMatching(/server "fs" is already defined in .*\.indusvx\/mcp\.json \(servers\.fs\); this definition is ignored/),
+        message: expect.stringMatching(
+          /server "fs" is already defined in .*\.indusvx\/mcp\.json \(servers\.fs\); this definition is ignored/,
+        ),
         severity: "warning",
       },
     ]);
@@ -57,7 +73,9 @@ describe("loadMcpConfig discovery", () => {
     const dir = tempDir();
     write(dir, { "my.json": JSON.stringify({ servers: { only: { command: "o", cwd: "sub" } } }) });
     const load = loadMcpConfig(path.join(dir, "my.json"), env);
-    expect(load.servers).toEqual([{ transport: "stdio", id: "only", command: "o", args: [], env: {}, cwd: path.join(dir, "sub") }]);
+    expect(load.servers).toEqual([
+      { transport: "stdio", id: "only", command: "o", args: [], env: {}, cwd: path.join(dir, "sub") },
+    ]);
     expect(load.origins.get("only")?.scope).toBe("explicit");
   });
 
@@ -69,11 +87,22 @@ describe("loadMcpConfig discovery", () => {
     write(dir, { "bad.json": '{"servers": {"a": {"command": "x"}' });
     const bad = loadMcpConfig(path.join(dir, "bad.json"), {});
     expect(bad.servers).toEqual([]);
-    expect(bad.diagnostics).toEqual([{ file: path.join(dir, "bad.json"), message: expect.stringMatching(/^malformed JSON, nothing loaded/), severity: "error" }]);
+    expect(bad.diagnostics).toEqual([
+      {
+        file: path.join(dir, "bad.json"),
+        message: expect.stringMatching(/^malformed JSON, nothing loaded/),
+        severity: "error",
+      },
+    ]);
     write(dir, { "arr.json": "[1,2]", "none.json": "{}", "num.json": '{"servers": 5}' });
     expect(loadMcpConfig(path.join(dir, "arr.json"), {}).diagnostics[0]?.message).toMatch(/must be a JSON object/);
-    expect(loadMcpConfig(path.join(dir, "none.json"), {}).diagnostics[0]).toMatchObject({ severity: "warning", message: expect.stringMatching(/no servers/) });
-    expect(loadMcpConfig(path.join(dir, "num.json"), {}).diagnostics[0]?.message).toMatch(/"servers" must be an array or an object/);
+    expect(loadMcpConfig(path.join(dir, "none.json"), {}).diagnostics[0]).toMatchObject({
+      severity: "warning",
+      message: expect.stringMatching(/no servers/),
+    });
+    expect(loadMcpConfig(path.join(dir, "num.json"), {}).diagnostics[0]?.message).toMatch(
+      /"servers" must be an array or an object/,
+    );
   });
 
   it("reports an unreadable file (here: a directory where the file should be)", () => {
@@ -81,12 +110,17 @@ describe("loadMcpConfig discovery", () => {
     fs.mkdirSync(path.join(dir, ".indusvx/mcp.json"), { recursive: true });
     const load = loadMcpConfig(dir, { HOME: dir });
     expect(load.servers).toEqual([]);
-    expect(load.diagnostics[0]).toMatchObject({ file: path.join(dir, ".indusvx/mcp.json"), severity: "error", message: expect.stringMatching(/cannot read/) });
+    expect(load.diagnostics[0]).toMatchObject({
+      file: path.join(dir, ".indusvx/mcp.json"),
+      severity: "error",
+      message: expect.stringMatching(/cannot read/),
+    });
   });
 });
 
 describe("config rows", () => {
-  const parse = (doc: unknown, env: Record<string, string> = {}) => parseMcpConfigText(JSON.stringify(doc), "/cfg/mcp.json", { env });
+  const parse = (doc: unknown, env: Record<string, string> = {}) =>
+    parseMcpConfigText(JSON.stringify(doc), "/cfg/mcp.json", { env });
 
   it("skips a single bad row with a diagnostic naming the row and field, keeping the rest", () => {
     const load = parse({
@@ -120,7 +154,13 @@ describe("config rows", () => {
   });
 
   it("drops enabled:false and disabled:true rows, recording them", () => {
-    const load = parse({ servers: { off: { command: "x", enabled: false }, dis: { command: "y", disabled: true }, on: { command: "z", enabled: true } } });
+    const load = parse({
+      servers: {
+        off: { command: "x", enabled: false },
+        dis: { command: "y", disabled: true },
+        on: { command: "z", enabled: true },
+      },
+    });
     expect(load.servers.map((s) => s.id)).toEqual(["on"]);
     expect(load.disabled.map((d) => d.name)).toEqual(["off", "dis"]);
     expect(load.diagnostics).toEqual([]);
@@ -152,7 +192,9 @@ describe("config rows", () => {
   });
 
   it("accepts what users paste: Claude Desktop, VS Code (JSONC), Dispatch, opencode", () => {
-    const claude = parse({ mcpServers: { filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } });
+    const claude = parse({
+      mcpServers: { filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } },
+    });
     expect(claude.servers[0]).toMatchObject({ transport: "stdio", id: "filesystem" });
     const vscode = parseMcpConfigText(
       `{
@@ -169,10 +211,29 @@ describe("config rows", () => {
       ["gh", "streamable-http"],
       ["local", "stdio"],
     ]);
-    expect(vscode.diagnostics).toEqual([{ file: "/cfg/.vscode/mcp.json", row: "servers.local", message: 'unknown field "envFile" ignored', severity: "warning" }]);
-    const dispatch = parse({ servers: { remote: { transport: "http", url: "http://192.168.1.100:9876/mcp" }, off: { command: "x", disabled: true } } });
-    expect(dispatch.servers).toEqual([{ transport: "streamable-http", id: "remote", url: "http://192.168.1.100:9876/mcp", headers: {} }]);
-    const opencode = parse({ mcp: { oc: { type: "local", command: ["bun", "x", "srv"], environment: { K: "v" } }, rem: { type: "remote", url: "https://r/mcp" } } });
+    expect(vscode.diagnostics).toEqual([
+      {
+        file: "/cfg/.vscode/mcp.json",
+        row: "servers.local",
+        message: 'unknown field "envFile" ignored',
+        severity: "warning",
+      },
+    ]);
+    const dispatch = parse({
+      servers: {
+        remote: { transport: "http", url: "http://192.168.1.100:9876/mcp" },
+        off: { command: "x", disabled: true },
+      },
+    });
+    expect(dispatch.servers).toEqual([
+      { transport: "streamable-http", id: "remote", url: "http://192.168.1.100:9876/mcp", headers: {} },
+    ]);
+    const opencode = parse({
+      mcp: {
+        oc: { type: "local", command: ["bun", "x", "srv"], environment: { K: "v" } },
+        rem: { type: "remote", url: "https://r/mcp" },
+      },
+    });
     expect(opencode.servers).toEqual([
       { transport: "stdio", id: "oc", command: "bun", args: ["x", "srv"], env: { K: "v" } },
       { transport: "streamable-http", id: "rem", url: "https://r/mcp", headers: {} },
@@ -183,24 +244,53 @@ describe("config rows", () => {
     const load = parse(
       {
         servers: {
-          s: { command: "${BIN}", args: ["--root", "${ROOT:-/srv}", "${env:BIN}"], env: { TOKEN: "${TOKEN}", EMPTY: "${NOPE:-}" } },
+          s: {
+            command: "${BIN}",
+            args: ["--root", "${ROOT:-/srv}", "${env:BIN}"],
+            env: { TOKEN: "${TOKEN}", EMPTY: "${NOPE:-}" },
+          },
           h: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}", X: "${MISSING}" } },
         },
       },
       { BIN: "node", TOKEN: "sekret", HOST: "api.example.com" },
     );
-    expect(load.servers[0]).toMatchObject({ command: "node", args: ["--root", "/srv", "node"], env: { TOKEN: "sekret", EMPTY: "" } });
-    expect(load.servers[1]).toMatchObject({ url: "https://api.example.com/mcp", headers: { Authorization: "Bearer sekret", X: "" } });
+    expect(load.servers[0]).toMatchObject({
+      command: "node",
+      args: ["--root", "/srv", "node"],
+      env: { TOKEN: "sekret", EMPTY: "" },
+    });
+    expect(load.servers[1]).toMatchObject({
+      url: "https://api.example.com/mcp",
+      headers: { Authorization: "Bearer sekret", X: "" },
+    });
     expect(load.diagnostics).toEqual([
-      { file: "/cfg/mcp.json", row: "servers.h", message: 'environment variable MISSING is not set (expanded to "")', severity: "warning" },
+      {
+        file: "/cfg/mcp.json",
+        row: "servers.h",
+        message: 'environment variable MISSING is not set (expanded to "")',
+        severity: "warning",
+      },
     ]);
   });
 
   it("carries per-server cwd, timeouts and tool filters (Codex and Gemini spellings too)", () => {
     const load = parse({
       servers: {
-        a: { command: "x", cwd: "tools", startupTimeoutMs: 5000, toolTimeoutMs: 60000, includeTools: ["read_*"], excludeTools: ["read_secret"] },
-        b: { command: "y", startup_timeout_sec: 7.5, tool_timeout_sec: 30, enabled_tools: ["a"], disabled_tools: ["b"] },
+        a: {
+          command: "x",
+          cwd: "tools",
+          startupTimeoutMs: 5000,
+          toolTimeoutMs: 60000,
+          includeTools: ["read_*"],
+          excludeTools: ["read_secret"],
+        },
+        b: {
+          command: "y",
+          startup_timeout_sec: 7.5,
+          tool_timeout_sec: 30,
+          enabled_tools: ["a"],
+          disabled_tools: ["b"],
+        },
         c: { url: "http://h/", timeout: 1234 },
       },
     });
@@ -216,14 +306,21 @@ describe("config rows", () => {
       includeTools: ["read_*"],
       excludeTools: ["read_secret"],
     });
-    expect(load.servers[1]).toMatchObject({ startupTimeoutMs: 7500, toolTimeoutMs: 30000, includeTools: ["a"], excludeTools: ["b"] });
+    expect(load.servers[1]).toMatchObject({
+      startupTimeoutMs: 7500,
+      toolTimeoutMs: 30000,
+      includeTools: ["a"],
+      excludeTools: ["b"],
+    });
     expect(load.servers[2]).toMatchObject({ toolTimeoutMs: 1234 });
   });
 
   it("warns on unknown fields but tolerates other tools' known extras", () => {
     const load = parse({ servers: { a: { command: "x", description: "d", autoApprove: [], bogus: 1 } } });
     expect(load.servers).toHaveLength(1);
-    expect(load.diagnostics).toEqual([{ file: "/cfg/mcp.json", row: "servers.a", message: 'unknown field "bogus" ignored', severity: "warning" }]);
+    expect(load.diagnostics).toEqual([
+      { file: "/cfg/mcp.json", row: "servers.a", message: 'unknown field "bogus" ignored', severity: "warning" },
+    ]);
   });
 });
 
@@ -242,7 +339,11 @@ describe("resolveMcpConfig (boot without connecting)", () => {
       ["two", "streamable-http"],
     ]);
     expect(explicit.servers[0]).toMatchObject({ command: "a" });
-    expect(explicit.origins.get("two")).toMatchObject({ file: path.join(dir, "b.json"), row: "mcpServers.two", scope: "explicit" });
+    expect(explicit.origins.get("two")).toMatchObject({
+      file: path.join(dir, "b.json"),
+      row: "mcpServers.two",
+      scope: "explicit",
+    });
     expect(explicit.diagnostics).toEqual([expect.objectContaining({ row: "mcpServers.one", severity: "warning" })]);
     expect(explicit.disabled.map((d) => d.name)).toEqual(["off"]);
     expect(explicit.files.map((f) => path.basename(f.file))).toEqual(["a.json", "b.json"]);

@@ -19,7 +19,11 @@ describe("plan files", () => {
 
   it("writes with a base-36 time prefix so repeats never collide, and reads back", async () => {
     const dir = tempDir();
-    const files = await Promise.all([writePlan(dir, "# Same plan"), writePlan(dir, "# Same plan"), writePlan(dir, "# Same plan")]);
+    const files = await Promise.all([
+      writePlan(dir, "# Same plan"),
+      writePlan(dir, "# Same plan"),
+      writePlan(dir, "# Same plan"),
+    ]);
     expect(new Set(files).size).toBe(3);
     for (const file of files) {
       expect(path.dirname(file)).toBe(path.join(dir, "plans"));

@@ -11,13 +11,27 @@ import {
 } from "@indus/deck";
 import { deckAt, tempDir } from "./helpers";
 
-const probe = (name: string, run: (input: unknown, ctx: ToolContext) => Promise<never> | Promise<{ content: [] }> | never): Capability =>
-  ({ name, label: name, description: `probe ${name}`, parameters: { type: "object" }, readOnly: true, run }) as unknown as Capability;
+const probe = (
+  name: string,
+  run: (input: unknown, ctx: ToolContext) => Promise<never> | Promise<{ content: [] }> | never,
+): Capability =>
+  ({
+    name,
+    label: name,
+    description: `probe ${name}`,
+    parameters: { type: "object" },
+    readOnly: true,
+    run,
+  }) as unknown as Capability;
 
 describe("provisionDeck", () => {
   it("builds the profile's rows in catalog order", () => {
     const ctx = deckContext(tempDir());
-    expect(provisionDeck("authoring", ctx).tools().map((t) => t.name)).toEqual(["read", "ls", "grep", "find", "websearch", "webfetch", "todo_read"]);
+    expect(
+      provisionDeck("authoring", ctx)
+        .tools()
+        .map((t) => t.name),
+    ).toEqual(["read", "ls", "grep", "find", "websearch", "webfetch", "todo_read"]);
     expect(provisionDeck("survey", ctx).tools()).toHaveLength(12);
     expect(provisionDeck("all", ctx).tools()).toHaveLength(19);
   });
@@ -43,7 +57,12 @@ describe("provisionDeck", () => {
     const deck = provisionDeck("authoring", deckContext(tempDir()));
     const extra = probe("srv__echo", async () => ({ content: [] }));
     const grafted = deck.graft([extra]);
-    expect(grafted.tools().map((t) => t.name).slice(-1)).toEqual(["srv__echo"]);
+    expect(
+      grafted
+        .tools()
+        .map((t) => t.name)
+        .slice(-1),
+    ).toEqual(["srv__echo"]);
     expect(deck.tools()).toHaveLength(7);
     const only = grafted.retain((cap) => cap.name === "read" || cap.name === "srv__echo");
     expect(only.tools().map((t) => t.name)).toEqual(["read", "srv__echo"]);
@@ -55,7 +74,10 @@ describe("provisionDeck", () => {
     expect(canonToolName("Web_Fetch")).toBe("webfetch");
     expect(canonToolName("web-fetch")).toBe(canonToolName("webfetch"));
     const deck = provisionDeck("all", deckContext(tempDir()));
-    const selection = selectTools(["READ", "web_fetch,bg_process", "nonesuch"], deck.tools().map((t) => t.name));
+    const selection = selectTools(
+      ["READ", "web_fetch,bg_process", "nonesuch"],
+      deck.tools().map((t) => t.name),
+    );
     expect(selection.unknown).toEqual(["nonesuch"]);
     const chosen = deck.retain(selection.keep).graft([probe("srv__x", async () => ({ content: [] }))]);
     expect(chosen.tools().map((t) => t.name)).toEqual(["read", "webfetch", "bg-process", "srv__x"]);
@@ -134,7 +156,12 @@ describe("the runtime tool box", () => {
     const cwd = tempDir();
     const a = deckAt(cwd);
     const b = deckAt(cwd);
-    const set = await a.call("todo_set", { todos: [{ content: "write tests", status: "in_progress" }, { content: "ship", status: "pending" }] });
+    const set = await a.call("todo_set", {
+      todos: [
+        { content: "write tests", status: "in_progress" },
+        { content: "ship", status: "pending" },
+      ],
+    });
     expect(set.isError).toBe(false);
     const read = await a.call("todo_read", {});
     expect(read.text).toContain("[~] write tests");
@@ -143,7 +170,9 @@ describe("the runtime tool box", () => {
     // A deck derived with graft/retain keeps the session.
     const derived = a.deck.retain(() => true).intoToolBox();
     const again = await derived.runner.run({ id: "d", name: "todo_read", input: {} });
-    expect(foldResult(again)).toEqual(expect.arrayContaining([{ type: "text", text: expect.stringContaining("write tests") }]));
+    expect(foldResult(again)).toEqual(
+      expect.arrayContaining([{ type: "text", text: expect.stringContaining("write tests") }]),
+    );
   });
 
   it("follows a live source: descriptors re-read it and listeners hear changes", async () => {
@@ -156,12 +185,14 @@ describe("the runtime tool box", () => {
         return () => listeners.delete(listener);
       },
     };
-    const deck = provisionDeck("authoring", deckContext(tempDir())).graft(source).retain((c) => c.name !== "ls");
+    const deck = provisionDeck("authoring", deckContext(tempDir()))
+      .graft(source)
+      .retain((c) => c.name !== "ls");
     const box = deck.intoToolBox();
     expect(box.descriptors().map((d) => d.name)).toContain("srv__one");
     const heard = jest.fn();
     const off = box.onDescriptorsChanged?.(heard);
-    caps = [probe("srv__two", async () => ({ content: [{ type: "text", text: "two" }] } as never))];
+    caps = [probe("srv__two", async () => ({ content: [{ type: "text", text: "two" }] }) as never)];
     for (const l of listeners) l();
     expect(heard).toHaveBeenCalledTimes(1);
     const names = box.descriptors().map((d) => d.name);

@@ -23,7 +23,10 @@ it("runs the README example as written and prints what the README says", async (
   expect(code).toBeDefined();
   // Bind the block's imports: "@indus/deck" to the source, node builtins to themselves.
   const builtins: Record<string, unknown> = { "node:fs": fs, "node:os": os, "node:path": path };
-  let body = code.replace(/^import \{([^}]+)\} from "@indus\/deck";$/m, (_all, names: string) => `const {${names}} = deckApi;`);
+  let body = code.replace(
+    /^import \{([^}]+)\} from "@indus\/deck";$/m,
+    (_all, names: string) => `const {${names}} = deckApi;`,
+  );
   body = body.replace(/^import (\w+) from "(node:\w+)";$/gm, (_all, name: string, mod: string) => {
     expect(builtins[mod]).toBeDefined();
     return `const ${name} = builtins[${JSON.stringify(mod)}];`;
@@ -38,7 +41,9 @@ it("runs the README example as written and prints what the README says", async (
   process.env.HOME = home;
   delete process.env.XDG_CONFIG_HOME;
   try {
-    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+      ...args: string[]
+    ) => (...a: unknown[]) => Promise<void>;
     await new AsyncFunction("deckApi", "builtins", "console", body)(deck, builtins, fakeConsole);
   } finally {
     for (const [key, value] of Object.entries(saved)) {

@@ -64,9 +64,14 @@ describe.each(engines)("grep and find with the %s engine", (engine: "js" | "ripg
 
   it("supports ignore_case, include globs with negation, literal patterns and a single-file path", async () => {
     expect((await call("grep", { pattern: "needle", ignore_case: true, include: ["*.js"] })).text).toBe("src/b.js");
-    expect((await call("grep", { pattern: "needle", include: ["*.ts", "!**/deep/**"] })).text.split("\n")).toEqual([".hidden/h.ts", "src/a.ts"]);
+    expect((await call("grep", { pattern: "needle", include: ["*.ts", "!**/deep/**"] })).text.split("\n")).toEqual([
+      ".hidden/h.ts",
+      "src/a.ts",
+    ]);
     expect((await call("grep", { pattern: "needle + other", literal: true })).text).toBe("src/a.ts");
-    expect((await call("grep", { pattern: "beta", path: "src/deep/c.ts", output_mode: "content" })).text).toBe("src/deep/c.ts:2:beta");
+    expect((await call("grep", { pattern: "beta", path: "src/deep/c.ts", output_mode: "content" })).text).toBe(
+      "src/deep/c.ts:2:beta",
+    );
   });
 
   it("matches across lines with multiline", async () => {
@@ -88,7 +93,11 @@ describe.each(engines)("grep and find with the %s engine", (engine: "js" | "ripg
   });
 
   it("find matches bare globs at any depth and path globs from the root", async () => {
-    expect((await call("find", { pattern: "*.ts" })).text.split("\n")).toEqual([".hidden/h.ts", "src/a.ts", "src/deep/c.ts"]);
+    expect((await call("find", { pattern: "*.ts" })).text.split("\n")).toEqual([
+      ".hidden/h.ts",
+      "src/a.ts",
+      "src/deep/c.ts",
+    ]);
     expect((await call("find", { pattern: "src/**/*.ts" })).text.split("\n")).toEqual(["src/a.ts", "src/deep/c.ts"]);
     expect((await call("find", { pattern: "*.ts", path: "src/deep" })).text).toBe("src/deep/c.ts");
     expect((await call("find", { pattern: "*.log" })).text).toBe("keep.log");
@@ -109,8 +118,17 @@ describe("engine choice", () => {
     // Without rg on PATH the tools still work, through the JS engine.
     const root = tree();
     const { call } = deckAt(root, { options: { env: { PATH: "/nonexistent" } } });
-    expect((await call("grep", { pattern: "needle" })).text.split("\n")).toEqual([".hidden/h.ts", "keep.log", "src/a.ts", "src/deep/c.ts"]);
-    expect((await call("find", { pattern: "*.ts" })).text.split("\n")).toEqual([".hidden/h.ts", "src/a.ts", "src/deep/c.ts"]);
+    expect((await call("grep", { pattern: "needle" })).text.split("\n")).toEqual([
+      ".hidden/h.ts",
+      "keep.log",
+      "src/a.ts",
+      "src/deep/c.ts",
+    ]);
+    expect((await call("find", { pattern: "*.ts" })).text.split("\n")).toEqual([
+      ".hidden/h.ts",
+      "src/a.ts",
+      "src/deep/c.ts",
+    ]);
   });
 });
 
@@ -119,7 +137,17 @@ describe("ls", () => {
     const root = tree();
     const { call } = deckAt(root);
     const out = await call("ls", {});
-    expect(out.text.split("\n").slice(0, 9)).toEqual(["./", ".gitignore", ".hidden/", "bin.dat", "docs/", "keep.log", "src/", "", expect.stringMatching(/2 entries ignored by .gitignore hidden/)]);
+    expect(out.text.split("\n").slice(0, 9)).toEqual([
+      "./",
+      ".gitignore",
+      ".hidden/",
+      "bin.dat",
+      "docs/",
+      "keep.log",
+      "src/",
+      "",
+      expect.stringMatching(/2 entries ignored by .gitignore hidden/),
+    ]);
     const all = await call("ls", { all: true });
     expect(all.text).toContain("build/");
     expect(all.text).toContain("debug.log");

@@ -93,7 +93,8 @@ describe("process", () => {
     const started = await call("process", {
       action: "start",
       name: "ticker",
-      command: "sleep 300 & echo $! > grandchild.pid; for i in $(seq 1 5); do echo tick $i; done; echo oops >&2; sleep 300",
+      command:
+        "sleep 300 & echo $! > grandchild.pid; for i in $(seq 1 5); do echo tick $i; done; echo oops >&2; sleep 300",
     });
     expect(started.isError).toBe(false);
     expect(started.text).toMatch(/^Started p1 \(pid \d+\) running/);

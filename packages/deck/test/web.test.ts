@@ -17,7 +17,7 @@ beforeAll(async () => {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         res.end(
           "<html><head><title>Test &amp; Page</title><style>body{color:red}</style><script>alert(1)</script></head>" +
-            "<body><h1>Hello</h1><p>Some <strong>bold</strong> text and a <a href=\"/x\">link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>",
+            '<body><h1>Hello</h1><p>Some <strong>bold</strong> text and a <a href="/x">link</a>.</p><ul><li>one</li><li>two</li></ul></body></html>',
         );
         return;
       case "/plain":

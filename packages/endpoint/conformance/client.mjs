@@ -25,7 +25,9 @@ const endpoint = createServerEndpoint(
 try {
   await endpoint.open();
   const tools = await endpoint.listTools();
-  console.log(`[${scenario}] connected to ${JSON.stringify(endpoint.serverInfo)}; tools: ${tools.map((t) => t.ref.name).join(", ")}`);
+  console.log(
+    `[${scenario}] connected to ${JSON.stringify(endpoint.serverInfo)}; tools: ${tools.map((t) => t.ref.name).join(", ")}`,
+  );
   for (const tool of tools) {
     const result = await endpoint.invoke(tool.ref.name, ARGUMENTS[tool.ref.name] ?? {});
     console.log(`[${scenario}] ${tool.ref.name} -> ${JSON.stringify(result)}`);

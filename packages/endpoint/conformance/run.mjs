@@ -35,7 +35,7 @@ function bundleEndpoint() {
 function resolveSuite() {
   const out = execFileSync(
     "npx",
-    ["-y", "-p", "node@22", "-p", SUITE_PACKAGE, "--", "sh", "-c", 'command -v node; command -v conformance'],
+    ["-y", "-p", "node@22", "-p", SUITE_PACKAGE, "--", "sh", "-c", "command -v node; command -v conformance"],
     { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 },
   );
   const [node, conformance] = out.trim().split("\n").slice(-2);

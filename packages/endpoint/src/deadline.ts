@@ -109,13 +109,13 @@ export async function requestWithDeadline<T>(
       timeout: totalMs + 5_000,
       ...(resetsOnProgress && {
         onprogress: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => {
-            lastActivity = Date.now();
-            options.onProgress?.({
-              progress: progress.progress,
-              ...(progress.total === undefined ? {} : { total: progress.total }),
-              ...(progress.message === undefined ? {} : { message: progress.message }),
-            });
-          },
+          lastActivity = Date.now();
+          options.onProgress?.({
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(progress.message === undefined ? {} : { message: progress.message }),
+          });
+        },
       }),
     })) as T;
   } catch (error) {

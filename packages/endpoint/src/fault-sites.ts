@@ -68,7 +68,11 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
   const stderr = describeStderr(evidence.stderr);
   if (error instanceof DeadlineExceeded) {
     if (site !== "connect") {
-      return protocolFault("timeout", `server "${server}": ${site === "list" ? "listing" : "tools/call"} ${error.message}`, error);
+      return protocolFault(
+        "timeout",
+        `server "${server}": ${site === "list" ? "listing" : "tools/call"} ${error.message}`,
+        error,
+      );
     }
     const garbage = evidence.garbage;
     if (garbage && garbage.count > 0) {
@@ -78,13 +82,19 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
         error,
       );
     }
-    return protocolFault("timeout", `server "${server}" did not complete initialize within ${error.ms} ms.${stderr}`, error);
+    return protocolFault(
+      "timeout",
+      `server "${server}" did not complete initialize within ${error.ms} ms.${stderr}`,
+      error,
+    );
   }
-  if (error instanceof CallerAborted) return protocolFault("tool-error", `server "${server}": call ${error.message}`, error);
+  if (error instanceof CallerAborted)
+    return protocolFault("tool-error", `server "${server}": call ${error.message}`, error);
   switch (site) {
     case "connect": {
       const notStarted = spawnError(error);
-      if (notStarted) return protocolFault("spawn-failed", `server "${server}" could not be started: ${notStarted}.${stderr}`, error);
+      if (notStarted)
+        return protocolFault("spawn-failed", `server "${server}" could not be started: ${notStarted}.${stderr}`, error);
       if (evidence.spawned) {
         const how = evidence.exit
           ? `${exitText(evidence.exit)} before completing initialize`
@@ -101,10 +111,18 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
 }
 
 /** The fault for a session whose transport closed without us closing it. */
-export function connectionLostFault(server: string, transport: Transport, stderrTail: readonly string[]): ProtocolFault {
+export function connectionLostFault(
+  server: string,
+  transport: Transport,
+  stderrTail: readonly string[],
+): ProtocolFault {
   if (transport instanceof ProcessStdioTransport) {
     if (transport.fatalError) {
-      return protocolFault("protocol", `server "${server}": ${transport.fatalError.message}; connection closed`, transport.fatalError);
+      return protocolFault(
+        "protocol",
+        `server "${server}": ${transport.fatalError.message}; connection closed`,
+        transport.fatalError,
+      );
     }
     const how = transport.exitInfo ? exitText(transport.exitInfo) : "closed its stdout";
     return protocolFault("transport", `server "${server}" ${how}.${describeStderr(stderrTail)}`);

@@ -30,5 +30,7 @@ export function isSessionGone(error: unknown): boolean {
 
 /** The MCP spec's cue for a legacy (SSE-only) server: the initialize POST fails with a 4xx. */
 export function isLegacyServerHint(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400 && error.code < 500;
+  return (
+    error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400 && error.code < 500
+  );
 }

@@ -99,7 +99,8 @@ export class McpServerEndpoint implements ServerEndpoint {
   private readonly toolListeners = new Set<ToolsChangeListener>();
   private readonly catalogListeners = new Set<(change: CatalogChange) => void>();
 
-  private serverInfoValue: { readonly name: string; readonly version: string; readonly [key: string]: unknown } | undefined;
+  private serverInfoValue:
+    { readonly name: string; readonly version: string; readonly [key: string]: unknown } | undefined;
   private instructionsValue: string | undefined;
   private capabilitiesValue: ServerCapabilities | undefined;
   private pidValue: number | undefined;
@@ -269,7 +270,9 @@ export class McpServerEndpoint implements ServerEndpoint {
         capabilities: {},
         // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
         // compiled; this skips building an Ajv instance per connection.
-        jsonSchemaValidator: { getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }) },
+        jsonSchemaValidator: {
+          getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
+        },
       },
     );
   }
@@ -434,7 +437,12 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   /** Reconnect with exponential backoff; `open()` meanwhile waits on the outcome. */
-  private scheduleReconnect(maxAttempts: number, initialDelayMs: number, maxDelayMs: number, lost: ProtocolFault): void {
+  private scheduleReconnect(
+    maxAttempts: number,
+    initialDelayMs: number,
+    maxDelayMs: number,
+    lost: ProtocolFault,
+  ): void {
     let timer: NodeJS.Timeout | undefined;
     let settle!: { resolve: () => void; reject: (fault: ProtocolFault) => void };
     const outcome = new Promise<void>((resolve, reject) => {
@@ -528,7 +536,11 @@ export class McpServerEndpoint implements ServerEndpoint {
   private notConnected(what: string): ProtocolFault {
     const fault = this.faultValue;
     const why = fault ? `: ${fault.message}` : "";
-    return protocolFault("not-connected", `cannot ${what}: server "${this.config.id}" is ${this.phaseValue}${why}`, fault);
+    return protocolFault(
+      "not-connected",
+      `cannot ${what}: server "${this.config.id}" is ${this.phaseValue}${why}`,
+      fault,
+    );
   }
 
   private readySession(what: string | (() => string)): Session {
@@ -630,9 +642,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     // Not `client.listTools()`: it validates the whole page with the SDK's strict
     // schema and compiles every `outputSchema`, so one bad tool throws the whole
     // list away. We read pages as arrays and check each tool on its own.
-    const raw = await this.onSession("list tools", "list", (session) =>
-      this.allPages(session, "tools/list", "tools"),
-    );
+    const raw = await this.onSession("list tools", "list", (session) => this.allPages(session, "tools/list", "tools"));
     const { tools, issues } = buildRemoteTools(this.config.id, raw);
     this.listIssuesValue = issues;
     return tools;
@@ -689,7 +699,8 @@ export class McpServerEndpoint implements ServerEndpoint {
     return this.onSession(
       () => `call "${name}"`,
       "call",
-      (session) => requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline).then(readCallResult),
+      (session) =>
+        requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline).then(readCallResult),
     );
   }
 
@@ -706,7 +717,14 @@ export class McpServerEndpoint implements ServerEndpoint {
 
   /** Every resource template (all pages); `[]` without the capability. */
   listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<JsonObject[]> {
-    return this.listCatalog("list resource templates", "resources", "resources/templates/list", "resourceTemplates", "uriTemplate", options.signal);
+    return this.listCatalog(
+      "list resource templates",
+      "resources",
+      "resources/templates/list",
+      "resourceTemplates",
+      "uriTemplate",
+      options.signal,
+    );
   }
 
   /** Every prompt (all pages); `[]` without the capability. */
@@ -740,7 +758,11 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   /** `prompts/get`, result untouched. */
-  getPrompt(name: string, args: Readonly<Record<string, string>> = {}, options: { signal?: AbortSignal } = {}): Promise<JsonObject> {
+  getPrompt(
+    name: string,
+    args: Readonly<Record<string, string>> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<JsonObject> {
     return this.onSession(`get prompt ${name}`, "list", (session) =>
       requestWithDeadline<JsonObject>(
         session.client,

@@ -31,7 +31,9 @@ export function buildRemoteTools(server: string, items: readonly unknown[]): Too
     try {
       parameters = normalizeSchema(tool.inputSchema);
     } catch (error) {
-      issues.push(`tool "${tool.name}": inputSchema could not be normalized (${error instanceof Error ? error.message : String(error)})`);
+      issues.push(
+        `tool "${tool.name}": inputSchema could not be normalized (${error instanceof Error ? error.message : String(error)})`,
+      );
       parameters = { type: "object", properties: {} };
     }
     const annotations = readAnnotations(tool);

@@ -13,11 +13,18 @@ it("turns every startup, HTTP, crash, timeout and abort failure into a handled f
   const { bundleSource } = await import(path.join(root, "scripts", "bundle-source.mjs"));
   const bundle: string = await bundleSource(path.join(root, "test", ".build"));
   const output = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, [path.join(__dirname, "fixtures", "unhandled-probe.mjs"), bundle], { timeout: 100_000 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      process.execPath,
+      [path.join(__dirname, "fixtures", "unhandled-probe.mjs"), bundle],
+      { timeout: 100_000 },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
     );
   });
-  const report = JSON.parse(output.trim().split("\n").pop()!) as { unhandled: number; faults: Record<string, string>; samples: string[] };
+  const report = JSON.parse(output.trim().split("\n").pop()!) as {
+    unhandled: number;
+    faults: Record<string, string>;
+    samples: string[];
+  };
   expect(report.samples).toEqual([]);
   expect(report.unhandled).toBe(0);
   expect(report.faults).toEqual({

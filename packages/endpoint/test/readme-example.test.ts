@@ -6,7 +6,9 @@ import { npmServerEntry } from "./helpers/servers";
 jest.setTimeout(60_000);
 
 it("runs the README example", async () => {
-  const endpoint = createServerEndpoint(stdioServer("everything", process.execPath, [npmServerEntry("server-everything")]));
+  const endpoint = createServerEndpoint(
+    stdioServer("everything", process.execPath, [npmServerEntry("server-everything")]),
+  );
   await endpoint.open();
   const names = (await endpoint.listTools()).map((tool) => `${tool.descriptor.name} → ${tool.ref.name}`);
   expect(names).toContain("everything__echo → echo");

@@ -24,7 +24,9 @@ it("is off by default: a crash leaves the endpoint faulted", async () => {
 });
 
 it("reconnects with backoff when configured, and follows the new tool list", async () => {
-  const endpoint = createServerEndpoint(scripted("phoenix", [], { reconnect: { maxAttempts: 3, initialDelayMs: 100, maxDelayMs: 1_000 } }));
+  const endpoint = createServerEndpoint(
+    scripted("phoenix", [], { reconnect: { maxAttempts: 3, initialDelayMs: 100, maxDelayMs: 1_000 } }),
+  );
   opened.push(endpoint);
   await endpoint.open();
   await endpoint.listTools();
@@ -58,7 +60,9 @@ it("gives up after maxAttempts and keeps the last fault", async () => {
 });
 
 it("close() during a reconnect lands in closed", async () => {
-  const endpoint = createServerEndpoint(scripted("interrupted", [], { reconnect: { maxAttempts: 5, initialDelayMs: 2_000, maxDelayMs: 2_000 } }));
+  const endpoint = createServerEndpoint(
+    scripted("interrupted", [], { reconnect: { maxAttempts: 5, initialDelayMs: 2_000, maxDelayMs: 2_000 } }),
+  );
   await endpoint.open();
   await endpoint.invoke("crash", { code: 1 }).catch(() => undefined);
   expect(endpoint.phase).toBe("connecting");

@@ -71,14 +71,18 @@ describe("call deadlines", () => {
   });
 
   it("a per-call timeoutMs overrides the endpoint's", async () => {
-    await expect(endpoint.invoke("slow", { ms: 1_500 }, { timeoutMs: 5_000 })).resolves.toMatchObject({ isError: false });
+    await expect(endpoint.invoke("slow", { ms: 1_500 }, { timeoutMs: 5_000 })).resolves.toMatchObject({
+      isError: false,
+    });
   });
 
   it("cancels on abort, telling the server", async () => {
     const before = endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length;
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    await expect(endpoint.invoke("slow", { ms: 20_000 }, { signal: controller.signal, timeoutMs: 30_000 })).rejects.toMatchObject({
+    await expect(
+      endpoint.invoke("slow", { ms: 20_000 }, { signal: controller.signal, timeoutMs: 30_000 }),
+    ).rejects.toMatchObject({
       kind: "tool-error",
     });
     expect(

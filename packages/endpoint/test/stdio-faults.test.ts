@@ -23,7 +23,9 @@ it("reports a command that does not exist as spawn-failed", async () => {
   const endpoint = make({ transport: "stdio", id: "ghost", command: "indus-no-such-binary", args: [], env: {} });
   const fault = await endpoint.open().catch((error: unknown) => error);
   expect(fault).toMatchObject({ kind: "spawn-failed" });
-  expect((fault as Error).message).toBe('server "ghost" could not be started: "indus-no-such-binary" was not found (is it installed and on PATH?).');
+  expect((fault as Error).message).toBe(
+    'server "ghost" could not be started: "indus-no-such-binary" was not found (is it installed and on PATH?).',
+  );
 });
 
 it("reports a command that is not executable as spawn-failed, naming it", async () => {
@@ -116,7 +118,12 @@ describe("shutdown reaches the whole process group", () => {
     const endpoint = make(scripted("parent", ["spawn-child=1"]));
     await endpoint.open();
     const pid = endpoint.pid!;
-    const grandchild = Number(endpoint.stderrTail().find((line) => line.startsWith("grandchild "))!.split(" ")[1]);
+    const grandchild = Number(
+      endpoint
+        .stderrTail()
+        .find((line) => line.startsWith("grandchild "))!
+        .split(" ")[1],
+    );
     expect(isAlive(grandchild)).toBe(true);
     await endpoint.close();
     expect(liveInGroups([pid])).toEqual([]);
@@ -148,7 +155,12 @@ describe("shutdown reaches the whole process group", () => {
     const endpoint = make(scripted("orphaner", ["spawn-child=1"]), undefined, { closeGraceMs: 300 });
     await endpoint.open();
     const pid = endpoint.pid!;
-    const grandchild = Number(endpoint.stderrTail().find((line) => line.startsWith("grandchild "))!.split(" ")[1]);
+    const grandchild = Number(
+      endpoint
+        .stderrTail()
+        .find((line) => line.startsWith("grandchild "))!
+        .split(" ")[1],
+    );
     await endpoint.invoke("crash", { code: 1 }).catch(() => undefined);
     expect(endpoint.phase).toBe("faulted");
     expect(await eventually(() => liveInGroups([pid]).length === 0, 10_000)).toBe(true);

@@ -22,7 +22,16 @@ const byRef = (name: string) => tools.find((tool) => tool.ref.name === name);
 it("follows every page and keeps every tool with a name", () => {
   const names = tools.map((tool) => tool.ref.name);
   expect(names).toEqual(
-    expect.arrayContaining(["echo", "slow", "big", "bad_output", "broken_output_schema", "string_input", "grow", "whoami"]),
+    expect.arrayContaining([
+      "echo",
+      "slow",
+      "big",
+      "bad_output",
+      "broken_output_schema",
+      "string_input",
+      "grow",
+      "whoami",
+    ]),
   );
   expect(names).toHaveLength(19);
   expect(endpoint.listIssues).toEqual(["a tool has no name"]);
@@ -42,7 +51,10 @@ it("stamps <server>__<tool> on descriptors, legal for every provider, and keeps 
 });
 
 it("normalizes input schemas and carries annotations", () => {
-  expect(byRef("echo")!.descriptor.parameters).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
+  expect(byRef("echo")!.descriptor.parameters).toMatchObject({
+    type: "object",
+    properties: { message: { type: "string" } },
+  });
   expect(byRef("string_input")!.descriptor.parameters).toMatchObject({ type: "object" });
   expect(byRef("echo")!.descriptor.annotations).toEqual({ readOnlyHint: true });
   expect(byRef("echo")!.descriptor.description).toBe("Echoes back the message");
@@ -50,7 +62,10 @@ it("normalizes input schemas and carries annotations", () => {
 
 it("works where the SDK's Client.listTools() throws the whole list away", async () => {
   const client = new Client({ name: "plain", version: "0" });
-  const transport = new StdioClientTransport({ ...(scripted("sdk", ["page=100"]) as { command: string; args: string[] }), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    ...(scripted("sdk", ["page=100"]) as { command: string; args: string[] }),
+    stderr: "pipe",
+  });
   (transport.stderr as NodeJS.ReadableStream | null)?.resume();
   await client.connect(transport);
   try {

@@ -26,15 +26,32 @@ import { mountProtocolBridge } from "../dist/index.js";
 const QUICK = process.env.BENCH_QUICK === "1";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const endpointRoot = path.join(here, "..", "..", "endpoint");
-const EVERYTHING = path.join(endpointRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const EVERYTHING = path.join(
+  endpointRoot,
+  "node_modules",
+  "@modelcontextprotocol",
+  "server-everything",
+  "dist",
+  "index.js",
+);
 const TINY = path.join(endpointRoot, "test", "fixtures", "tiny-server.mjs");
 
-const everything = (id) => ({ transport: "stdio", id, command: process.execPath, args: [EVERYTHING, "stdio"], env: {} });
+const everything = (id) => ({
+  transport: "stdio",
+  id,
+  command: process.execPath,
+  args: [EVERYTHING, "stdio"],
+  env: {},
+});
 const tiny = (id) => ({ transport: "stdio", id, command: process.execPath, args: [TINY, id], env: {} });
 
 async function bareClient() {
   const client = new Client({ name: "bare-bench", version: "0.0.0" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [EVERYTHING, "stdio"],
+    stderr: "pipe",
+  });
   transport.stderr?.resume();
   await client.connect(transport);
   await client.listTools();
@@ -75,7 +92,11 @@ async function latency() {
             await client.callTool({ name: "echo", arguments: { message: "ping" } });
             bare.push(performance.now() - t0);
           } else {
-            const outcome = await box.runner.run({ id: String(i), name: "everything__echo", input: { message: "ping" } });
+            const outcome = await box.runner.run({
+              id: String(i),
+              name: "everything__echo",
+              input: { message: "ping" },
+            });
             mounted.push(performance.now() - t0);
             if (outcome.isError) throw new Error("echo failed through the box");
           }
@@ -114,13 +135,19 @@ async function throughput() {
     const { box, fleet } = await mountProtocolBridge({ servers: [everything("everything")] });
     const bareRound = async () => {
       const t0 = performance.now();
-      await Promise.all(Array.from({ length: inFlight }, (_, i) => client.callTool({ name: "echo", arguments: { message: String(i) } })));
+      await Promise.all(
+        Array.from({ length: inFlight }, (_, i) =>
+          client.callTool({ name: "echo", arguments: { message: String(i) } }),
+        ),
+      );
       return inFlight / ((performance.now() - t0) / 1000);
     };
     const boxRound = async () => {
       const t0 = performance.now();
       const outcomes = await Promise.all(
-        Array.from({ length: inFlight }, (_, i) => box.runner.run({ id: String(i), name: "everything__echo", input: { message: String(i) } })),
+        Array.from({ length: inFlight }, (_, i) =>
+          box.runner.run({ id: String(i), name: "everything__echo", input: { message: String(i) } }),
+        ),
       );
       const rate = inFlight / ((performance.now() - t0) / 1000);
       if (outcomes.some((outcome) => outcome.isError)) throw new Error("echo failed through the box");
@@ -149,11 +176,14 @@ async function throughput() {
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  report(`throughput: ${inFlight} echo calls in flight, ${pairs * roundsPerPair} paired rounds over ${pairs} fresh server pairs`, [
-    `bare SDK Client   median ${fmt(median(bareRates), 0)} calls/s`,
-    `mounted box       median ${fmt(median(boxRates), 0)} calls/s`,
-    `ratio (box/bare)  median of paired rounds ${fmt(median(ratios), 2)}x   (target >= 0.9)`,
-  ]);
+  report(
+    `throughput: ${inFlight} echo calls in flight, ${pairs * roundsPerPair} paired rounds over ${pairs} fresh server pairs`,
+    [
+      `bare SDK Client   median ${fmt(median(bareRates), 0)} calls/s`,
+      `mounted box       median ${fmt(median(boxRates), 0)} calls/s`,
+      `ratio (box/bare)  median of paired rounds ${fmt(median(ratios), 2)}x   (target >= 0.9)`,
+    ],
+  );
 }
 
 /**
@@ -180,7 +210,9 @@ async function mountTime() {
     };
     const parallel = async () => {
       const t0 = performance.now();
-      const { box, fleet } = await mountProtocolBridge({ servers: Array.from({ length: n }, (_, i) => everything(`e${i}`)) });
+      const { box, fleet } = await mountProtocolBridge({
+        servers: Array.from({ length: n }, (_, i) => everything(`e${i}`)),
+      });
       parallelTimes.push(performance.now() - t0);
       ready = [...fleet.status().values()].filter((s) => s.phase === "ready").length;
       tools = box.descriptors().length;
@@ -264,7 +296,9 @@ async function cycles() {
 }
 
 async function main() {
-  console.log(`# @indus/fleet bench${QUICK ? " (BENCH_QUICK=1)" : ""}: node ${process.version}, ${process.platform}/${process.arch}`);
+  console.log(
+    `# @indus/fleet bench${QUICK ? " (BENCH_QUICK=1)" : ""}: node ${process.version}, ${process.platform}/${process.arch}`,
+  );
   await latency();
   await throughput();
   await mountTime();

@@ -2,7 +2,11 @@
  * Run a task per item with at most `limit` in flight. Tasks must not reject
  * (the fleet's never do); starting order follows the items.
  */
-export async function runBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+export async function runBounded<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

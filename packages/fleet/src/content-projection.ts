@@ -7,7 +7,13 @@
 import type { JsonValue, RemoteCallResult, ToolContentBlock, ToolResult } from "@indus/contract";
 
 export function projectBlock(block: JsonValue): ToolContentBlock {
-  if (typeof block === "object" && block !== null && !Array.isArray(block) && block["type"] === "text" && typeof block["text"] === "string") {
+  if (
+    typeof block === "object" &&
+    block !== null &&
+    !Array.isArray(block) &&
+    block["type"] === "text" &&
+    typeof block["text"] === "string"
+  ) {
     return { type: "text", text: block["text"] };
   }
   return { type: "json", value: block };

@@ -13,7 +13,10 @@ export interface MountedProtocolBridge {
 }
 
 /** Never throws: servers that are not ready, or whose listing fails, just contribute no tools. */
-export async function mountProtocolBridge(config: BridgeConfig, options?: FleetOptions): Promise<MountedProtocolBridge> {
+export async function mountProtocolBridge(
+  config: BridgeConfig,
+  options?: FleetOptions,
+): Promise<MountedProtocolBridge> {
   const fleet = new EndpointFleet(options, (endpoint) => endpoint.listTools());
   const box = new MountedToolBox(fleet);
   try {

@@ -87,14 +87,20 @@ export class MountedToolBox implements ToolBox {
         const keep = toolFilter(endpoint.config);
         try {
           const tools = await endpoint.listTools();
-          this.perServer.set(endpoint.config.id, tools.filter((tool) => keep(tool.ref.name)));
+          this.perServer.set(
+            endpoint.config.id,
+            tools.filter((tool) => keep(tool.ref.name)),
+          );
         } catch {
           return;
         }
         this.unsubscribers.push(
           endpoint.onToolsChanged((change) => {
             if (this.fleet.endpoint(endpoint.config.id) !== endpoint) return;
-            this.perServer.set(endpoint.config.id, change.tools.filter((tool) => keep(tool.ref.name)));
+            this.perServer.set(
+              endpoint.config.id,
+              change.tools.filter((tool) => keep(tool.ref.name)),
+            );
             this.rebuild();
           }),
         );
@@ -119,7 +125,10 @@ export class MountedToolBox implements ToolBox {
         const seed = `${entry.tool.ref.server}\u0000${entry.tool.ref.name}${salt === 0 ? "" : `#${salt}`}`;
         name = `${entry.tool.descriptor.name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(seed)}`;
       }
-      const tool = name === entry.tool.descriptor.name ? entry.tool : { ...entry.tool, descriptor: { ...entry.tool.descriptor, name } };
+      const tool =
+        name === entry.tool.descriptor.name
+          ? entry.tool
+          : { ...entry.tool, descriptor: { ...entry.tool.descriptor, name } };
       routes.set(name, { endpoint: entry.endpoint, tool });
     }
     const descriptors = [...routes.values()].map((route) => route.tool.descriptor);

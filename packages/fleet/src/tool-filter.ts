@@ -11,6 +11,7 @@ export type ToolFilter = (serverSideName: string) => boolean;
 
 export function toolFilter(config: Pick<ServerConfig, "includeTools" | "excludeTools">): ToolFilter {
   const include = config.includeTools ? picomatch(config.includeTools, { dot: true }) : undefined;
-  const exclude = config.excludeTools && config.excludeTools.length > 0 ? picomatch(config.excludeTools, { dot: true }) : undefined;
+  const exclude =
+    config.excludeTools && config.excludeTools.length > 0 ? picomatch(config.excludeTools, { dot: true }) : undefined;
   return (name) => (include ? include(name) : true) && !(exclude ? exclude(name) : false);
 }

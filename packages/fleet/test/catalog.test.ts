@@ -30,13 +30,23 @@ it("routes reads by URI, by namespaced URI and by template", async () => {
     const result = await catalog.readResource(uri);
     return (result["contents"] as { uri: string; text: string }[])[0]!;
   };
-  expect(await textOf("fixture://b/readme")).toEqual({ uri: "fixture://b/readme", mimeType: "text/plain", text: "b says: fixture://b/readme" });
+  expect(await textOf("fixture://b/readme")).toEqual({
+    uri: "fixture://b/readme",
+    mimeType: "text/plain",
+    text: "b says: fixture://b/readme",
+  });
   // The original URI goes to the server; the content comes back under the URI asked for.
-  expect(await textOf("indus://a/shared://common")).toMatchObject({ uri: "indus://a/shared://common", text: "a says: shared://common" });
+  expect(await textOf("indus://a/shared://common")).toMatchObject({
+    uri: "indus://a/shared://common",
+    text: "a says: shared://common",
+  });
   expect(await textOf("indus://b/shared://common")).toMatchObject({ text: "b says: shared://common" });
 
   const templates = await catalog.listResourceTemplates();
-  expect(templates.map((template) => template["uriTemplate"])).toEqual(["fixture://a/items/{id}", "fixture://b/items/{id}"]);
+  expect(templates.map((template) => template["uriTemplate"])).toEqual([
+    "fixture://a/items/{id}",
+    "fixture://b/items/{id}",
+  ]);
   expect(await textOf("fixture://b/items/42")).toMatchObject({ text: "b says: fixture://b/items/42" });
 
   const fault = await catalog.readResource("nowhere://x").catch((error: unknown) => error);

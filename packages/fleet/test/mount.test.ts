@@ -13,7 +13,9 @@ describe("a mounted fleet of scripted servers", () => {
   beforeAll(async () => {
     mounted = await mountProtocolBridge({
       servers: [
-        scripted("a", [], { includeTools: ["echo", "rich", "error_result", "throws", "grow", "shrink", "dotted*", "slow", "grown_*"] }),
+        scripted("a", [], {
+          includeTools: ["echo", "rich", "error_result", "throws", "grow", "shrink", "dotted*", "slow", "grown_*"],
+        }),
         scripted("b", [], { includeTools: ["e*", "w*"], excludeTools: ["error_*"] }),
         fixture("dead", "exit-at-once.mjs"),
       ],
@@ -51,12 +53,18 @@ describe("a mounted fleet of scripted servers", () => {
     const outcome = await run("a__rich");
     expect(outcome.content[0]).toEqual({ type: "text", text: "plain" });
     expect(outcome.content.slice(1).map((block) => block.type)).toEqual(["json", "json", "json", "json"]);
-    expect(outcome.content[1]).toEqual({ type: "json", value: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } });
+    expect(outcome.content[1]).toEqual({
+      type: "json",
+      value: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+    });
     expect(outcome.structuredContent).toEqual({ ok: true });
   });
 
   it("turns isError, faults and unknown tools into isError outcomes, never rejections", async () => {
-    await expect(run("a__error_result")).resolves.toMatchObject({ isError: true, content: [{ type: "text", text: "the tool failed" }] });
+    await expect(run("a__error_result")).resolves.toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "the tool failed" }],
+    });
     const thrown = await run("a__throws");
     expect(thrown.isError).toBe(true);
     expect((thrown.content[0] as { text: string }).text).toMatch(/^\[tool-error\]/);
@@ -90,7 +98,10 @@ describe("a mounted fleet of scripted servers", () => {
 
 it("never throws, even when no server comes up", async () => {
   const mounted = await mountProtocolBridge({
-    servers: [fixture("x", "exit-at-once.mjs"), { transport: "stdio", id: "y", command: "", args: [], env: {} } as ServerConfig],
+    servers: [
+      fixture("x", "exit-at-once.mjs"),
+      { transport: "stdio", id: "y", command: "", args: [], env: {} } as ServerConfig,
+    ],
   });
   expect(mounted.box.descriptors()).toEqual([]);
   expect([...mounted.fleet.status().values()].map((status) => status.phase)).toEqual(["faulted", "faulted"]);
@@ -101,7 +112,9 @@ it("keeps names distinct across servers whose qualified names meet", async () =>
   const servers = new Map<string, McpServer>();
   const make = (id: string, tool: string) => {
     const server = new McpServer({ name: id, version: "0" });
-    server.registerTool(tool, { description: `${tool} on ${id}` }, () => ({ content: [{ type: "text", text: `${id}/${tool}` }] }));
+    server.registerTool(tool, { description: `${tool} on ${id}` }, () => ({
+      content: [{ type: "text", text: `${id}/${tool}` }],
+    }));
     servers.set(id, server);
   };
   make("a", "b__c");
@@ -138,7 +151,9 @@ it("follows the fleet when spinUp() replaces its endpoints", async () => {
     await mounted.box.settled();
     expect(mounted.fleet.endpoint("again")).not.toBe(before);
     expect(mounted.box.descriptors().map((d) => d.name)).toEqual(["again__echo"]);
-    await expect(mounted.box.runner.run({ id: "1", name: "again__echo", input: { message: "new" } })).resolves.toMatchObject({
+    await expect(
+      mounted.box.runner.run({ id: "1", name: "again__echo", input: { message: "new" } }),
+    ).resolves.toMatchObject({
       isError: false,
     });
   } finally {

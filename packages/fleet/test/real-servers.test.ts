@@ -30,7 +30,13 @@ beforeAll(async () => {
         everythingStdio("everything"),
         sseServer("everything_sse", sse.url),
         streamableHttpServer("everything_http", streamable.url),
-        { transport: "stdio", id: "fs", command: process.execPath, args: [npmServerEntry("server-filesystem"), dir], env: {} },
+        {
+          transport: "stdio",
+          id: "fs",
+          command: process.execPath,
+          args: [npmServerEntry("server-filesystem"), dir],
+          env: {},
+        },
         {
           transport: "stdio",
           id: "memory",
@@ -104,5 +110,7 @@ it("mounts all five, lists them, calls a tool on each, and leaves no process beh
   for (const row of memoryGroup) expect(liveInGroups([row.pgid]).map((r) => r.pid)).not.toContain(row.pid);
   expect(await eventually(() => inGroups(stdio).length === 0, 15_000)).toBe(true);
   const mine = descendantsOf(process.pid).filter((row) => !row.stat.startsWith("Z"));
-  expect(mine.filter((row) => row.command.includes("server-filesystem") || row.command.includes("server-memory"))).toEqual([]);
+  expect(
+    mine.filter((row) => row.command.includes("server-filesystem") || row.command.includes("server-memory")),
+  ).toEqual([]);
 });

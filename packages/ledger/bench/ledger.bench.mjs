@@ -61,7 +61,11 @@ function tools(n) {
   const caps = new Array(n);
   const keys = new Array(n);
   for (let i = 0; i < n; i++) {
-    caps[i] = { name: `srv${i % 16}__tool${i}`, description: `tool ${i}`, parameters: { type: "object", properties: { q: { type: "string" } } } };
+    caps[i] = {
+      name: `srv${i % 16}__tool${i}`,
+      description: `tool ${i}`,
+      parameters: { type: "object", properties: { q: { type: "string" } } },
+    };
     keys[i] = asBridgeKey(`bk_${i.toString(16).padStart(32, "0")}`);
   }
   return { caps, keys };
@@ -71,7 +75,10 @@ function tools(n) {
 function workload(n) {
   const space = Math.max(1, n >> 2);
   const keys = Array.from({ length: space }, (_, i) => asBridgeKey(`bk_${i}`));
-  const caps = Array.from({ length: space }, (_, i) => ({ name: `srv${i % 16}__tool${i}`, parameters: { type: "object" } }));
+  const caps = Array.from({ length: space }, (_, i) => ({
+    name: `srv${i % 16}__tool${i}`,
+    parameters: { type: "object" },
+  }));
   const entries = new Array(n);
   let x = 12345;
   for (let i = 0; i < n; i++) {
@@ -178,7 +185,8 @@ function naiveCopyPerCall(n, caps, keys) {
       const log = [];
       for (let c = 0; c < 10; c++) {
         let t0 = cpuNs();
-        for (let i = c * tenth; i < (c + 1) * tenth; i++) l = l.enroll({ capability: caps[i], server: `srv${i % 16}`, key: keys[i] }, AT);
+        for (let i = c * tenth; i < (c + 1) * tenth; i++)
+          l = l.enroll({ capability: caps[i], server: `srv${i % 16}`, key: keys[i] }, AT);
         ledgerCost[c].push((cpuNs() - t0) / tenth);
         t0 = cpuNs();
         for (let i = c * tenth; i < (c + 1) * tenth; i++) {
@@ -192,7 +200,9 @@ function naiveCopyPerCall(n, caps, keys) {
     const ledgerRow = ledgerCost.map(median);
     const baseRow = baseCost.map(median);
     const half = (row, from) => row.slice(from, from + 5).reduce((a, b) => a + b, 0) / 5;
-    console.log(`   one ${label(n).trim()} run in tenths, ns per enroll (median of ${REPS}; single tenths spike when a major GC lands in them):`);
+    console.log(
+      `   one ${label(n).trim()} run in tenths, ns per enroll (median of ${REPS}; single tenths spike when a major GC lands in them):`,
+    );
     console.log(`     ledger   ${ledgerRow.map((x) => fmt(x, 6)).join("")}`);
     console.log(`     baseline ${baseRow.map((x) => fmt(x, 6)).join("")}`);
     console.log(
@@ -239,9 +249,13 @@ function naiveCopyPerCall(n, caps, keys) {
       },
     });
     rows.push(r);
-    console.log(`${label(n)} ${fmt(r.reduce.ns)} (${fmt(r.reduce.ratio, 4)}x) ${fmt(r.baseline.ns, 10)} ${String(live).padStart(8)}`);
+    console.log(
+      `${label(n)} ${fmt(r.reduce.ns)} (${fmt(r.reduce.ratio, 4)}x) ${fmt(r.baseline.ns, 10)} ${String(live).padStart(8)}`,
+    );
   }
-  console.log(`   per-entry cost at ${label(Ns.at(-1)).trim()} / at ${label(Ns[0]).trim()}: reduce ${growth(rows, "reduce")}, baseline ${growth(rows, "baseline")}`);
+  console.log(
+    `   per-entry cost at ${label(Ns.at(-1)).trim()} / at ${label(Ns[0]).trim()}: reduce ${growth(rows, "reduce")}, baseline ${growth(rows, "baseline")}`,
+  );
   const n = Ns.at(-1);
   const shuffled = workload(n);
   let x = 7;
@@ -251,18 +265,26 @@ function naiveCopyPerCall(n, caps, keys) {
     [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
   }
   const unsorted = race(n, { reduce: () => reduceLedger(shuffled) }, 1).reduce.ns;
-  console.log(`   the same ${label(n).trim()} entries shuffled (the fold sorts a copy first): ${fmt(unsorted).trim()} ns/entry`);
+  console.log(
+    `   the same ${label(n).trim()} entries shuffled (the fold sorts a copy first): ${fmt(unsorted).trim()} ns/entry`,
+  );
 }
 
 // 3. Replay from JSON Lines ------------------------------------------------------------------
 {
   const Ns = QUICK ? [1_000, 10_000, 30_000] : [1_000, 10_000, 100_000];
-  console.log("\n3. BridgeLedger.fromJsonLines(text, resolve): ns per line (split, JSON.parse, validate, resolve, fold)");
+  console.log(
+    "\n3. BridgeLedger.fromJsonLines(text, resolve): ns per line (split, JSON.parse, validate, resolve, fold)",
+  );
   console.log("     N           replay  serialize  baseline      MB");
   const rows = [];
   for (const n of Ns) {
     let l = BridgeLedger.empty();
-    for (const e of workload(n)) l = e.op === "enroll" ? l.enroll({ capability: e.capability, server: e.server, key: e.key }, AT) : l.retire(e.key, e.server, AT);
+    for (const e of workload(n))
+      l =
+        e.op === "enroll"
+          ? l.enroll({ capability: e.capability, server: e.server, key: e.key }, AT)
+          : l.retire(e.key, e.server, AT);
     const text = l.toJsonLines();
     const r = race(n, {
       replay() {
@@ -272,10 +294,18 @@ function naiveCopyPerCall(n, caps, keys) {
       },
       serialize: () => l.toJsonLines(),
       // Baseline (the floor): split and JSON.parse every line, nothing else.
-      baseline: () => text.split("\n").filter(Boolean).map((line) => JSON.parse(line)),
+      baseline: () =>
+        text
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
     });
     rows.push(r);
-    console.log(`${label(n)} ${fmt(r.replay.ns)} (${fmt(r.replay.ratio, 4)}x) ${fmt(r.serialize.ns, 10)} ${fmt(r.baseline.ns, 9)} ${fmt(text.length / 1e6, 7)}`);
+    console.log(
+      `${label(n)} ${fmt(r.replay.ns)} (${fmt(r.replay.ratio, 4)}x) ${fmt(r.serialize.ns, 10)} ${fmt(r.baseline.ns, 9)} ${fmt(text.length / 1e6, 7)}`,
+    );
   }
-  console.log(`   per-line cost at ${label(Ns.at(-1)).trim()} / at ${label(Ns[0]).trim()}: replay ${growth(rows, "replay")}, baseline ${growth(rows, "baseline")}`);
+  console.log(
+    `   per-line cost at ${label(Ns.at(-1)).trim()} / at ${label(Ns[0]).trim()}: replay ${growth(rows, "replay")}, baseline ${growth(rows, "baseline")}`,
+  );
 }

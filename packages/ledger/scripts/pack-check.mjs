@@ -20,7 +20,9 @@ const step = (msg) => console.log(`pack-check: ${msg}`);
 
 for (const dir of [pkgDir, contractDir]) {
   if (!existsSync(path.join(dir, "dist", "index.js"))) {
-    console.error(`pack-check: ${path.basename(dir)} has no dist/; build it first (pnpm --filter @indus/${path.basename(dir)} build)`);
+    console.error(
+      `pack-check: ${path.basename(dir)} has no dist/; build it first (pnpm --filter @indus/${path.basename(dir)} build)`,
+    );
     process.exit(2);
   }
 }
@@ -41,7 +43,9 @@ try {
   const ledgerTgz = tarballs.find((f) => f.includes("ledger"));
   const manifest = JSON.parse(run("tar", ["-xzOf", path.join(tmp, ledgerTgz), "package/package.json"], tmp));
   step(`packed dependencies: ${JSON.stringify(manifest.dependencies)}`);
-  const listing = run("tar", ["-tzf", path.join(tmp, ledgerTgz)], tmp).trim().split("\n");
+  const listing = run("tar", ["-tzf", path.join(tmp, ledgerTgz)], tmp)
+    .trim()
+    .split("\n");
   step(`packed files: ${listing.join(" ")}`);
 
   const app = path.join(tmp, "app");
@@ -49,7 +53,11 @@ try {
   run("npm", ["init", "-y"], app);
   run("npm", ["install", "--no-audit", "--no-fund", ...tarballs.map((t) => path.join("..", t))], app);
   const installed = readdirSync(path.join(app, "node_modules")).flatMap((d) =>
-    d.startsWith("@") ? readdirSync(path.join(app, "node_modules", d)).map((s) => `${d}/${s}`) : d.startsWith(".") ? [] : [d],
+    d.startsWith("@")
+      ? readdirSync(path.join(app, "node_modules", d)).map((s) => `${d}/${s}`)
+      : d.startsWith(".")
+        ? []
+        : [d],
   );
   step(`installed: ${installed.sort().join(", ")}`);
 

@@ -88,7 +88,10 @@ function writeIterative(value: unknown): string {
     } else {
       const node = v as object;
       if (open.has(node)) {
-        throw protocolFault("protocol", `cannot take the content key of a cyclic value (the cycle closes at ${pathText(task.at)})`);
+        throw protocolFault(
+          "protocol",
+          `cannot take the content key of a cyclic value (the cycle closes at ${pathText(task.at)})`,
+        );
       }
       open.add(node);
       tasks.push({ t: LEAVE, node });
@@ -104,7 +107,8 @@ function writeIterative(value: unknown): string {
         const members: [string, unknown][] = [];
         for (const k of Object.keys(record)) {
           const member = resolveJson(record[k]);
-          if (member !== undefined && typeof member !== "function" && typeof member !== "symbol") members.push([k, member]);
+          if (member !== undefined && typeof member !== "function" && typeof member !== "symbol")
+            members.push([k, member]);
         }
         members.sort((a, b) => byCodeUnit(a[0], b[0]));
         tasks.push({ t: EMIT, text: "}" });

@@ -28,7 +28,9 @@ export type DescribeCapability<C> = (capability: C) => CapabilityDescriptor;
  * has a string one, and its `parameters` when present. Nothing else (runners,
  * closures) is copied, so any capability serialises.
  */
-export function describeCapability(capability: LedgerCapability & { readonly description?: unknown }): CapabilityDescriptor {
+export function describeCapability(
+  capability: LedgerCapability & { readonly description?: unknown },
+): CapabilityDescriptor {
   const descriptor: { name: string; description?: string; parameters?: unknown } = { name: capability.name };
   if (typeof capability.description === "string") descriptor.description = capability.description;
   if (capability.parameters !== undefined) descriptor.parameters = capability.parameters;

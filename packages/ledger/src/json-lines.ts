@@ -1,4 +1,9 @@
-import { describeCapability, type CapabilityDescriptor, type DescribeCapability, type LedgerCapability } from "./capability";
+import {
+  describeCapability,
+  type CapabilityDescriptor,
+  type DescribeCapability,
+  type LedgerCapability,
+} from "./capability";
 import type { BridgeEntry, EnrollEntry, RetireEntry } from "./entry";
 import type { BridgeKey } from "./keys";
 
@@ -6,7 +11,10 @@ import type { BridgeKey } from "./keys";
  * Rebuilds a live capability from what was persisted for it. Throwing is
  * allowed: parsing stops there with an `unresolved` error on that line.
  */
-export type ResolveCapability<C> = (descriptor: CapabilityDescriptor, entry: { readonly key: BridgeKey; readonly server: string; readonly seq: number }) => C;
+export type ResolveCapability<C> = (
+  descriptor: CapabilityDescriptor,
+  entry: { readonly key: BridgeKey; readonly server: string; readonly seq: number },
+) => C;
 
 /** Why a line of a persisted log was refused. */
 export type LogLineErrorKind =
@@ -44,14 +52,21 @@ export interface ParsedLog<C extends LedgerCapability> {
  * `seq, op, key, server, at`, then `capability` on an enroll, written as
  * `describe(capability)` (default: name, description, parameters).
  */
-export function toJsonLine<C extends LedgerCapability>(entry: BridgeEntry<C>, describe: DescribeCapability<C> = describeCapability): string {
+export function toJsonLine<C extends LedgerCapability>(
+  entry: BridgeEntry<C>,
+  describe: DescribeCapability<C> = describeCapability,
+): string {
   const { seq, op, key, server, at } = entry;
-  if (entry.op === "enroll") return JSON.stringify({ seq, op, key, server, at, capability: describe(entry.capability) });
+  if (entry.op === "enroll")
+    return JSON.stringify({ seq, op, key, server, at, capability: describe(entry.capability) });
   return JSON.stringify({ seq, op, key, server, at });
 }
 
 /** A log as JSON Lines: one entry per line, each line ending in `\n`. Append-friendly. */
-export function serializeLog<C extends LedgerCapability>(log: Iterable<BridgeEntry<C>>, describe: DescribeCapability<C> = describeCapability): string {
+export function serializeLog<C extends LedgerCapability>(
+  log: Iterable<BridgeEntry<C>>,
+  describe: DescribeCapability<C> = describeCapability,
+): string {
   const lines: string[] = [];
   for (const entry of log) lines.push(toJsonLine(entry, describe), "\n");
   return lines.join("");
@@ -77,7 +92,10 @@ export function parseLog<C extends LedgerCapability>(text: string, resolve: Reso
     if (raw.trim() === "") continue;
 
     const refuse = (kind: LogLineErrorKind, what: string): ParsedLog<C> =>
-      Object.freeze({ entries: Object.freeze(entries), error: Object.freeze({ kind, line, message: `line ${line}: ${what}` }) });
+      Object.freeze({
+        entries: Object.freeze(entries),
+        error: Object.freeze({ kind, line, message: `line ${line}: ${what}` }),
+      });
 
     let value: unknown;
     try {
@@ -90,7 +108,8 @@ export function parseLog<C extends LedgerCapability>(text: string, resolve: Reso
     }
     const shape = checkEntry(value);
     if (typeof shape === "string") return refuse("invalid-entry", shape);
-    if (shape.seq <= previousSeq) return refuse("out-of-order", `seq ${shape.seq} does not come after seq ${previousSeq} on the line before`);
+    if (shape.seq <= previousSeq)
+      return refuse("out-of-order", `seq ${shape.seq} does not come after seq ${previousSeq} on the line before`);
 
     const base = { key: shape.key as BridgeKey, server: shape.server, seq: shape.seq, at: shape.at };
     if (shape.op === "enroll") {
@@ -98,7 +117,10 @@ export function parseLog<C extends LedgerCapability>(text: string, resolve: Reso
       try {
         capability = resolve(shape.capability, base);
       } catch (err) {
-        return refuse("unresolved", `the resolver refused capability ${JSON.stringify(shape.capability.name)}: ${err instanceof Error ? err.message : String(err)}`);
+        return refuse(
+          "unresolved",
+          `the resolver refused capability ${JSON.stringify(shape.capability.name)}: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
       entries.push(Object.freeze<EnrollEntry<C>>({ op: "enroll", ...base, capability }));
     } else {
@@ -117,7 +139,8 @@ type CheckedEntry =
 function checkEntry(value: unknown): CheckedEntry | string {
   if (!isRecord(value)) return `expected an entry object, got ${typeName(value)}`;
   const { seq, op, key, server, at, capability } = value;
-  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) return `"seq" must be a positive integer, got ${show(seq)}`;
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1)
+    return `"seq" must be a positive integer, got ${show(seq)}`;
   if (op !== "enroll" && op !== "retire") return `"op" must be "enroll" or "retire", got ${show(op)}`;
   if (typeof key !== "string" || key === "") return `"key" must be a non-empty string, got ${show(key)}`;
   if (typeof server !== "string") return `"server" must be a string, got ${show(server)}`;

@@ -41,7 +41,10 @@ export function bridgeContentKey(server: string, tool: string, parameters?: unkn
  * server (`"<server>__<tool>"`) is not qualified twice, so the bare and the
  * qualified spelling of one tool share a key.
  */
-export function enrollmentKey(server: string, capability: { readonly name: string; readonly parameters?: unknown }): BridgeKey {
+export function enrollmentKey(
+  server: string,
+  capability: { readonly name: string; readonly parameters?: unknown },
+): BridgeKey {
   const tool = serverOfQualified(capability.name) === server ? unqualifiedTool(capability.name) : capability.name;
   return bridgeContentKey(server, tool, capability.parameters);
 }

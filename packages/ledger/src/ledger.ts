@@ -63,7 +63,10 @@ export class BridgeLedger<C extends LedgerCapability = LedgerCapability> {
     return Object.freeze({ ...parsed, ledger });
   }
 
-  static #replay<C extends LedgerCapability>(ordered: Iterable<BridgeEntry<C>>, own: (entry: BridgeEntry<C>) => BridgeEntry<C>): BridgeLedger<C> {
+  static #replay<C extends LedgerCapability>(
+    ordered: Iterable<BridgeEntry<C>>,
+    own: (entry: BridgeEntry<C>) => BridgeEntry<C>,
+  ): BridgeLedger<C> {
     const lineage = new Lineage<C>();
     let highWater = 0;
     for (const entry of ordered) {
@@ -126,7 +129,8 @@ export class BridgeLedger<C extends LedgerCapability = LedgerCapability> {
   /** The live capabilities enrolled under `server`, in live order. */
   liveCapabilitiesForServer(server: string): readonly C[] {
     const live: C[] = [];
-    for (const [, holding] of this.#lineage.liveAt(this.#version)) if (holding.server === server) live.push(holding.capability);
+    for (const [, holding] of this.#lineage.liveAt(this.#version))
+      if (holding.server === server) live.push(holding.capability);
     return Object.freeze(live);
   }
 
@@ -166,7 +170,8 @@ export class BridgeLedger<C extends LedgerCapability = LedgerCapability> {
     const retires: RetireEntry[] = [];
     let seq = this.nextSeq;
     for (const [key, holding] of this.#lineage.liveAt(this.#version)) {
-      if (holding.server === server) retires.push(Object.freeze<RetireEntry>({ op: "retire", key, server, seq: seq++, at }));
+      if (holding.server === server)
+        retires.push(Object.freeze<RetireEntry>({ op: "retire", key, server, seq: seq++, at }));
     }
     return retires.length === 0 ? this : this.#append(retires);
   }

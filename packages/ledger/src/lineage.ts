@@ -66,7 +66,8 @@ export class Lineage<C extends LedgerCapability> {
     const isLive = slot !== undefined && slot.died === ALIVE;
     if (entry.op === "enroll") {
       if (isLive) {
-        if (this.keepHistory) (slot.older ??= []).push({ at: slot.at, capability: slot.capability, server: slot.server });
+        if (this.keepHistory)
+          (slot.older ??= []).push({ at: slot.at, capability: slot.capability, server: slot.server });
         slot.at = stamp;
         slot.capability = entry.capability;
         slot.server = entry.server;

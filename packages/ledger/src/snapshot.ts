@@ -84,7 +84,11 @@ function bySeq(a: { readonly seq: number }, b: { readonly seq: number }): number
 }
 
 /** The snapshot of one version of a lineage. Lookups are answered in place; iteration materialises once. */
-export function snapshotAt<C extends LedgerCapability>(lineage: Lineage<C>, version: number, highWater: number): LedgerSnapshot<C> {
+export function snapshotAt<C extends LedgerCapability>(
+  lineage: Lineage<C>,
+  version: number,
+  highWater: number,
+): LedgerSnapshot<C> {
   return new VersionSnapshot(lineage, version, highWater);
 }
 
@@ -124,7 +128,8 @@ class VersionSnapshot<C extends LedgerCapability> implements LedgerSnapshot<C> {
   get byServer(): ReadonlyMap<string, number> {
     if (this.#byServer === undefined) {
       const counts = new Map<string, number>();
-      for (const [, holding] of this.#lineage.liveAt(this.#version)) counts.set(holding.server, (counts.get(holding.server) ?? 0) + 1);
+      for (const [, holding] of this.#lineage.liveAt(this.#version))
+        counts.set(holding.server, (counts.get(holding.server) ?? 0) + 1);
       this.#byServer = new ReadonlyMapView(counts);
     }
     return this.#byServer;

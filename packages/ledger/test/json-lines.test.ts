@@ -57,7 +57,11 @@ describe("serializeLog", () => {
       key: l.log[0]?.key,
       server: "a",
       at: AT,
-      capability: { name: "a__one", description: "one on a", parameters: { type: "object", properties: { q: { type: "string" } } } },
+      capability: {
+        name: "a__one",
+        description: "one on a",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+      },
     });
     expect(JSON.parse(lines[3] as string)).toEqual({ seq: 4, op: "retire", key: "bk_unknown", server: "z", at: AT });
     expect(l.toJsonLines()).toBe(text);
@@ -126,15 +130,55 @@ describe("fromJsonLines", () => {
   it.each([
     ["garbage", "{not json", "invalid-json", /^line 2: not valid JSON \(.+\): \{not json$/],
     ["an array", "[1,2]", "invalid-entry", /^line 2: expected an entry object, got an array$/],
-    ["a bad seq", '{"seq":"2","op":"retire","key":"bk_x","server":"s","at":"t"}', "invalid-entry", /^line 2: "seq" must be a positive integer, got "2"$/],
-    ["a bad op", '{"seq":2,"op":"delete","key":"bk_x","server":"s","at":"t"}', "invalid-entry", /^line 2: "op" must be "enroll" or "retire", got "delete"$/],
-    ["no key", '{"seq":2,"op":"retire","server":"s","at":"t"}', "invalid-entry", /^line 2: "key" must be a non-empty string, got nothing$/],
+    [
+      "a bad seq",
+      '{"seq":"2","op":"retire","key":"bk_x","server":"s","at":"t"}',
+      "invalid-entry",
+      /^line 2: "seq" must be a positive integer, got "2"$/,
+    ],
+    [
+      "a bad op",
+      '{"seq":2,"op":"delete","key":"bk_x","server":"s","at":"t"}',
+      "invalid-entry",
+      /^line 2: "op" must be "enroll" or "retire", got "delete"$/,
+    ],
+    [
+      "no key",
+      '{"seq":2,"op":"retire","server":"s","at":"t"}',
+      "invalid-entry",
+      /^line 2: "key" must be a non-empty string, got nothing$/,
+    ],
     ["no at", '{"seq":2,"op":"retire","key":"bk_x","server":"s"}', "invalid-entry", /^line 2: "at" must be a string/],
-    ["an enroll without capability", '{"seq":2,"op":"enroll","key":"bk_x","server":"s","at":"t"}', "invalid-entry", /^line 2: an enroll entry needs a "capability" object, got nothing$/],
-    ["a nameless capability", '{"seq":2,"op":"enroll","key":"bk_x","server":"s","at":"t","capability":{"name":3}}', "invalid-entry", /^line 2: "capability.name" must be a string, got 3$/],
-    ["a retire with a capability", '{"seq":2,"op":"retire","key":"bk_x","server":"s","at":"t","capability":{"name":"x"}}', "invalid-entry", /^line 2: a retire entry carries no "capability"$/],
-    ["a repeated seq", '{"seq":1,"op":"retire","key":"bk_x","server":"s","at":"t"}', "out-of-order", /^line 2: seq 1 does not come after seq 1 on the line before$/],
-    ["an unknown tool", '{"seq":2,"op":"enroll","key":"bk_x","server":"s","at":"t","capability":{"name":"s__gone"}}', "unresolved", /^line 2: the resolver refused capability "s__gone": no live tool named s__gone$/],
+    [
+      "an enroll without capability",
+      '{"seq":2,"op":"enroll","key":"bk_x","server":"s","at":"t"}',
+      "invalid-entry",
+      /^line 2: an enroll entry needs a "capability" object, got nothing$/,
+    ],
+    [
+      "a nameless capability",
+      '{"seq":2,"op":"enroll","key":"bk_x","server":"s","at":"t","capability":{"name":3}}',
+      "invalid-entry",
+      /^line 2: "capability.name" must be a string, got 3$/,
+    ],
+    [
+      "a retire with a capability",
+      '{"seq":2,"op":"retire","key":"bk_x","server":"s","at":"t","capability":{"name":"x"}}',
+      "invalid-entry",
+      /^line 2: a retire entry carries no "capability"$/,
+    ],
+    [
+      "a repeated seq",
+      '{"seq":1,"op":"retire","key":"bk_x","server":"s","at":"t"}',
+      "out-of-order",
+      /^line 2: seq 1 does not come after seq 1 on the line before$/,
+    ],
+    [
+      "an unknown tool",
+      '{"seq":2,"op":"enroll","key":"bk_x","server":"s","at":"t","capability":{"name":"s__gone"}}',
+      "unresolved",
+      /^line 2: the resolver refused capability "s__gone": no live tool named s__gone$/,
+    ],
   ])("stops at %s on line 2, keeping line 1", (_label, line, kind, message) => {
     const back = BridgeLedger.fromJsonLines(corrupt(2, line), resolve);
     expect(back.error?.kind).toBe(kind);

@@ -38,7 +38,9 @@ describe("bridgeContentKey", () => {
 
   it("enrollmentKey does not qualify a name twice", () => {
     const params = { type: "object" };
-    expect(enrollmentKey("srv", { name: "srv__tool", parameters: params })).toBe(bridgeContentKey("srv", "tool", params));
+    expect(enrollmentKey("srv", { name: "srv__tool", parameters: params })).toBe(
+      bridgeContentKey("srv", "tool", params),
+    );
     expect(enrollmentKey("srv", { name: "tool", parameters: params })).toBe(bridgeContentKey("srv", "tool", params));
     // A name qualified with another server stays whole, under the enrolling server.
     expect(enrollmentKey("srv", { name: "other__tool" })).toBe(bridgeContentKey("srv", "other__tool"));
@@ -47,7 +49,7 @@ describe("bridgeContentKey", () => {
 
 describe("canonicalJson", () => {
   it("matches JSON.stringify on values whose keys are already sorted", () => {
-    const value = { a: [1, "two", null, true, { b: 2.5, c: [] }], d: {}, e: "\u2028\"quote\"" };
+    const value = { a: [1, "two", null, true, { b: 2.5, c: [] }], d: {}, e: '\u2028"quote"' };
     expect(canonicalJson(value)).toBe(JSON.stringify(value));
   });
 
@@ -80,7 +82,9 @@ describe("canonicalJson", () => {
 
   it("allows the same object twice when it is not its own ancestor", () => {
     const shared = { type: "string" };
-    expect(canonicalJson({ a: shared, b: [shared, shared] })).toBe('{"a":{"type":"string"},"b":[{"type":"string"},{"type":"string"}]}');
+    expect(canonicalJson({ a: shared, b: [shared, shared] })).toBe(
+      '{"a":{"type":"string"},"b":[{"type":"string"},{"type":"string"}]}',
+    );
   });
 });
 

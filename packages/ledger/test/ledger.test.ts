@@ -1,4 +1,11 @@
-import { BridgeLedger, asBridgeKey, bridgeContentKey, reduceLedger, type BridgeEntry, type LedgerCapability } from "@indus/ledger";
+import {
+  BridgeLedger,
+  asBridgeKey,
+  bridgeContentKey,
+  reduceLedger,
+  type BridgeEntry,
+  type LedgerCapability,
+} from "@indus/ledger";
 
 interface Tool extends LedgerCapability {
   readonly name: string;
@@ -33,7 +40,13 @@ describe("enroll", () => {
     const l = BridgeLedger.empty<Tool>().enroll({ capability: echo, server: "demo" });
     expect(l.log).toHaveLength(1);
     const [entry] = l.log;
-    expect(entry).toMatchObject({ op: "enroll", seq: 1, server: "demo", capability: echo, key: bridgeContentKey("demo", "echo", echo.parameters) });
+    expect(entry).toMatchObject({
+      op: "enroll",
+      seq: 1,
+      server: "demo",
+      capability: echo,
+      key: bridgeContentKey("demo", "echo", echo.parameters),
+    });
     expect(entry?.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(l.nextSeq).toBe(2);
   });
@@ -105,8 +118,20 @@ describe("withdrawServer", () => {
     l = l.enroll({ capability: tool("a", "2"), server: "a" }, AT);
     const w = l.withdrawServer("a", "2026-02-02T00:00:00.000Z");
     expect(w.log.slice(3)).toEqual([
-      { op: "retire", key: bridgeContentKey("a", "1", { type: "object" }), server: "a", seq: 4, at: "2026-02-02T00:00:00.000Z" },
-      { op: "retire", key: bridgeContentKey("a", "2", { type: "object" }), server: "a", seq: 5, at: "2026-02-02T00:00:00.000Z" },
+      {
+        op: "retire",
+        key: bridgeContentKey("a", "1", { type: "object" }),
+        server: "a",
+        seq: 4,
+        at: "2026-02-02T00:00:00.000Z",
+      },
+      {
+        op: "retire",
+        key: bridgeContentKey("a", "2", { type: "object" }),
+        server: "a",
+        seq: 5,
+        at: "2026-02-02T00:00:00.000Z",
+      },
     ]);
     expect(names(w)).toEqual(["b__1"]);
     expect([...w.snapshot.byServer]).toEqual([["b", 1]]);
@@ -258,7 +283,8 @@ describe("fromLog", () => {
 describe("reduceLedger", () => {
   it("folds to the same snapshot as the ledger, whatever the input order, and does not sort in place", () => {
     let l = BridgeLedger.empty<Tool>();
-    for (let i = 0; i < 20; i++) l = l.enroll({ capability: tool(i % 2 ? "a" : "b", String(i % 7)), server: i % 2 ? "a" : "b" }, AT);
+    for (let i = 0; i < 20; i++)
+      l = l.enroll({ capability: tool(i % 2 ? "a" : "b", String(i % 7)), server: i % 2 ? "a" : "b" }, AT);
     l = l.withdrawServer("b", AT);
     const entries = [...l.log].reverse();
     const copy = [...entries];
@@ -282,7 +308,14 @@ describe("reduceLedger", () => {
 
   it("orders by seq however sparse or odd the numbering, ties keeping input order", () => {
     const k = asBridgeKey("bk_k");
-    const at = (seq: number, version: number): BridgeEntry<Tool> => ({ op: "enroll", key: k, server: "s", capability: tool("s", "t", version), seq, at: AT });
+    const at = (seq: number, version: number): BridgeEntry<Tool> => ({
+      op: "enroll",
+      key: k,
+      server: "s",
+      capability: tool("s", "t", version),
+      seq,
+      at: AT,
+    });
     // Dense (counting sort): the tie at seq 2 keeps input order, so version 3 (later in the input) wins.
     expect(reduceLedger([at(3, 9), at(2, 1), at(1, 0), at(2, 3)]).live.get(k)?.version).toBe(9);
     expect(reduceLedger([at(2, 1), at(1, 0), at(2, 3)]).live.get(k)?.version).toBe(3);
@@ -310,7 +343,11 @@ describe("reduceLedger", () => {
       x = (x * 1103515245 + 12345) & 0x7fffffff;
       const key = asBridgeKey(`bk_${x % 300}`);
       const srv = `s${x % 7}`;
-      entries.push(x % 10 < 6 ? { op: "enroll", key, server: srv, capability: tool(srv, `t${x % 300}`, seq), seq, at: AT } : { op: "retire", key, server: srv, seq, at: AT });
+      entries.push(
+        x % 10 < 6
+          ? { op: "enroll", key, server: srv, capability: tool(srv, `t${x % 300}`, seq), seq, at: AT }
+          : { op: "retire", key, server: srv, seq, at: AT },
+      );
     }
     const plain = new Map<string, Tool>();
     for (const e of entries) {
@@ -325,6 +362,8 @@ describe("reduceLedger", () => {
     // And the ledger, which keeps every version, agrees at the end and halfway.
     const ledger = BridgeLedger.fromLog(entries);
     expect([...ledger.snapshot.live]).toEqual([...plain]);
-    expect([...reduceLedger(entries.slice(0, 10_000)).live]).toEqual([...BridgeLedger.fromLog(entries.slice(0, 10_000)).snapshot.live]);
+    expect([...reduceLedger(entries.slice(0, 10_000)).live]).toEqual([
+      ...BridgeLedger.fromLog(entries.slice(0, 10_000)).snapshot.live,
+    ]);
   }, 60_000);
 });

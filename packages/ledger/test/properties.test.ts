@@ -27,8 +27,21 @@ const RAW_KEYS = [0, 1, 2, 3, 4].map((i) => asBridgeKey(`bk_raw${i}`));
 const AT = "2026-03-04T05:06:07.000Z";
 
 type Command =
-  | { readonly t: "enroll"; readonly server: number; readonly tool: number; readonly schema: number; readonly rev: number; readonly raw: number | null }
-  | { readonly t: "retire"; readonly server: number; readonly tool: number; readonly schema: number; readonly raw: number | null }
+  | {
+      readonly t: "enroll";
+      readonly server: number;
+      readonly tool: number;
+      readonly schema: number;
+      readonly rev: number;
+      readonly raw: number | null;
+    }
+  | {
+      readonly t: "retire";
+      readonly server: number;
+      readonly tool: number;
+      readonly schema: number;
+      readonly raw: number | null;
+    }
   | { readonly t: "withdraw"; readonly server: number }
   | { readonly t: "branch"; readonly back: number }
   | { readonly t: "peek" };
@@ -38,7 +51,10 @@ const tool = fc.nat({ max: 3 });
 const schema = fc.nat({ max: 1 });
 const raw = fc.option(fc.nat({ max: RAW_KEYS.length - 1 }), { nil: null, freq: 2 });
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ t: fc.constant("enroll" as const), server, tool, schema, rev: fc.nat({ max: 1000 }), raw }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ t: fc.constant("enroll" as const), server, tool, schema, rev: fc.nat({ max: 1000 }), raw }),
+  },
   { weight: 3, arbitrary: fc.record({ t: fc.constant("retire" as const), server, tool, schema, raw }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("withdraw" as const), server }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant("branch" as const), back: fc.nat({ max: 20 }) }) },
@@ -51,7 +67,9 @@ const capOf = (c: { server: number; tool: number; schema: number }, rev = 0): To
   rev,
 });
 const keyOf = (c: { server: number; tool: number; schema: number; raw: number | null }): BridgeKey =>
-  c.raw === null ? bridgeContentKey(SERVERS[c.server] as string, `t${c.tool}`, { type: "object", v: c.schema }) : (RAW_KEYS[c.raw] as BridgeKey);
+  c.raw === null
+    ? bridgeContentKey(SERVERS[c.server] as string, `t${c.tool}`, { type: "object", v: c.schema })
+    : (RAW_KEYS[c.raw] as BridgeKey);
 
 /** The reference: a plain Map, copied per step, events applied one by one. */
 interface Model {
@@ -85,7 +103,10 @@ function modelStep(model: Model, cmd: Command): Model {
 
 function ledgerStep(ledger: BridgeLedger<Tool>, cmd: Command): BridgeLedger<Tool> {
   if (cmd.t === "enroll") {
-    const req = cmd.raw === null ? { capability: capOf(cmd, cmd.rev), server: SERVERS[cmd.server] as string } : { capability: capOf(cmd, cmd.rev), server: SERVERS[cmd.server] as string, key: keyOf(cmd) };
+    const req =
+      cmd.raw === null
+        ? { capability: capOf(cmd, cmd.rev), server: SERVERS[cmd.server] as string }
+        : { capability: capOf(cmd, cmd.rev), server: SERVERS[cmd.server] as string, key: keyOf(cmd) };
     return ledger.enroll(req, AT);
   }
   if (cmd.t === "retire") return ledger.retire(keyOf(cmd), SERVERS[cmd.server] as string, AT);
@@ -96,7 +117,9 @@ function ledgerStep(ledger: BridgeLedger<Tool>, cmd: Command): BridgeLedger<Tool
 /** Everything observable about a snapshot, as plain data. */
 function viewOf(snapshot: LedgerSnapshot<Tool>) {
   const universe = [...RAW_KEYS];
-  for (let s = 0; s < SERVERS.length; s++) for (let t = 0; t < 4; t++) for (let v = 0; v < 2; v++) universe.push(keyOf({ server: s, tool: t, schema: v, raw: null }));
+  for (let s = 0; s < SERVERS.length; s++)
+    for (let t = 0; t < 4; t++)
+      for (let v = 0; v < 2; v++) universe.push(keyOf({ server: s, tool: t, schema: v, raw: null }));
   return {
     live: [...snapshot.live].map(([k, c]) => [k, c.name, c.rev]),
     owners: [...snapshot.owners],
@@ -111,7 +134,9 @@ function modelView(model: Model) {
   const byServer = new Map<string, number>();
   for (const held of model.live.values()) byServer.set(held.server, (byServer.get(held.server) ?? 0) + 1);
   const universe = [...RAW_KEYS];
-  for (let s = 0; s < SERVERS.length; s++) for (let t = 0; t < 4; t++) for (let v = 0; v < 2; v++) universe.push(keyOf({ server: s, tool: t, schema: v, raw: null }));
+  for (let s = 0; s < SERVERS.length; s++)
+    for (let t = 0; t < 4; t++)
+      for (let v = 0; v < 2; v++) universe.push(keyOf({ server: s, tool: t, schema: v, raw: null }));
   return {
     live: [...model.live].map(([k, h]) => [k, h.capability.name, h.capability.rev]),
     owners: [...model.live].map(([k, h]) => [k, h.server]),
@@ -143,7 +168,9 @@ describe("the ledger against a naive reference model", () => {
   it("agrees at every step, and every earlier value still shows its own state at the end", () => {
     fc.assert(
       fc.property(fc.array(command, { maxLength: 80 }), (commands) => {
-        const history: { ledger: BridgeLedger<Tool>; model: Model }[] = [{ ledger: BridgeLedger.empty<Tool>(), model: { live: new Map(), log: [], nextSeq: 1 } }];
+        const history: { ledger: BridgeLedger<Tool>; model: Model }[] = [
+          { ledger: BridgeLedger.empty<Tool>(), model: { live: new Map(), log: [], nextSeq: 1 } },
+        ];
         let current = history[0]!;
         for (const cmd of commands) {
           if (cmd.t === "branch") {
@@ -164,7 +191,9 @@ describe("the ledger against a naive reference model", () => {
           expect(ledger.nextSeq).toBe(model.nextSeq);
           expect(ledger.liveCapabilities()).toEqual([...model.live.values()].map((h) => h.capability));
           for (const srv of SERVERS) {
-            expect(ledger.liveCapabilitiesForServer(srv)).toEqual([...model.live.values()].filter((h) => h.server === srv).map((h) => h.capability));
+            expect(ledger.liveCapabilitiesForServer(srv)).toEqual(
+              [...model.live.values()].filter((h) => h.server === srv).map((h) => h.capability),
+            );
           }
         }
       }),
@@ -204,23 +233,27 @@ describe("the ledger against a naive reference model", () => {
 
   it("a log cut at any byte keeps exactly the whole lines before the cut", () => {
     fc.assert(
-      fc.property(fc.array(command, { minLength: 1, maxLength: 20 }), fc.double({ min: 0, max: 1, noNaN: true }), (commands, where) => {
-        let ledger = BridgeLedger.empty<Tool>();
-        for (const cmd of commands) ledger = ledgerStep(ledger, cmd);
-        const text = ledger.toJsonLines(describeTool);
-        const cut = Math.floor(where * text.length);
-        const loaded = BridgeLedger.fromJsonLines(text.slice(0, cut), (d) => d as unknown as Tool);
-        const whole = text.slice(0, cut).split("\n").length - 1;
-        const lastComplete = text.slice(0, cut).endsWith("}") || text.slice(0, cut).endsWith("}\n");
-        if (loaded.error) {
-          expect(loaded.error.kind).toBe("truncated");
-          expect(loaded.error.line).toBe(whole + 1);
-          expect(loaded.entries).toEqual(ledger.log.slice(0, whole));
-        } else {
-          expect(lastComplete || cut === 0).toBe(true);
-        }
-        expect(loaded.ledger.log).toEqual(loaded.entries);
-      }),
+      fc.property(
+        fc.array(command, { minLength: 1, maxLength: 20 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (commands, where) => {
+          let ledger = BridgeLedger.empty<Tool>();
+          for (const cmd of commands) ledger = ledgerStep(ledger, cmd);
+          const text = ledger.toJsonLines(describeTool);
+          const cut = Math.floor(where * text.length);
+          const loaded = BridgeLedger.fromJsonLines(text.slice(0, cut), (d) => d as unknown as Tool);
+          const whole = text.slice(0, cut).split("\n").length - 1;
+          const lastComplete = text.slice(0, cut).endsWith("}") || text.slice(0, cut).endsWith("}\n");
+          if (loaded.error) {
+            expect(loaded.error.kind).toBe("truncated");
+            expect(loaded.error.line).toBe(whole + 1);
+            expect(loaded.entries).toEqual(ledger.log.slice(0, whole));
+          } else {
+            expect(lastComplete || cut === 0).toBe(true);
+          }
+          expect(loaded.ledger.log).toEqual(loaded.entries);
+        },
+      ),
       { numRuns: 300 },
     );
   }, 120_000);

@@ -20,7 +20,9 @@ it("runs the README example as written and prints what the README says", () => {
   expect(code.match(/^import /gm)).toHaveLength(1);
   const body = code.replace(importLine, (_all, names: string) => `const {${names}} = ledgerApi;`);
   const printed: string[] = [];
-  const fakeConsole = { log: (...args: unknown[]) => printed.push(args.map((a) => (typeof a === "string" ? a : String(a))).join(" ")) };
+  const fakeConsole = {
+    log: (...args: unknown[]) => printed.push(args.map((a) => (typeof a === "string" ? a : String(a))).join(" ")),
+  };
   new Function("ledgerApi", "console", body)(api, fakeConsole);
   expect(`${printed.join("\n")}\n`).toBe(expected);
 });

@@ -20,16 +20,13 @@ export async function createForwardingBox(transport) {
     runner: {
       async run(call, options = {}) {
         try {
-          const result = await client.callTool(
-            { name: call.name, arguments: call.input ?? {} },
-            undefined,
-            {
-              signal: options.signal,
-              onprogress: options.onProgress
-                ? (progress) => options.onProgress({ progress: progress.progress, total: progress.total, message: progress.message })
-                : undefined,
-            },
-          );
+          const result = await client.callTool({ name: call.name, arguments: call.input ?? {} }, undefined, {
+            signal: options.signal,
+            onprogress: options.onProgress
+              ? (progress) =>
+                  options.onProgress({ progress: progress.progress, total: progress.total, message: progress.message })
+              : undefined,
+          });
           return {
             callId: call.id,
             isError: result.isError === true,

@@ -115,38 +115,80 @@ async function waitForHttp(url, timeoutMs = 30_000) {
 /** Each target makes a connected SDK client; `stop` ends the processes behind it. */
 const targets = {
   "stdio direct": async () => {
-    const make = async () => connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
-    return { sharedSession: true, make, pids: (clients) => clients.map((client) => client.transport.pid), stop: async () => {} };
+    const make = async () =>
+      connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" }));
+    return {
+      sharedSession: true,
+      make,
+      pids: (clients) => clients.map((client) => client.transport.pid),
+      stop: async () => {},
+    };
   },
   "stdio via provider-host": async () => {
-    const make = async () => connect(new StdioClientTransport({ command: process.execPath, args: [FORWARDING_HOST, "stdio"], stderr: "ignore" }));
-    return { sharedSession: true, make, pids: (clients) => clients.map((client) => client.transport.pid), stop: async () => {} };
+    const make = async () =>
+      connect(
+        new StdioClientTransport({ command: process.execPath, args: [FORWARDING_HOST, "stdio"], stderr: "ignore" }),
+      );
+    return {
+      sharedSession: true,
+      make,
+      pids: (clients) => clients.map((client) => client.transport.pid),
+      stop: async () => {},
+    };
   },
   "http direct": async () => {
     const port = await freePort();
-    const child = track(spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: "ignore" }));
+    const child = track(
+      spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+        env: { ...process.env, PORT: String(port) },
+        stdio: "ignore",
+      }),
+    );
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
     await waitForHttp(url);
-    return { make: () => connect(new StreamableHTTPClientTransport(url)), pids: () => [child.pid], stop: () => kill(child) };
+    return {
+      make: () => connect(new StreamableHTTPClientTransport(url)),
+      pids: () => [child.pid],
+      stop: () => kill(child),
+    };
   },
   "http via provider-host": async () => {
     const child = track(spawn(process.execPath, [FORWARDING_HOST, "http"], { stdio: ["ignore", "pipe", "ignore"] }));
     const [line] = await once(createInterface({ input: child.stdout }), "line");
     const url = new URL(line.trim());
-    return { make: () => connect(new StreamableHTTPClientTransport(url)), pids: () => [child.pid], stop: () => kill(child) };
+    return {
+      make: () => connect(new StreamableHTTPClientTransport(url)),
+      pids: () => [child.pid],
+      stop: () => kill(child),
+    };
   },
   "http via supergateway": async () => {
     const port = await freePort();
     const child = track(
       spawn(
         process.execPath,
-        [SUPERGATEWAY, "--stdio", `${process.execPath} ${EVERYTHING} stdio`, "--outputTransport", "streamableHttp", "--stateful", "--port", String(port), "--logLevel", "none"],
+        [
+          SUPERGATEWAY,
+          "--stdio",
+          `${process.execPath} ${EVERYTHING} stdio`,
+          "--outputTransport",
+          "streamableHttp",
+          "--stateful",
+          "--port",
+          String(port),
+          "--logLevel",
+          "none",
+        ],
         { stdio: "ignore" },
       ),
     );
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
     await waitForHttp(url);
-    return { make: () => connect(new StreamableHTTPClientTransport(url)), pids: () => [child.pid], stop: () => kill(child) };
+    return {
+      make: () => connect(new StreamableHTTPClientTransport(url)),
+      pids: () => [child.pid],
+      stop: () => kill(child),
+    };
   },
 };
 
@@ -181,9 +223,11 @@ async function measure(name, concurrency) {
     }
     const perWorker = CALLS[concurrency];
     const workers = Array.from({ length: concurrency }, (_, index) => clients[index % clients.length]);
-    await Promise.all(workers.map(async (client, index) => {
-      for (let call = 0; call < Math.ceil(WARMUP / concurrency); call++) await echo(client, `warm-${index}-${call}`);
-    }));
+    await Promise.all(
+      workers.map(async (client, index) => {
+        for (let call = 0; call < Math.ceil(WARMUP / concurrency); call++) await echo(client, `warm-${index}-${call}`);
+      }),
+    );
     const latencies = [];
     const serverCpu = () => treeCpuSeconds(target.pids(clients));
     const cpuBefore = serverCpu();
@@ -201,7 +245,15 @@ async function measure(name, concurrency) {
     const cpuPerCall = ((serverCpu() - cpuBefore) / latencies.length) * 1e6;
     latencies.sort((a, b) => a - b);
     const pick = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-    return { name, concurrency, calls: latencies.length, p50: pick(0.5), p99: pick(0.99), rate: (latencies.length / elapsed) * 1000, cpuPerCall };
+    return {
+      name,
+      concurrency,
+      calls: latencies.length,
+      p50: pick(0.5),
+      p99: pick(0.99),
+      rate: (latencies.length / elapsed) * 1000,
+      cpuPerCall,
+    };
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
     await target.stop();
@@ -211,8 +263,12 @@ async function measure(name, concurrency) {
 const fmt = (value, digits = 2) => value.toFixed(digits).padStart(8);
 const results = [];
 const began = Date.now();
-console.log(`gateway overhead bench (${QUICK ? "quick" : "full"}): echo via server-everything, node ${process.version}`);
-console.log(`${"path".padEnd(26)} ${"clients".padStart(7)} ${"calls".padStart(6)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"calls/s".padStart(9)} ${"srv CPU µs/call".padStart(15)}`);
+console.log(
+  `gateway overhead bench (${QUICK ? "quick" : "full"}): echo via server-everything, node ${process.version}`,
+);
+console.log(
+  `${"path".padEnd(26)} ${"clients".padStart(7)} ${"calls".padStart(6)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"calls/s".padStart(9)} ${"srv CPU µs/call".padStart(15)}`,
+);
 for (const concurrency of LEVELS) {
   for (const name of Object.keys(targets)) {
     if (QUICK && concurrency > 1 && name.includes("supergateway")) continue;
@@ -226,7 +282,8 @@ for (const concurrency of LEVELS) {
   }
 }
 
-const find = (name, concurrency) => results.find((result) => result.name === name && result.concurrency === concurrency);
+const find = (name, concurrency) =>
+  results.find((result) => result.name === name && result.concurrency === concurrency);
 console.log("\nratios (higher latency ratio = slower; throughput ratio < 1 = fewer calls/s)");
 for (const concurrency of LEVELS) {
   const pairs = [

@@ -36,7 +36,10 @@ const args = [
 ];
 process.stdout.write(`$ npx ${args.join(" ")}\n`);
 const code = await new Promise((resolve) => {
-  const child = spawn("npx", args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, npm_config_yes: "true" } });
+  const child = spawn("npx", args, {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, npm_config_yes: "true" },
+  });
   child.on("exit", (exitCode) => resolve(exitCode ?? 1));
   child.on("error", (error) => {
     process.stderr.write(`could not run npx: ${error.message}\n`);

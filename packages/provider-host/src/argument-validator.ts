@@ -86,11 +86,7 @@ export class ArgumentValidator {
         addUsedSchema: false,
       } as const;
       engine =
-        dialect === "2020-12"
-          ? new Ajv2020(options)
-          : dialect === "2019-09"
-            ? new Ajv2019(options)
-            : new Ajv(options);
+        dialect === "2020-12" ? new Ajv2020(options) : dialect === "2019-09" ? new Ajv2019(options) : new Ajv(options);
       this.engines.set(dialect, engine);
     }
     return engine;

@@ -26,30 +26,45 @@ import type { CatalogSite } from "./rpc-errors";
 
 export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog): void {
   handleStrictly(server, ListResourcesRequestSchema, (_request, extra) =>
-    guarded("list", async () => ({
-      resources: [...(await catalog.listResources({ signal: extra.signal }))],
-    }) as ListResourcesResult),
+    guarded(
+      "list",
+      async () =>
+        ({
+          resources: [...(await catalog.listResources({ signal: extra.signal }))],
+        }) as ListResourcesResult,
+    ),
   );
   handleStrictly(server, ListResourceTemplatesRequestSchema, (_request, extra) =>
-    guarded("list", async () => ({
-      resourceTemplates: [...(await catalog.listResourceTemplates({ signal: extra.signal }))],
-    }) as ListResourceTemplatesResult),
+    guarded(
+      "list",
+      async () =>
+        ({
+          resourceTemplates: [...(await catalog.listResourceTemplates({ signal: extra.signal }))],
+        }) as ListResourceTemplatesResult,
+    ),
   );
   handleStrictly(server, ReadResourceRequestSchema, (request, extra) =>
-    guarded("resource", async () =>
-      (await catalog.readResource(request.params.uri, { signal: extra.signal })) as ReadResourceResult,
+    guarded(
+      "resource",
+      async () => (await catalog.readResource(request.params.uri, { signal: extra.signal })) as ReadResourceResult,
     ),
   );
   handleStrictly(server, ListPromptsRequestSchema, (_request, extra) =>
-    guarded("list", async () => ({
-      prompts: [...(await catalog.listPrompts({ signal: extra.signal }))],
-    }) as ListPromptsResult),
+    guarded(
+      "list",
+      async () =>
+        ({
+          prompts: [...(await catalog.listPrompts({ signal: extra.signal }))],
+        }) as ListPromptsResult,
+    ),
   );
   handleStrictly(server, GetPromptRequestSchema, (request, extra) =>
-    guarded("prompt", async () =>
-      (await catalog.getPrompt(request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-      })) as GetPromptResult,
+    guarded(
+      "prompt",
+      async () =>
+        (await catalog.getPrompt(request.params.name, request.params.arguments ?? {}, {
+          signal: extra.signal,
+        })) as GetPromptResult,
     ),
   );
 }

@@ -10,17 +10,8 @@ import type { ToolBox, ToolDescriptor, ToolOutcome, ToolProgress } from "@indus/
 import { protocolFault } from "@indus/contract";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
-import type {
-  Implementation,
-  ProgressToken,
-  ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Implementation, ProgressToken, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { version } from "../package.json";
 import { ArgumentValidator } from "./argument-validator";
@@ -143,7 +134,10 @@ export function createProviderHost(
         if (controller.signal.aborted && !extra.signal.aborted) {
           // Interrupted by the host, not by the client: say so, rather than
           // leave the client waiting for an answer that will never come.
-          throw new McpError(ErrorCode.ConnectionClosed, `Call to '${name}' interrupted: the provider host is shutting down`);
+          throw new McpError(
+            ErrorCode.ConnectionClosed,
+            `Call to '${name}' interrupted: the provider host is shutting down`,
+          );
         }
         return toCallToolResult(outcome);
       } finally {
@@ -167,7 +161,8 @@ export function createProviderHost(
     const onClose = () => {
       if (closed) return;
       closed = true;
-      for (const controller of calls.keys()) controller.abort(protocolFault("not-connected", "the client session ended"));
+      for (const controller of calls.keys())
+        controller.abort(protocolFault("not-connected", "the client session ended"));
       for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
       resolveEnded();
     };
@@ -274,7 +269,11 @@ async function runSafely(
     return await box.runner.run(call, onProgress === undefined ? { signal } : { signal, onProgress });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { callId: call.id, content: [{ type: "text", text: `Tool '${call.name}' failed: ${message}` }], isError: true };
+    return {
+      callId: call.id,
+      content: [{ type: "text", text: `Tool '${call.name}' failed: ${message}` }],
+      isError: true,
+    };
   }
 }
 

@@ -9,11 +9,12 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { AnyObjectSchema, SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { ErrorCode, McpError, RequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
-type Handler<T extends AnyObjectSchema> = Parameters<Server["setRequestHandler"]> extends [unknown, infer H]
-  ? H extends (request: never, extra: infer E) => infer R
-    ? (request: SchemaOutput<T>, extra: E) => R
-    : never
-  : never;
+type Handler<T extends AnyObjectSchema> =
+  Parameters<Server["setRequestHandler"]> extends [unknown, infer H]
+    ? H extends (request: never, extra: infer E) => infer R
+      ? (request: SchemaOutput<T>, extra: E) => R
+      : never
+    : never;
 
 interface ParseIssue {
   readonly path: ReadonlyArray<PropertyKey>;
@@ -43,7 +44,10 @@ export function handleStrictly<T extends AnyObjectSchema>(server: Server, schema
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.map(String).join(".")}`;
-      throw new McpError(ErrorCode.InvalidParams, `Invalid ${request.method} request${where}: ${issue?.message ?? "malformed"}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid ${request.method} request${where}: ${issue?.message ?? "malformed"}`,
+      );
     }
     return run(parsed.data, extra);
   }) as unknown as Handler<T>);

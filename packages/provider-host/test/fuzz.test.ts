@@ -74,7 +74,12 @@ describe(`fuzzing with ${FRAMES} frames per transport (seed ${SEED})`, () => {
           await new Promise((resolve) => line.child.stdin.once("drain", resolve));
         }
       }
-      line.send({ jsonrpc: "2.0", id: "witness", method: "tools/call", params: { name: "echo", arguments: { message: "still here" } } });
+      line.send({
+        jsonrpc: "2.0",
+        id: "witness",
+        method: "tools/call",
+        params: { name: "echo", arguments: { message: "still here" } },
+      });
       const witness = await line.next((message) => message.id === "witness", 60_000);
       expect(witness.result.content).toEqual([{ type: "text", text: "Echo: still here" }]);
       expect(line.child.exitCode).toBeNull();

@@ -171,7 +171,14 @@ describe("stateless mode", () => {
       headers: { ...MCP_HEADERS, "mcp-protocol-version": "2025-06-18" },
     });
     outgoing.on("error", () => {});
-    outgoing.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { ms: 60_000 } } }));
+    outgoing.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "slow", arguments: { ms: 60_000 } },
+      }),
+    );
     await waitUntil(() => state.started === 1);
     outgoing.destroy();
     await waitUntil(() => state.aborted === 1);
@@ -190,11 +197,24 @@ describe("bad input", () => {
       ["wrong content type", { headers: { ...MCP_HEADERS, "content-type": "text/plain" }, body: "{}" }, 415, -32000],
       ["no Accept", { headers: { "content-type": "application/json" }, body: JSON.stringify(INITIALIZE) }, 406, -32000],
       ["oversized body", { body: JSON.stringify({ ...INITIALIZE, pad: "x".repeat(4096) }) }, 413, -32000],
-      ["unknown session", { headers: sessionHeaders("no-such-session"), body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }, 404, -32001],
+      [
+        "unknown session",
+        { headers: sessionHeaders("no-such-session"), body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' },
+        404,
+        -32001,
+      ],
       ["no session", { body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' }, 400, -32000],
       ["wrong method", { method: "PUT", body: "{}" }, 405, -32000],
       ["wrong path", { path: "/elsewhere", body: "{}" }, 404, -32000],
-      ["bad protocol version", { headers: { ...sessionHeaders(sessionId), "mcp-protocol-version": "1999-01-01" }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' }, 400, -32000],
+      [
+        "bad protocol version",
+        {
+          headers: { ...sessionHeaders(sessionId), "mcp-protocol-version": "1999-01-01" },
+          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        },
+        400,
+        -32000,
+      ],
     ];
     for (const [name, options, status, code] of cases) {
       const response = await rawRequest(host.url, options);
@@ -210,10 +230,19 @@ describe("bad input", () => {
     const call = async (frame: object) =>
       messagesOf(await rawRequest(host.url, { headers: sessionHeaders(sessionId), body: JSON.stringify(frame) }))[0];
     expect((await call({ jsonrpc: "2.0", id: 5, method: "no/such" })).error.code).toBe(-32601);
-    expect((await call({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "nope" } })).error.code).toBe(-32602);
-    const invalid = await call({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: {} } });
+    expect((await call({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "nope" } })).error.code).toBe(
+      -32602,
+    );
+    const invalid = await call({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "echo", arguments: {} },
+    });
     expect(invalid.result).toEqual({
-      content: [{ type: "text", text: "Invalid arguments for tool 'echo': at /: must have required property 'message'" }],
+      content: [
+        { type: "text", text: "Invalid arguments for tool 'echo': at /: must have required property 'message'" },
+      ],
       isError: true,
     });
   });

@@ -290,16 +290,19 @@ describe("protocol edges", () => {
   it("accepts logging/setLevel and answers unknown methods with MethodNotFound", async () => {
     const { client } = await connectPair(createDemoBox().box);
     await expect(client.setLoggingLevel("warning")).resolves.toEqual({});
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "A" } }))
-      .rejects.toMatchObject({ code: -32601 });
+    await expect(
+      client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "who", value: "A" } }),
+    ).rejects.toMatchObject({ code: -32601 });
   });
 
   it("answers malformed params with InvalidParams naming the field", async () => {
     const { client } = await connectPair(createDemoBox().box);
-    await expect(client.request({ method: "resources/read", params: {} } as never, ReadResourceResultSchema))
-      .rejects.toMatchObject({ code: -32602, message: expect.stringContaining("at params.uri") });
-    await expect(client.request({ method: "tools/call", params: { arguments: {} } } as never, CallToolResultSchema))
-      .rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.request({ method: "resources/read", params: {} } as never, ReadResourceResultSchema),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("at params.uri") });
+    await expect(
+      client.request({ method: "tools/call", params: { arguments: {} } } as never, CallToolResultSchema),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("ends waiting() when the client closes and when cancel() runs", async () => {
@@ -321,7 +324,9 @@ describe("protocol edges", () => {
       send: async () => {},
       close: async () => {},
     };
-    const failure = await createProviderHost(createDemoBox().box).connect(broken).catch((error: unknown) => error);
+    const failure = await createProviderHost(createDemoBox().box)
+      .connect(broken)
+      .catch((error: unknown) => error);
     expect(isProtocolFault(failure)).toBe(true);
     expect(failure).toMatchObject({ kind: "transport", message: expect.stringContaining("pipe is gone") });
   });

@@ -123,7 +123,12 @@ describe("stdio, at the byte level", () => {
     line.child.stdout.destroy();
     // Every answer now hits a closed pipe (EPIPE).
     for (let id = 1; id <= 50; id++) {
-      line.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message: "x".repeat(4096) } } });
+      line.send({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "echo", arguments: { message: "x".repeat(4096) } },
+      });
     }
     const { code } = await line.exited();
     expect(code).toBe(0);

@@ -21,7 +21,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const corpusDir = join(here, "..", "test", "fixtures", "corpus");
 
 const schemas = [];
-for (const name of readdirSync(corpusDir).filter((file) => file.endsWith(".json")).sort()) {
+for (const name of readdirSync(corpusDir)
+  .filter((file) => file.endsWith(".json"))
+  .sort()) {
   const corpus = JSON.parse(readFileSync(join(corpusDir, name), "utf8"));
   for (const tool of corpus.tools) {
     schemas.push(tool.inputSchema);
@@ -85,7 +87,9 @@ if (process.argv[2] === "--child") {
   process.exit(0);
 }
 
-console.log(`corpus: ${schemas.length} schemas (tools/list input+output schemas), ${bytes(schemas)} bytes${quick ? " [BENCH_QUICK]" : ""}`);
+console.log(
+  `corpus: ${schemas.length} schemas (tools/list input+output schemas), ${bytes(schemas)} bytes${quick ? " [BENCH_QUICK]" : ""}`,
+);
 for (const target of ["portable", "gemini"]) {
   const out = schemas.map((schema) => normalizeSchema(schema, { target }));
   const before = bytes(schemas);
@@ -114,27 +118,59 @@ const nest = (depth, wrap) => {
   for (let i = 0; i < depth; i++) schema = wrap(schema);
   return schema;
 };
-time("10,000-deep properties", () => nest(10_000, (inner) => ({ type: "object", properties: { a: inner } })), (out) => `output depth ${JSON.stringify(out).split('"properties"').length - 1} objects`);
-time("10,000-deep $ref chain", () => {
-  const defs = {};
-  for (let i = 0; i < 10_000; i++) defs[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
-  defs.d10000 = { type: "string" };
-  return { type: "object", properties: { x: { $ref: "#/$defs/d0" } }, $defs: defs };
-}, (out) => JSON.stringify(out.properties.x));
-time("100,000 properties", () => {
-  const properties = {};
-  for (let i = 0; i < 100_000; i++) properties[`p${i}`] = { type: "string" };
-  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
-}, (out) => `${Object.keys(out.properties).length} properties kept, additionalProperties ${out.additionalProperties}`);
-time("2^30 $ref expansion (billion laughs)", () => {
-  const defs = { l30: { type: "string" } };
-  for (let i = 0; i < 30; i++) defs[`l${i}`] = { type: "object", properties: { a: { $ref: `#/$defs/l${i + 1}` }, b: { $ref: `#/$defs/l${i + 1}` } } };
-  return { type: "object", properties: { x: { $ref: "#/$defs/l0" } }, $defs: defs };
-}, (out) => `${JSON.stringify(out).length} bytes out`);
-time("cyclic JS object", () => {
-  const schema = { type: "object", properties: {} };
-  schema.properties.self = schema;
-  return schema;
-}, (out) => JSON.stringify(out));
-time("64 MiB description", () => ({ type: "object", description: "x".repeat(64 * 1024 * 1024) }), (out) => `${out.description.length} chars kept`);
-time("1,000,000-value enum", () => ({ type: "object", properties: { e: { enum: Array.from({ length: 1_000_000 }, (_, i) => `v${i}`) } } }), (out) => JSON.stringify(out.properties.e));
+time(
+  "10,000-deep properties",
+  () => nest(10_000, (inner) => ({ type: "object", properties: { a: inner } })),
+  (out) => `output depth ${JSON.stringify(out).split('"properties"').length - 1} objects`,
+);
+time(
+  "10,000-deep $ref chain",
+  () => {
+    const defs = {};
+    for (let i = 0; i < 10_000; i++) defs[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
+    defs.d10000 = { type: "string" };
+    return { type: "object", properties: { x: { $ref: "#/$defs/d0" } }, $defs: defs };
+  },
+  (out) => JSON.stringify(out.properties.x),
+);
+time(
+  "100,000 properties",
+  () => {
+    const properties = {};
+    for (let i = 0; i < 100_000; i++) properties[`p${i}`] = { type: "string" };
+    return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+  },
+  (out) => `${Object.keys(out.properties).length} properties kept, additionalProperties ${out.additionalProperties}`,
+);
+time(
+  "2^30 $ref expansion (billion laughs)",
+  () => {
+    const defs = { l30: { type: "string" } };
+    for (let i = 0; i < 30; i++)
+      defs[`l${i}`] = {
+        type: "object",
+        properties: { a: { $ref: `#/$defs/l${i + 1}` }, b: { $ref: `#/$defs/l${i + 1}` } },
+      };
+    return { type: "object", properties: { x: { $ref: "#/$defs/l0" } }, $defs: defs };
+  },
+  (out) => `${JSON.stringify(out).length} bytes out`,
+);
+time(
+  "cyclic JS object",
+  () => {
+    const schema = { type: "object", properties: {} };
+    schema.properties.self = schema;
+    return schema;
+  },
+  (out) => JSON.stringify(out),
+);
+time(
+  "64 MiB description",
+  () => ({ type: "object", description: "x".repeat(64 * 1024 * 1024) }),
+  (out) => `${out.description.length} chars kept`,
+);
+time(
+  "1,000,000-value enum",
+  () => ({ type: "object", properties: { e: { enum: Array.from({ length: 1_000_000 }, (_, i) => `v${i}`) } } }),
+  (out) => JSON.stringify(out.properties.e),
+);

@@ -75,11 +75,7 @@ const Category = z.object({
     return z.array(Category).optional();
   },
 });
-server.registerTool(
-  "recursive-tree",
-  { description: "A recursive structure.", inputSchema: { root: Category } },
-  ok,
-);
+server.registerTool("recursive-tree", { description: "A recursive structure.", inputSchema: { root: Category } }, ok);
 const Address = z.object({ street: z.string(), city: z.string() }).meta({ id: "Address" });
 server.registerTool(
   "shared-defs",
@@ -153,7 +149,10 @@ server.registerTool(
 const Point = z3.object({ x: z3.number(), y: z3.number() });
 server.registerTool(
   "v3-reused",
-  { description: "zod 3 reuse: the second use is a JSON pointer into the first.", inputSchema: { from: Point, to: Point } },
+  {
+    description: "zod 3 reuse: the second use is a JSON pointer into the first.",
+    inputSchema: { from: Point, to: Point },
+  },
   ok,
 );
 const Node3 = z3.lazy(() => z3.object({ value: z3.number(), next: Node3.optional() }));

@@ -113,7 +113,10 @@ export function anyOfOf(branches: readonly SchemaNode[]): SchemaNode {
   const flat: SchemaNode[] = [];
   for (const branch of branches) {
     const keys = Object.keys(branch);
-    if (Array.isArray(branch.anyOf) && keys.every((key) => key === "anyOf" || key === "title" || key === "description")) {
+    if (
+      Array.isArray(branch.anyOf) &&
+      keys.every((key) => key === "anyOf" || key === "title" || key === "description")
+    ) {
       flat.push(...(branch.anyOf as SchemaNode[]));
     } else {
       flat.push(branch);

@@ -119,11 +119,7 @@ function plainPrototype(value: object): boolean {
  * a cycle), so dropping it loses nothing. TOO_BIG: it is JSON but exceeds the
  * depth or node budget, so the caller must drop the whole keyword, not the value.
  */
-export function copyJsonValue(
-  value: unknown,
-  maxDepth: number,
-  budget: { remaining: number },
-): unknown {
+export function copyJsonValue(value: unknown, maxDepth: number, budget: { remaining: number }): unknown {
   const ancestors = new Set<object>();
   const copy = (current: unknown, depth: number): unknown => {
     if (--budget.remaining < 0) return TOO_BIG;

@@ -51,9 +51,12 @@ it("the corpus holds the three npm servers and the SDK+zod server", () => {
 });
 
 describe.each(TARGETS)("target %s", (target) => {
-  it.each(CASES.map((entry) => [entry.label, entry] as const))("%s compiles in ajv strict mode (draft-07 and 2020-12)", (_label, entry) => {
-    expect(() => normalizedValidators(entry, target)).not.toThrow();
-  });
+  it.each(CASES.map((entry) => [entry.label, entry] as const))(
+    "%s compiles in ajv strict mode (draft-07 and 2020-12)",
+    (_label, entry) => {
+      expect(() => normalizedValidators(entry, target)).not.toThrow();
+    },
+  );
 });
 
 describe.each(TARGETS)("target %s keeps every hand-picked argument valid", (target) => {
@@ -74,24 +77,27 @@ it("every corpus tool has hand-picked samples", () => {
   expect(missing).toEqual([]);
 });
 
-describe.each(["portable", "gemini"] as const)("target %s: generated arguments valid under the original stay valid", (target) => {
-  it.each(CASES.map((entry) => [entry.label, entry] as const))("%s", (label, entry) => {
-    const original = originalValidator(entry);
-    const { normalized, accepts } = normalizedValidators(entry, target);
-    let checked = 0;
-    fc.assert(
-      fc.property(generate(entry.schema, entry.schema), (value) => {
-        fc.pre(original(value));
-        checked++;
-        if (!accepts(value)) {
-          throw new Error(`${label}: ${JSON.stringify(value)} rejected by ${JSON.stringify(normalized)}`);
-        }
-      }),
-      { numRuns: 60, seed: 42, maxSkipsPerRun: 1000 },
-    );
-    expect(checked).toBeGreaterThan(0);
-  });
-});
+describe.each(["portable", "gemini"] as const)(
+  "target %s: generated arguments valid under the original stay valid",
+  (target) => {
+    it.each(CASES.map((entry) => [entry.label, entry] as const))("%s", (label, entry) => {
+      const original = originalValidator(entry);
+      const { normalized, accepts } = normalizedValidators(entry, target);
+      let checked = 0;
+      fc.assert(
+        fc.property(generate(entry.schema, entry.schema), (value) => {
+          fc.pre(original(value));
+          checked++;
+          if (!accepts(value)) {
+            throw new Error(`${label}: ${JSON.stringify(value)} rejected by ${JSON.stringify(normalized)}`);
+          }
+        }),
+        { numRuns: 60, seed: 42, maxSkipsPerRun: 1000 },
+      );
+      expect(checked).toBeGreaterThan(0);
+    });
+  },
+);
 
 it("openai and anthropic currently emit exactly the portable form", () => {
   for (const entry of CASES) {

@@ -2,7 +2,9 @@ import * as api from "@indus/schema-normalizer";
 
 // Pins the public runtime surface: an accidental export change fails here.
 it("exports exactly these runtime names", () => {
-  expect(Object.keys(api).sort()).toEqual(["NORMALIZE_DEFAULTS", "NORMALIZE_TARGETS", "STRIPPED_KEYWORDS", "normalizeSchema"].sort());
+  expect(Object.keys(api).sort()).toEqual(
+    ["NORMALIZE_DEFAULTS", "NORMALIZE_TARGETS", "STRIPPED_KEYWORDS", "normalizeSchema"].sort(),
+  );
 });
 
 it("exposes frozen defaults and the target list", () => {

@@ -31,19 +31,31 @@ describe("type lists and nullability", () => {
 
   it("distributes enum values to the branches of their type and drops impossible branches", () => {
     expect(property({ type: ["string", "integer", "boolean"], enum: ["a", 1, 2.5] })).toEqual({
-      anyOf: [{ type: "string", enum: ["a"] }, { type: "integer", enum: [1] }],
+      anyOf: [
+        { type: "string", enum: ["a"] },
+        { type: "integer", enum: [1] },
+      ],
     });
   });
 });
 
 describe("unions, literals and enums", () => {
   it("turns oneOf into anyOf", () => {
-    expect(property({ oneOf: [{ type: "string" }, { type: "number" }] })).toEqual({ anyOf: [{ type: "string" }, { type: "number" }] });
+    expect(property({ oneOf: [{ type: "string" }, { type: "number" }] })).toEqual({
+      anyOf: [{ type: "string" }, { type: "number" }],
+    });
   });
 
   it("turns const into a one-value enum and a union of literals into one enum", () => {
     expect(property({ type: "string", const: "a" })).toEqual({ type: "string", enum: ["a"] });
-    expect(property({ anyOf: [{ type: "string", const: "a" }, { type: "string", const: "b" }] })).toEqual({ type: "string", enum: ["a", "b"] });
+    expect(
+      property({
+        anyOf: [
+          { type: "string", const: "a" },
+          { type: "string", const: "b" },
+        ],
+      }),
+    ).toEqual({ type: "string", enum: ["a", "b"] });
   });
 
   it("intersects const with enum and filters enum values by type", () => {
@@ -52,7 +64,9 @@ describe("unions, literals and enums", () => {
   });
 
   it("drops enum values no JSON argument can equal, and the enum when none is left", () => {
-    expect(property({ type: "number", enum: [1, Number.NaN, Infinity, 2n, () => 1, new Date(0), undefined, -0] })).toEqual({
+    expect(
+      property({ type: "number", enum: [1, Number.NaN, Infinity, 2n, () => 1, new Date(0), undefined, -0] }),
+    ).toEqual({
       type: "number",
       enum: [1, 0],
     });
@@ -93,7 +107,10 @@ describe("$ref resolution", () => {
 
   it("inlines a root $ref (zod-to-json-schema's named schemas)", () => {
     expect(
-      normalizeSchema({ $ref: "#/definitions/Args", definitions: { Args: { type: "object", properties: { q: { type: "string" } } } } }),
+      normalizeSchema({
+        $ref: "#/definitions/Args",
+        definitions: { Args: { type: "object", properties: { q: { type: "string" } } } },
+      }),
     ).toEqual({ type: "object", properties: { q: { type: "string" } } });
   });
 
@@ -145,7 +162,11 @@ describe("allOf", () => {
       property({
         allOf: [
           { type: "object", properties: { a: { type: "string", maxLength: 9 } }, required: ["a"] },
-          { type: "object", properties: { a: { maxLength: 5, minLength: 1 }, b: { type: "integer" } }, required: ["b"] },
+          {
+            type: "object",
+            properties: { a: { maxLength: 5, minLength: 1 }, b: { type: "integer" } },
+            required: ["b"],
+          },
         ],
       }),
     ).toEqual({
@@ -156,7 +177,10 @@ describe("allOf", () => {
   });
 
   it("narrows number to integer and drops a type no value can have", () => {
-    expect(property({ allOf: [{ type: "number", minimum: 1 }, { type: "integer" }] })).toEqual({ type: "integer", minimum: 1 });
+    expect(property({ allOf: [{ type: "number", minimum: 1 }, { type: "integer" }] })).toEqual({
+      type: "integer",
+      minimum: 1,
+    });
     expect(property({ allOf: [{ type: "string" }, { type: "number" }] })).toEqual({});
   });
 });
@@ -166,7 +190,12 @@ describe("root-level unions", () => {
     expect(
       normalizeSchema({
         oneOf: [
-          { type: "object", properties: { op: { const: "read" }, path: { type: "string" } }, required: ["op", "path"], additionalProperties: false },
+          {
+            type: "object",
+            properties: { op: { const: "read" }, path: { type: "string" } },
+            required: ["op", "path"],
+            additionalProperties: false,
+          },
           {
             type: "object",
             properties: { op: { const: "write" }, path: { type: "string" }, body: { type: "string" } },
@@ -184,11 +213,16 @@ describe("root-level unions", () => {
   });
 
   it("ignores branches that cannot be an arguments object, and falls back when none can", () => {
-    expect(normalizeSchema({ anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "number" } } }] })).toEqual({
+    expect(
+      normalizeSchema({ anyOf: [{ type: "string" }, { type: "object", properties: { a: { type: "number" } } }] }),
+    ).toEqual({
       type: "object",
       properties: { a: { type: "number" } },
     });
-    expect(normalizeSchema({ anyOf: [{ type: "string" }, { type: "number" }] })).toEqual({ type: "object", properties: {} });
+    expect(normalizeSchema({ anyOf: [{ type: "string" }, { type: "number" }] })).toEqual({
+      type: "object",
+      properties: {},
+    });
   });
 
   it("keeps a type list's object branch at the root", () => {
@@ -202,12 +236,19 @@ describe("root-level unions", () => {
 describe("keywords whose removal must not narrow", () => {
   it("drops additionalProperties beside patternProperties", () => {
     expect(
-      normalizeSchema({ type: "object", properties: { a: { type: "string" } }, patternProperties: { "^x-": {} }, additionalProperties: false }),
+      normalizeSchema({
+        type: "object",
+        properties: { a: { type: "string" } },
+        patternProperties: { "^x-": {} },
+        additionalProperties: false,
+      }),
     ).toEqual({ type: "object", properties: { a: { type: "string" } } });
   });
 
   it("rewrites draft-04 boolean exclusive bounds", () => {
-    expect(property({ type: "number", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false })).toEqual({
+    expect(
+      property({ type: "number", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }),
+    ).toEqual({
       type: "number",
       exclusiveMinimum: 0,
       maximum: 9,

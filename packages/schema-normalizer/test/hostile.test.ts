@@ -27,7 +27,9 @@ function nest(depth: number, wrap: (inner: Schema) => Schema): Schema {
 
 describe("10,000 levels of nesting", () => {
   it("stops at maxDepth through properties, with no stack overflow", () => {
-    const { result, ms } = timed(() => normalizeSchema(nest(10_000, (inner) => ({ type: "object", properties: { a: inner } }))));
+    const { result, ms } = timed(() =>
+      normalizeSchema(nest(10_000, (inner) => ({ type: "object", properties: { a: inner } }))),
+    );
     // 33 object levels (depth 0..32), the 34th is the accept-anything {}.
     let node = result;
     for (let level = 0; level <= NORMALIZE_DEFAULTS.maxDepth; level++) {
@@ -64,12 +66,18 @@ describe("10,000 levels of nesting", () => {
     const deep = nest(100, (inner) => ({ type: "object", properties: { a: inner } }));
     expect(depthOf(normalizeSchema(deep, { maxDepth: 2 }))).toBe(2 * 3 + 1);
     // 1e9 is clamped to 256 levels, still far from a stack overflow (which the catch-all would hide as the fallback).
-    const clamped = normalizeSchema(nest(10_000, (inner) => ({ type: "object", properties: { a: inner } })), { maxDepth: 1e9 });
+    const clamped = normalizeSchema(
+      nest(10_000, (inner) => ({ type: "object", properties: { a: inner } })),
+      { maxDepth: 1e9 },
+    );
     expect(depthOf(clamped)).toBe(2 * 257 + 1);
-    const nested = normalizeSchema(nest(10_000, (inner) => ({ anyOf: [{ type: "object", properties: { a: inner } }, { type: "null" }] })), {
-      maxDepth: 256,
-      maxNodes: 1_000_000,
-    });
+    const nested = normalizeSchema(
+      nest(10_000, (inner) => ({ anyOf: [{ type: "object", properties: { a: inner } }, { type: "null" }] })),
+      {
+        maxDepth: 256,
+        maxNodes: 1_000_000,
+      },
+    );
     expect(nested).not.toEqual(FALLBACK);
   });
 });
@@ -95,7 +103,9 @@ describe("100,000 properties", () => {
 
   it("drops a 1,000,000-value enum it cannot copy within budget (a widening)", () => {
     const values = Array.from({ length: 1_000_000 }, (_, index) => `v${index}`);
-    const { result, ms } = timed(() => normalizeSchema({ type: "object", properties: { e: { type: "string", enum: values } } }));
+    const { result, ms } = timed(() =>
+      normalizeSchema({ type: "object", properties: { e: { type: "string", enum: values } } }),
+    );
     expect(result.properties).toEqual({ e: { type: "string" } });
     expect(ms).toBeLessThan(5_000);
   });
@@ -103,9 +113,14 @@ describe("100,000 properties", () => {
   it("bounds a 2^30 $ref expansion by the node budget", () => {
     const defs: Schema = { l30: { type: "string" } };
     for (let index = 0; index < 30; index++) {
-      defs[`l${index}`] = { type: "object", properties: { a: { $ref: `#/$defs/l${index + 1}` }, b: { $ref: `#/$defs/l${index + 1}` } } };
+      defs[`l${index}`] = {
+        type: "object",
+        properties: { a: { $ref: `#/$defs/l${index + 1}` }, b: { $ref: `#/$defs/l${index + 1}` } },
+      };
     }
-    const { result, ms } = timed(() => normalizeSchema({ type: "object", properties: { x: { $ref: "#/$defs/l0" } }, $defs: defs }));
+    const { result, ms } = timed(() =>
+      normalizeSchema({ type: "object", properties: { x: { $ref: "#/$defs/l0" } }, $defs: defs }),
+    );
     expect(JSON.stringify(result).length).toBeLessThan(1_000_000);
     expect(ms).toBeLessThan(10_000);
   });
@@ -126,7 +141,11 @@ describe("cycles", () => {
     value.self = value;
     const defs: Schema = {};
     defs.loop = defs;
-    const out = normalizeSchema({ type: "object", properties: { e: { enum: [value, "ok"] }, r: { $ref: "#/$defs/loop" } }, $defs: defs });
+    const out = normalizeSchema({
+      type: "object",
+      properties: { e: { enum: [value, "ok"] }, r: { $ref: "#/$defs/loop" } },
+      $defs: defs,
+    });
     expect(out.properties).toEqual({ e: { enum: ["ok"] }, r: {} });
   });
 });
@@ -158,7 +177,12 @@ describe("non-JSON values", () => {
     const out = normalizeSchema({
       type: "object",
       properties: {
-        f: () => 1, s: Symbol("s"), b: 1n, u: undefined, n: Number.NaN, d: new Date(0),
+        f: () => 1,
+        s: Symbol("s"),
+        b: 1n,
+        u: undefined,
+        n: Number.NaN,
+        d: new Date(0),
         k: { type: Symbol("t"), minimum: 1n },
         c: { type: "integer", minimum: -0, maximum: Number.NaN, maxLength: 3, const: Symbol("x") },
       },
@@ -215,7 +239,13 @@ describe("hostile objects", () => {
     revoke();
     expect(normalizeSchema(throwing)).toEqual(FALLBACK);
     expect(normalizeSchema(proxy)).toEqual(FALLBACK);
-    expect(normalizeSchema({ type: "object", properties: { a: throwing, b: proxy, c: { type: "string" } }, required: proxy })).toEqual({
+    expect(
+      normalizeSchema({
+        type: "object",
+        properties: { a: throwing, b: proxy, c: { type: "string" } },
+        required: proxy,
+      }),
+    ).toEqual({
       type: "object",
       properties: { a: {}, b: {}, c: { type: "string" } },
     });
@@ -223,7 +253,14 @@ describe("hostile objects", () => {
   });
 
   it("survives garbage options", () => {
-    expect(normalizeSchema({ type: "object" }, { target: "nope", maxDepth: -5, maxNodes: Number.NaN, maxRecursion: 1e9 } as never)).toEqual(FALLBACK);
+    expect(
+      normalizeSchema({ type: "object" }, {
+        target: "nope",
+        maxDepth: -5,
+        maxNodes: Number.NaN,
+        maxRecursion: 1e9,
+      } as never),
+    ).toEqual(FALLBACK);
     expect(normalizeSchema({ type: "object" }, "gemini" as never)).toEqual(FALLBACK);
   });
 });
@@ -236,25 +273,70 @@ describe("totality", () => {
 
   it("returns a JSON object schema for anything fast-check can build", () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }), (input) => {
-        assertShape(normalizeSchema(input));
-        assertShape(normalizeSchema({ type: "object", properties: { x: input }, required: ["x"] }, { target: "gemini" }));
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withNullPrototype: true,
+        }),
+        (input) => {
+          assertShape(normalizeSchema(input));
+          assertShape(
+            normalizeSchema({ type: "object", properties: { x: input }, required: ["x"] }, { target: "gemini" }),
+          );
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("returns a JSON object schema for schema-shaped garbage", () => {
     const keyword = fc.constantFrom(
-      "type", "properties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "enum", "const", "$ref", "$defs",
-      "required", "additionalProperties", "minimum", "exclusiveMinimum", "pattern", "format", "nullable", "not",
+      "type",
+      "properties",
+      "items",
+      "prefixItems",
+      "anyOf",
+      "oneOf",
+      "allOf",
+      "enum",
+      "const",
+      "$ref",
+      "$defs",
+      "required",
+      "additionalProperties",
+      "minimum",
+      "exclusiveMinimum",
+      "pattern",
+      "format",
+      "nullable",
+      "not",
     );
     const leaf = fc.oneof(
-      fc.constantFrom("object", "array", "string", "number", "integer", "boolean", "null", "#", "#/$defs/a", "#/properties/x"),
+      fc.constantFrom(
+        "object",
+        "array",
+        "string",
+        "number",
+        "integer",
+        "boolean",
+        "null",
+        "#",
+        "#/$defs/a",
+        "#/properties/x",
+      ),
       fc.jsonValue({ maxDepth: 1 }),
     );
     const { tree } = fc.letrec((tie) => ({
-      tree: fc.oneof({ depthSize: "small" }, leaf, fc.dictionary(keyword, tie("tree"), { maxKeys: 5 }), fc.array(tie("tree"), { maxLength: 3 })),
+      tree: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.dictionary(keyword, tie("tree"), { maxKeys: 5 }),
+        fc.array(tie("tree"), { maxLength: 3 }),
+      ),
     }));
     fc.assert(
       fc.property(tree, (input) => {

@@ -45,7 +45,9 @@ describe("the spec's example", () => {
   it("collapses a closed heterogeneous tuple to the union of its positions", () => {
     const out = normalizeSchema({
       type: "object",
-      properties: { pair: { type: "array", items: [{ type: "string" }, { type: "number" }], minItems: 2, maxItems: 2 } },
+      properties: {
+        pair: { type: "array", items: [{ type: "string" }, { type: "number" }], minItems: 2, maxItems: 2 },
+      },
     });
     expect(out.properties).toEqual({
       pair: { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] }, minItems: 2, maxItems: 2 },
@@ -67,7 +69,16 @@ describe("dispatch on the declared type", () => {
     multipleOf: 2,
   };
   it.each([
-    ["object", { type: "object", description: "d", properties: { a: { type: "string" } }, required: ["a"], additionalProperties: false }],
+    [
+      "object",
+      {
+        type: "object",
+        description: "d",
+        properties: { a: { type: "string" } },
+        required: ["a"],
+        additionalProperties: false,
+      },
+    ],
     ["array", { type: "array", description: "d", items: { type: "string" }, minItems: 1 }],
     ["string", { type: "string", description: "d", minLength: 2, pattern: "^x" }],
     ["number", { type: "number", description: "d", minimum: 0, multipleOf: 2 }],
@@ -117,7 +128,13 @@ describe("stripped keywords", () => {
     properties: {
       nested: { ...noise, type: "object", properties: { leaf: { ...noise, type: "string" } } },
       list: { ...noise, type: "array", items: { ...noise, type: "integer" } },
-      union: { ...noise, anyOf: [{ ...noise, type: "string" }, { ...noise, type: "boolean" }] },
+      union: {
+        ...noise,
+        anyOf: [
+          { ...noise, type: "string" },
+          { ...noise, type: "boolean" },
+        ],
+      },
       map: { ...noise, type: "object", additionalProperties: { ...noise, type: "number" } },
     },
   };
@@ -125,7 +142,8 @@ describe("stripped keywords", () => {
   it("are gone at every level", () => {
     const out = normalizeSchema(input);
     for (const { node, path } of schemaNodes(out)) {
-      for (const keyword of STRIPPED_KEYWORDS) expect({ path, has: Object.hasOwn(node, keyword) }).toEqual({ path, has: false });
+      for (const keyword of STRIPPED_KEYWORDS)
+        expect({ path, has: Object.hasOwn(node, keyword) }).toEqual({ path, has: false });
     }
     expect(out).toEqual({
       type: "object",
@@ -141,8 +159,19 @@ describe("stripped keywords", () => {
   it("lists exactly the spec's table", () => {
     expect([...STRIPPED_KEYWORDS].sort()).toEqual(
       [
-        "$schema", "$id", "$ref", "$defs", "definitions", "$comment", "deprecated", "readOnly", "writeOnly",
-        "default", "examples", "contentEncoding", "contentMediaType",
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "definitions",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "default",
+        "examples",
+        "contentEncoding",
+        "contentMediaType",
       ].sort(),
     );
   });
@@ -155,13 +184,20 @@ describe("objects", () => {
       properties: { a: { type: "object", properties: { b: { type: "string", default: "x" } }, required: ["c"] } },
       required: ["a", "a", 7, "zzz"],
     });
-    expect(out).toEqual({ type: "object", properties: { a: { type: "object", properties: { b: { type: "string" } } } }, required: ["a"] });
+    expect(out).toEqual({
+      type: "object",
+      properties: { a: { type: "object", properties: { b: { type: "string" } } } },
+      required: ["a"],
+    });
   });
 
   it("forwards a boolean additionalProperties and normalizes a schema one", () => {
     const closed = normalizeSchema({ type: "object", properties: {}, additionalProperties: false });
     const open = normalizeSchema({ type: "object", properties: {}, additionalProperties: true });
-    const typed = normalizeSchema({ type: "object", additionalProperties: { type: "string", default: "x", $comment: "c" } });
+    const typed = normalizeSchema({
+      type: "object",
+      additionalProperties: { type: "string", default: "x", $comment: "c" },
+    });
     expect(closed.additionalProperties).toBe(false);
     expect(open.additionalProperties).toBe(true);
     expect(typed.additionalProperties).toEqual({ type: "string" });
@@ -183,7 +219,8 @@ describe("purity", () => {
     for (const entry of corpusCases()) {
       const inputObjects = new Set([...objectsIn(entry.schema)].map(({ node }) => node));
       for (const target of ["portable", "gemini"] as const) {
-        for (const { node } of objectsIn(normalizeSchema(entry.schema, { target }))) expect(inputObjects.has(node)).toBe(false);
+        for (const { node } of objectsIn(normalizeSchema(entry.schema, { target })))
+          expect(inputObjects.has(node)).toBe(false);
       }
     }
   });
@@ -196,7 +233,8 @@ describe("purity", () => {
   });
 
   it("is deterministic", () => {
-    for (const entry of corpusCases()) expect(normalizeSchema(entry.schema)).toStrictEqual(normalizeSchema(entry.schema));
+    for (const entry of corpusCases())
+      expect(normalizeSchema(entry.schema)).toStrictEqual(normalizeSchema(entry.schema));
   });
 });
 
@@ -204,7 +242,11 @@ describe("key order", () => {
   it("keeps properties and keywords in input order", () => {
     const out = normalizeSchema({
       required: ["z"],
-      properties: { z: { maxLength: 3, description: "zz", type: "string" }, a: { type: "number" }, m: { type: "boolean" } },
+      properties: {
+        z: { maxLength: 3, description: "zz", type: "string" },
+        a: { type: "number" },
+        m: { type: "boolean" },
+      },
       type: "object",
       description: "root",
     });

@@ -44,19 +44,21 @@ export function composeBriefing(input: BriefingInput): string {
     "Work through the tools below: read before you edit, keep changes minimal, and check your work. When the task is done, reply with a short summary of what you did.",
     "",
     "# Permissions",
-    "Read-only tools always run. Tools that change things may need the user's approval; a refused call comes back as a tool result starting with \"Refused:\". Do not retry a refused call unchanged: adapt, or explain what you would do.",
+    'Read-only tools always run. Tools that change things may need the user\'s approval; a refused call comes back as a tool result starting with "Refused:". Do not retry a refused call unchanged: adapt, or explain what you would do.',
   );
 
   const local = input.descriptors.filter((d) => input.origin(d.name) !== "server");
   const remote = input.descriptors.filter((d) => input.origin(d.name) === "server");
-  const hasPlanTools = local.some((d) => d.name === "enter_plan_mode") && local.some((d) => d.name === "exit_plan_mode");
+  const hasPlanTools =
+    local.some((d) => d.name === "enter_plan_mode") && local.some((d) => d.name === "exit_plan_mode");
 
   if (input.descriptors.length === 0) {
     out.push("", "# Tools", "No tools are available in this session: answer from what you know.");
   }
   if (local.length > 0) {
     out.push("", "# Built-in tools");
-    for (const d of local) out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
+    for (const d of local)
+      out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
   }
 
   if (remote.length > 0 || input.servers.length > 0) {
@@ -76,10 +78,12 @@ export function composeBriefing(input: BriefingInput): string {
       out.push("", `## ${server.id} (${tools.length} tool${tools.length === 1 ? "" : "s"})`);
       const instructions = server.instructions?.trim();
       if (instructions) {
-        const clipped = instructions.length > MAX_INSTRUCTIONS ? `${instructions.slice(0, MAX_INSTRUCTIONS)}…` : instructions;
+        const clipped =
+          instructions.length > MAX_INSTRUCTIONS ? `${instructions.slice(0, MAX_INSTRUCTIONS)}…` : instructions;
         out.push("Instructions from the server:", clipped);
       }
-      for (const d of tools) out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
+      for (const d of tools)
+        out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
     }
     const orphans = remote.filter((d) => serverOf(d.name, input.servers) === undefined);
     if (orphans.length > 0) {
@@ -94,7 +98,8 @@ export function composeBriefing(input: BriefingInput): string {
       "# Plan mode",
       "For larger or riskier changes, call enter_plan_mode first: from then on only read-only tools run. Explore, then call exit_plan_mode with a complete plan (markdown). The user approves it before you change anything; the plan is saved with the session.",
     );
-    if (input.planMode) out.push("Plan mode is ON now: only read-only tools will run until the user approves your plan.");
+    if (input.planMode)
+      out.push("Plan mode is ON now: only read-only tools will run until the user approves your plan.");
   }
   return out.join("\n");
 }

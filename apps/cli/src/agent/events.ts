@@ -38,7 +38,12 @@ export type AgentEvent =
       readonly transcript: string;
       readonly tools: readonly { readonly name: string; readonly origin: string; readonly readOnly: boolean }[];
       readonly servers: readonly ServerStatusView[];
-      readonly diagnostics: readonly { readonly file: string; readonly row?: string; readonly message: string; readonly severity: string }[];
+      readonly diagnostics: readonly {
+        readonly file: string;
+        readonly row?: string;
+        readonly message: string;
+        readonly severity: string;
+      }[];
     }
   | { readonly type: "turn_start"; readonly turn: number }
   | { readonly type: "text_delta"; readonly turn: number; readonly text: string }
@@ -96,7 +101,13 @@ export type AgentEvent =
 
 export type EventSink = (event: AgentEvent) => void;
 
-export const ZERO_USAGE: UsageTotals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+export const ZERO_USAGE: UsageTotals = {
+  inputTokens: 0,
+  outputTokens: 0,
+  totalTokens: 0,
+  cachedInputTokens: 0,
+  reasoningTokens: 0,
+};
 
 export function addUsage(a: UsageTotals, b: Partial<UsageTotals>): UsageTotals {
   return {

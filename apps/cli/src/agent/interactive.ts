@@ -55,7 +55,10 @@ function historyFile(home: string): string {
 
 function loadHistory(file: string): string[] {
   try {
-    const lines = fs.readFileSync(file, "utf8").split("\n").filter((line) => line.trim().length > 0);
+    const lines = fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.trim().length > 0);
     return lines.slice(-HISTORY_LIMIT).reverse();
   } catch {
     return [];
@@ -222,8 +225,13 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   session.start();
   const descriptors = prepared.deck.box.descriptors();
   const servers = session.servers();
-  const serverText = servers.length === 0 ? "no MCP servers" : servers.map((s) => `${s.id} ${s.phase === "ready" ? style.green("✓") : style.red("✗")}`).join(", ");
-  view.line(`${style.bold("indusr")} ${VERSION} · ${prepared.config.provider === "openai" ? "openai-compatible" : "anthropic"} ${prepared.modelId} · ${descriptors.length} tools · ${serverText}`);
+  const serverText =
+    servers.length === 0
+      ? "no MCP servers"
+      : servers.map((s) => `${s.id} ${s.phase === "ready" ? style.green("✓") : style.red("✗")}`).join(", ");
+  view.line(
+    `${style.bold("indusr")} ${VERSION} · ${prepared.config.provider === "openai" ? "openai-compatible" : "anthropic"} ${prepared.modelId} · ${descriptors.length} tools · ${serverText}`,
+  );
   for (const warning of serverWarnings(servers.map(serverView))) {
     view.line(`${style.yellow("warning:")} ${warning}`);
   }

@@ -16,7 +16,11 @@ export function createLanguageModel(config: ModelConfig, model: string): Languag
   if (config.provider === "anthropic") {
     const anthropic = createAnthropic({
       baseURL: config.baseUrl,
-      ...(config.apiKey === undefined ? { apiKey: "" } : config.bearer ? { authToken: config.apiKey } : { apiKey: config.apiKey }),
+      ...(config.apiKey === undefined
+        ? { apiKey: "" }
+        : config.bearer
+          ? { authToken: config.apiKey }
+          : { apiKey: config.apiKey }),
     });
     return anthropic(model);
   }

@@ -14,7 +14,9 @@ export type PermissionAnswer = "once" | "always" | "deny";
 /** Asks the person at the terminal; absent when nobody can answer. */
 export type PermissionAsker = (call: ToolCall, signal: AbortSignal) => Promise<PermissionAnswer>;
 
-export type GateDecision = { readonly ok: true; readonly how: "read-only" | "yes" | "allow" | "session" | "asked" } | { readonly ok: false; readonly kind: RefusalKind; readonly message: string };
+export type GateDecision =
+  | { readonly ok: true; readonly how: "read-only" | "yes" | "allow" | "session" | "asked" }
+  | { readonly ok: false; readonly kind: RefusalKind; readonly message: string };
 
 /** `*` matches any run of characters, `?` one; everything else is literal. */
 export function globToRegExp(pattern: string): RegExp {

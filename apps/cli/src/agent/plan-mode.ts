@@ -10,7 +10,9 @@ import type { JsonValue, ToolCall, ToolResult } from "@indus/contract";
 export type PlanMarker = { readonly kind: "enter" } | { readonly kind: "exit"; readonly plan: string };
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

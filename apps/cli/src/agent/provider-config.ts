@@ -45,7 +45,8 @@ export const DEFAULT_MODEL: Record<ProviderKind, string> = {
 const KEY_VARIABLE: Record<ProviderKind, string> = { openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY" };
 const BASE_URL_VARIABLE: Record<ProviderKind, string> = { openai: "OPENAI_BASE_URL", anthropic: "ANTHROPIC_BASE_URL" };
 
-const nonEmpty = (value: string | undefined): string | undefined => (value !== undefined && value.trim().length > 0 ? value.trim() : undefined);
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value !== undefined && value.trim().length > 0 ? value.trim() : undefined;
 
 /**
  * `http://host:11434` and `http://host:11434/` become `http://host:11434/v1`;
@@ -56,7 +57,11 @@ export function normaliseBaseUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new AgentSetupError("bad-config", `the base URL "${raw}" is not a URL (expected e.g. http://127.0.0.1:11434/v1)`, 2);
+    throw new AgentSetupError(
+      "bad-config",
+      `the base URL "${raw}" is not a URL (expected e.g. http://127.0.0.1:11434/v1)`,
+      2,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new AgentSetupError("bad-config", `the base URL "${raw}" must start with http:// or https://`, 2);
@@ -69,25 +74,44 @@ export function normaliseBaseUrl(raw: string): string {
 function inferProvider(flags: ModelFlags, env: NodeJS.ProcessEnv, settings: AgentSettings): ProviderKind {
   const model = nonEmpty(flags.model) ?? nonEmpty(env.INDUSR_MODEL) ?? settings.model;
   if (model !== undefined && /^claude/i.test(model)) return "anthropic";
-  const openAiHints = nonEmpty(env.OPENAI_API_KEY) ?? nonEmpty(env.OPENAI_BASE_URL) ?? nonEmpty(flags.baseUrl) ?? settings.baseUrl;
-  if (openAiHints === undefined && (nonEmpty(env.ANTHROPIC_API_KEY) ?? nonEmpty(env.ANTHROPIC_AUTH_TOKEN)) !== undefined) return "anthropic";
+  const openAiHints =
+    nonEmpty(env.OPENAI_API_KEY) ?? nonEmpty(env.OPENAI_BASE_URL) ?? nonEmpty(flags.baseUrl) ?? settings.baseUrl;
+  if (
+    openAiHints === undefined &&
+    (nonEmpty(env.ANTHROPIC_API_KEY) ?? nonEmpty(env.ANTHROPIC_AUTH_TOKEN)) !== undefined
+  )
+    return "anthropic";
   return "openai";
 }
 
 export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, settings: AgentSettings): ModelConfig {
   const named = nonEmpty(flags.provider) ?? nonEmpty(env.INDUSR_PROVIDER) ?? settings.provider;
   if (named !== undefined && named !== "openai" && named !== "anthropic") {
-    throw new AgentSetupError("bad-config", `unknown provider "${named}" (INDUSR_PROVIDER): use openai or anthropic`, 2);
+    throw new AgentSetupError(
+      "bad-config",
+      `unknown provider "${named}" (INDUSR_PROVIDER): use openai or anthropic`,
+      2,
+    );
   }
   const provider: ProviderKind = named ?? inferProvider(flags, env, settings);
 
-  const rawBase = nonEmpty(flags.baseUrl) ?? nonEmpty(env.INDUSR_BASE_URL) ?? nonEmpty(env[BASE_URL_VARIABLE[provider]]) ?? settings.baseUrl;
+  const rawBase =
+    nonEmpty(flags.baseUrl) ??
+    nonEmpty(env.INDUSR_BASE_URL) ??
+    nonEmpty(env[BASE_URL_VARIABLE[provider]]) ??
+    settings.baseUrl;
   const baseUrl = normaliseBaseUrl(rawBase ?? OFFICIAL_BASE_URL[provider]);
   const official = new URL(baseUrl).host === new URL(OFFICIAL_BASE_URL[provider]).host;
 
-  let keyVariable = settings.apiKeyEnv ?? (nonEmpty(env.INDUSR_API_KEY) !== undefined ? "INDUSR_API_KEY" : KEY_VARIABLE[provider]);
+  let keyVariable =
+    settings.apiKeyEnv ?? (nonEmpty(env.INDUSR_API_KEY) !== undefined ? "INDUSR_API_KEY" : KEY_VARIABLE[provider]);
   let apiKey = nonEmpty(env[keyVariable]);
-  if (apiKey === undefined && provider === "anthropic" && settings.apiKeyEnv === undefined && nonEmpty(env.ANTHROPIC_AUTH_TOKEN) !== undefined) {
+  if (
+    apiKey === undefined &&
+    provider === "anthropic" &&
+    settings.apiKeyEnv === undefined &&
+    nonEmpty(env.ANTHROPIC_AUTH_TOKEN) !== undefined
+  ) {
     keyVariable = "ANTHROPIC_AUTH_TOKEN";
     apiKey = nonEmpty(env.ANTHROPIC_AUTH_TOKEN);
   }
@@ -101,7 +125,11 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, se
     );
   }
 
-  const model = nonEmpty(flags.model) ?? nonEmpty(env.INDUSR_MODEL) ?? settings.model ?? (official ? DEFAULT_MODEL[provider] : undefined);
+  const model =
+    nonEmpty(flags.model) ??
+    nonEmpty(env.INDUSR_MODEL) ??
+    settings.model ??
+    (official ? DEFAULT_MODEL[provider] : undefined);
   return {
     provider,
     model,

@@ -62,7 +62,10 @@ export class StreamJsonRenderer implements Renderer {
 export class JsonRenderer implements Renderer {
   private start: Extract<AgentEvent, { type: "session_start" }> | undefined;
   private result: Extract<AgentEvent, { type: "result" }> | undefined;
-  private readonly calls = new Map<string, { id: string; name: string; input: unknown; isError?: boolean; refused?: string; durationMs?: number }>();
+  private readonly calls = new Map<
+    string,
+    { id: string; name: string; input: unknown; isError?: boolean; refused?: string; durationMs?: number }
+  >();
   private readonly warnings: string[] = [];
 
   constructor(private readonly out: NodeJS.WritableStream) {}
@@ -77,7 +80,12 @@ export class JsonRenderer implements Renderer {
         break;
       case "tool_result": {
         const call = this.calls.get(event.id) ?? { id: event.id, name: event.name, input: undefined };
-        this.calls.set(event.id, { ...call, isError: event.isError, durationMs: event.durationMs, ...(event.refused ? { refused: event.refused } : {}) });
+        this.calls.set(event.id, {
+          ...call,
+          isError: event.isError,
+          durationMs: event.durationMs,
+          ...(event.refused ? { refused: event.refused } : {}),
+        });
         break;
       }
       case "warning":
@@ -109,9 +117,12 @@ export class JsonRenderer implements Renderer {
 export function activityLine(event: AgentEvent, style: Style, width: number): string[] | undefined {
   switch (event.type) {
     case "tool_call":
-      return [`${style.cyan("●")} ${style.bold(event.name)} ${style.dim(summariseInput(event.input, Math.max(20, width - event.name.length - 4)))}`];
+      return [
+        `${style.cyan("●")} ${style.bold(event.name)} ${style.dim(summariseInput(event.input, Math.max(20, width - event.name.length - 4)))}`,
+      ];
     case "tool_result": {
-      if (event.refused && event.refused !== "interrupted") return [`  ${style.yellow("⎿ refused")} ${style.dim(clip(event.content, width - 14))}`];
+      if (event.refused && event.refused !== "interrupted")
+        return [`  ${style.yellow("⎿ refused")} ${style.dim(clip(event.content, width - 14))}`];
       if (event.refused === "interrupted") return [`  ${style.yellow("⎿ interrupted")}`];
       const head = event.isError ? style.red("⎿ error") : style.green("⎿");
       const lines = firstLines(event.content, event.isError ? 3 : 2, width - 6);
@@ -122,7 +133,9 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
     }
     case "plan_mode":
       if (event.planFile !== undefined) {
-        return [`${style.yellow("◆")} plan ${event.approved ? "approved" : "not approved"} · saved to ${event.planFile}${event.active ? " · plan mode stays on" : ""}`];
+        return [
+          `${style.yellow("◆")} plan ${event.approved ? "approved" : "not approved"} · saved to ${event.planFile}${event.active ? " · plan mode stays on" : ""}`,
+        ];
       }
       return [`${style.yellow("◆")} plan mode ${event.active ? "on: only read-only tools run" : "off"}`];
     case "warning":
@@ -136,7 +149,10 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
 export function serverWarnings(servers: readonly ServerStatusView[]): string[] {
   return servers
     .filter((s) => s.phase !== "ready")
-    .map((s) => `MCP server ${s.id} is unavailable (${s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : s.phase}); continuing without it`);
+    .map(
+      (s) =>
+        `MCP server ${s.id} is unavailable (${s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : s.phase}); continuing without it`,
+    );
 }
 
 export class TextRenderer implements Renderer {
@@ -197,6 +213,7 @@ export class TextRenderer implements Renderer {
       if (this.streamedSomething && !this.atLineStart) this.out.write("\n");
       return;
     }
-    if (this.finalText.length > 0) this.out.write(this.finalText.endsWith("\n") ? this.finalText : `${this.finalText}\n`);
+    if (this.finalText.length > 0)
+      this.out.write(this.finalText.endsWith("\n") ? this.finalText : `${this.finalText}\n`);
   }
 }

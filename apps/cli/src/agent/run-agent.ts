@@ -75,7 +75,11 @@ function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): Perm
   const style = makeStyle(color);
   return (call, signal) =>
     new Promise<PermissionAnswer>((resolve) => {
-      const rl = readline.createInterface({ input: io.stdin as NodeJS.ReadableStream, output: io.stderr as NodeJS.WritableStream, terminal: true });
+      const rl = readline.createInterface({
+        input: io.stdin as NodeJS.ReadableStream,
+        output: io.stderr as NodeJS.WritableStream,
+        terminal: true,
+      });
       const done = (answer: PermissionAnswer) => {
         signal.removeEventListener("abort", onAbort);
         rl.close();
@@ -88,10 +92,13 @@ function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): Perm
         done("deny");
         interrupt();
       });
-      rl.question(`${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 80))}  [y]es once · [a]lways · [n]o › `, (line) => {
-        const answer = line.trim().toLowerCase();
-        done(answer === "a" || answer === "always" ? "always" : answer === "y" || answer === "yes" ? "once" : "deny");
-      });
+      rl.question(
+        `${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 80))}  [y]es once · [a]lways · [n]o › `,
+        (line) => {
+          const answer = line.trim().toLowerCase();
+          done(answer === "a" || answer === "always" ? "always" : answer === "y" || answer === "yes" ? "once" : "deny");
+        },
+      );
     });
 }
 
@@ -119,10 +126,15 @@ async function prepare(
   const home = env.HOME && env.HOME.length > 0 ? env.HOME : cli.home;
   const { settings, warnings } = loadSettings(home, cli.cwd);
   for (const warning of warnings) warn(warning);
-  const config = resolveModelConfig({ provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl }, env, settings);
+  const config = resolveModelConfig(
+    { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl },
+    env,
+    settings,
+  );
 
   const sessionDir = path.resolve(cli.cwd, flags.sessionDir ?? defaultSessionDir({ ...cli, home }));
-  const logDir = flags.logDir !== undefined ? path.resolve(cli.cwd, flags.logDir) : defaultLogDir({ ...cli, home }, sessionDir);
+  const logDir =
+    flags.logDir !== undefined ? path.resolve(cli.cwd, flags.logDir) : defaultLogDir({ ...cli, home }, sessionDir);
   const profile = (flags.profile ?? "all") as BootOptions["profile"];
 
   const checked = preflight(config);
@@ -138,7 +150,9 @@ async function prepare(
     logDir,
     sessionDir,
     env,
-    progress: progress ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" }) : silentProgress,
+    progress: progress
+      ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" })
+      : silentProgress,
   });
   const [pre, deck] = await Promise.allSettled([checked, booting]);
   if (pre.status === "rejected") {
@@ -171,16 +185,22 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
   const warn = (message: string) => io.stderr.write(`${makeStyle(color).yellow("warning:")} ${message}\n`);
 
   const positional = promptWords.join(" ").trim();
-  let task = [flags.print ?? "", positional].filter((s) => s.length > 0).join(" ").trim() || undefined;
+  let task =
+    [flags.print ?? "", positional]
+      .filter((s) => s.length > 0)
+      .join(" ")
+      .trim() || undefined;
   const interactive = task === undefined && isTty(io.stdin) && isTty(io.stdout);
   if (task === undefined && !interactive) {
     if (isTty(io.stdin)) {
-      io.stderr.write("indusr: no prompt: pass one (indusr -p \"…\"), pipe it on stdin, or run indusr on a terminal for a session\n");
+      io.stderr.write(
+        'indusr: no prompt: pass one (indusr -p "…"), pipe it on stdin, or run indusr on a terminal for a session\n',
+      );
       return 2;
     }
     task = (await readAll(io.stdin as NodeJS.ReadableStream)).trim() || undefined;
     if (task === undefined) {
-      io.stderr.write("indusr: no prompt: stdin was empty (pass one with -p \"…\")\n");
+      io.stderr.write('indusr: no prompt: stdin was empty (pass one with -p "…")\n');
       return 2;
     }
   }
@@ -190,7 +210,9 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
     if (reported.has(error)) return;
     reported.add(error);
     if (format !== "text" && !interactive) {
-      io.stdout.write(`${JSON.stringify({ type: "result", subtype: "error_setup", isError: true, error: error.message, kind: error.kind })}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ type: "result", subtype: "error_setup", isError: true, error: error.message, kind: error.kind })}\n`,
+      );
     }
     io.stderr.write(`indusr: ${error.message}\n`);
   };
@@ -213,13 +235,24 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
   return runPrint(task!, prepared, flags, io, format, color);
 }
 
-async function runPrint(task: string, prepared: Prepared, flags: AgentFlags, io: AgentIo, format: string, color: boolean): Promise<number> {
+async function runPrint(
+  task: string,
+  prepared: Prepared,
+  flags: AgentFlags,
+  io: AgentIo,
+  format: string,
+  color: boolean,
+): Promise<number> {
   const renderer: Renderer =
     format === "stream-json"
       ? new StreamJsonRenderer(io.stdout)
       : format === "json"
         ? new JsonRenderer(io.stdout)
-        : new TextRenderer(io.stdout, io.stderr, { live: isTty(io.stdout), color, width: (io.stderr as NodeJS.WriteStream).columns ?? 100 });
+        : new TextRenderer(io.stdout, io.stderr, {
+            live: isTty(io.stdout),
+            color,
+            width: (io.stderr as NodeJS.WriteStream).columns ?? 100,
+          });
   const controller = new AbortController();
   const canAsk = format === "text" && isTty(io.stdin) && isTty(io.stderr);
   const gate = new PermissionGate({

@@ -20,4 +20,3 @@ export function sessionSettings(prepared: Prepared) {
     ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
   };
 }
-

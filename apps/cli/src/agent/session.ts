@@ -11,11 +11,29 @@
  * calling a tool, at `--max-turns`, on a model error, or on an interrupt.
  */
 import path from "node:path";
-import { jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolResultPart, type ToolSet } from "ai";
+import {
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModel,
+  type ModelMessage,
+  type SystemModelMessage,
+  type ToolResultPart,
+  type ToolSet,
+} from "ai";
 import type { JsonSchema, ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
 import type { BootedDeck, ServerReport } from "../boot-types";
 import { composeBriefing } from "./briefing";
-import { addUsage, ZERO_USAGE, type AgentEvent, type EventSink, type RefusalKind, type ResultSubtype, type ServerStatusView, type UsageTotals } from "./events";
+import {
+  addUsage,
+  ZERO_USAGE,
+  type AgentEvent,
+  type EventSink,
+  type RefusalKind,
+  type ResultSubtype,
+  type ServerStatusView,
+  type UsageTotals,
+} from "./events";
 import { describeModelError } from "./model-error";
 import type { PermissionGate } from "./permission";
 import { writePlan } from "@indus/deck";
@@ -24,7 +42,9 @@ import { DEFAULT_RESULT_MAX_CHARS, renderResult } from "./tool-output";
 import { newSessionId, Transcript } from "./transcript";
 
 /** What of a booted deck the session uses (tests hand in their own). */
-export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics"> & { readonly mcp?: BootedDeck["mcp"] };
+export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics"> & {
+  readonly mcp?: BootedDeck["mcp"];
+};
 
 export interface SessionOptions {
   readonly model: LanguageModel;
@@ -157,9 +177,18 @@ export class AgentSession {
       model: this.options.modelId,
       baseUrl: this.options.baseUrl,
       transcript: this.transcript.file,
-      tools: descriptors.map((d) => ({ name: d.name, origin: this.options.deck.origin(d.name), readOnly: d.annotations?.readOnlyHint === true })),
+      tools: descriptors.map((d) => ({
+        name: d.name,
+        origin: this.options.deck.origin(d.name),
+        readOnly: d.annotations?.readOnlyHint === true,
+      })),
       servers: this.servers().map(serverView),
-      diagnostics: this.options.deck.diagnostics.map((d) => ({ file: d.file, ...(d.row !== undefined ? { row: d.row } : {}), message: d.message, severity: d.severity })),
+      diagnostics: this.options.deck.diagnostics.map((d) => ({
+        file: d.file,
+        ...(d.row !== undefined ? { row: d.row } : {}),
+        message: d.message,
+        severity: d.severity,
+      })),
     };
     this.transcript.append({ ...event, type: "session" });
     this.emit(event);
@@ -183,7 +212,11 @@ export class AgentSession {
     const cache = { anthropic: { cacheControl: { type: "ephemeral" } } };
     const messages = [...this.messages];
     const last = messages.at(-1);
-    if (last) messages[messages.length - 1] = { ...last, providerOptions: { ...last.providerOptions, ...cache } } as ModelMessage;
+    if (last)
+      messages[messages.length - 1] = {
+        ...last,
+        providerOptions: { ...last.providerOptions, ...cache },
+      } as ModelMessage;
     return { system: { role: "system", content: briefing, providerOptions: cache }, messages };
   }
 
@@ -260,7 +293,14 @@ export class AgentSession {
             case "tool-call": {
               const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
               calls.push(call);
-              this.emit({ type: "tool_call", turn, id: call.id, name: call.name, input: call.input, readOnly: byName.get(call.name)?.annotations?.readOnlyHint === true });
+              this.emit({
+                type: "tool_call",
+                turn,
+                id: call.id,
+                name: call.name,
+                input: call.input,
+                readOnly: byName.get(call.name)?.annotations?.readOnlyHint === true,
+              });
               break;
             }
             case "tool-error":
@@ -292,7 +332,8 @@ export class AgentSession {
 
       if (signal.aborted) {
         // Keep what was said so the next prompt has its context.
-        if (text.length > 0) this.push({ role: "assistant", content: [{ type: "text", text: `${text}\n\n[interrupted by the user]` }] });
+        if (text.length > 0)
+          this.push({ role: "assistant", content: [{ type: "text", text: `${text}\n\n[interrupted by the user]` }] });
         this.emit({ type: "turn_end", turn, finishReason: "interrupted", usage: { ...ZERO_USAGE, ...turnUsage } });
         return finish("interrupted", text, "interrupted by the user");
       }
@@ -311,7 +352,15 @@ export class AgentSession {
       }
       for (const [id, error] of answered) {
         const call = calls.find((c) => c.id === id);
-        this.emit({ type: "tool_result", turn, id, name: call?.name ?? "?", isError: true, content: error, durationMs: 0 });
+        this.emit({
+          type: "tool_result",
+          turn,
+          id,
+          name: call?.name ?? "?",
+          isError: true,
+          content: error,
+          durationMs: 0,
+        });
       }
       this.emit({ type: "turn_end", turn, finishReason, usage: { ...ZERO_USAGE, ...turnUsage } });
 
@@ -321,19 +370,30 @@ export class AgentSession {
 
       if (pending.length === 0 && answered.size === 0) {
         if (toolMessage) this.push(toolMessage);
-        if (finishReason === "length") this.emit({ type: "warning", message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)" });
+        if (finishReason === "length")
+          this.emit({
+            type: "warning",
+            message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)",
+          });
         return finish("success", text);
       }
 
       const outOfTurns = turns >= this.options.maxTurns;
       const parts = outOfTurns
-        ? pending.map((p) => this.refusedPart(turn, p.call, "max-turns", "Not run: the session reached its turn limit (--max-turns)."))
+        ? pending.map((p) =>
+            this.refusedPart(turn, p.call, "max-turns", "Not run: the session reached its turn limit (--max-turns)."),
+          )
         : await this.runCalls(turn, pending, signal);
       const content = [...(toolMessage?.content ?? []), ...parts] as ToolResultPart[];
       if (content.length > 0) this.push({ role: "tool", content });
 
       if (signal.aborted) return finish("interrupted", text, "interrupted by the user");
-      if (outOfTurns) return finish("error_max_turns", text, `stopped after ${turns} turn${turns === 1 ? "" : "s"} (--max-turns ${this.options.maxTurns})`);
+      if (outOfTurns)
+        return finish(
+          "error_max_turns",
+          text,
+          `stopped after ${turns} turn${turns === 1 ? "" : "s"} (--max-turns ${this.options.maxTurns})`,
+        );
     }
   }
 
@@ -347,7 +407,16 @@ export class AgentSession {
   }
 
   private refusedPart(turn: number, call: ToolCall, kind: RefusalKind, message: string): ToolResultPart {
-    this.emit({ type: "tool_result", turn, id: call.id, name: call.name, isError: true, content: message, durationMs: 0, refused: kind });
+    this.emit({
+      type: "tool_result",
+      turn,
+      id: call.id,
+      name: call.name,
+      isError: true,
+      content: message,
+      durationMs: 0,
+      refused: kind,
+    });
     this.transcript.append({ type: "tool_result", id: call.id, name: call.name, isError: true, refused: kind });
     return this.toolPart(call, true, message);
   }
@@ -358,7 +427,11 @@ export class AgentSession {
    * passes the gate, and runs alone. Plan-mode markers apply as soon as their
    * result is in, so a `write` after `enter_plan_mode` in the same turn is refused.
    */
-  private async runCalls(turn: number, pending: readonly PendingCall[], signal: AbortSignal): Promise<ToolResultPart[]> {
+  private async runCalls(
+    turn: number,
+    pending: readonly PendingCall[],
+    signal: AbortSignal,
+  ): Promise<ToolResultPart[]> {
     const parts = new Array<ToolResultPart>(pending.length);
     let batch: number[] = [];
 
@@ -366,7 +439,8 @@ export class AgentSession {
       const indices = batch;
       batch = [];
       const outcomes = await Promise.all(indices.map((i) => this.execute(pending[i]!.call, signal)));
-      for (const [k, i] of indices.entries()) parts[i] = await this.settle(turn, pending[i]!.call, outcomes[k]!, signal);
+      for (const [k, i] of indices.entries())
+        parts[i] = await this.settle(turn, pending[i]!.call, outcomes[k]!, signal);
     };
 
     for (const [i, { call, readOnly }] of pending.entries()) {
@@ -381,7 +455,12 @@ export class AgentSession {
       }
       const decision = await this.options.gate.check(call, false, this.planMode, signal);
       if (!decision.ok) {
-        parts[i] = this.refusedPart(turn, call, signal.aborted ? "interrupted" : decision.kind, signal.aborted ? INTERRUPTED_TEXT : decision.message);
+        parts[i] = this.refusedPart(
+          turn,
+          call,
+          signal.aborted ? "interrupted" : decision.kind,
+          signal.aborted ? INTERRUPTED_TEXT : decision.message,
+        );
         continue;
       }
       parts[i] = await this.settle(turn, call, await this.execute(call, signal), signal);
@@ -393,18 +472,29 @@ export class AgentSession {
   /** Run one call through the box. Never throws; a tool that ignores cancellation is left behind after a grace period. */
   private async execute(call: ToolCall, signal: AbortSignal): Promise<{ outcome: ToolOutcome; ms: number }> {
     const started = Date.now();
-    if (signal.aborted) return { outcome: { callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] }, ms: 0 };
+    if (signal.aborted)
+      return {
+        outcome: { callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] },
+        ms: 0,
+      };
     const running = this.options.deck.box.runner
       .run(call, {
         signal,
         onProgress: (progress) => this.emit({ type: "tool_progress", id: call.id, name: call.name, ...progress }),
       })
-      .catch((error: unknown): ToolOutcome => ({ callId: call.id, isError: true, content: [{ type: "text", text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }] }));
+      .catch((error: unknown): ToolOutcome => ({
+        callId: call.id,
+        isError: true,
+        content: [{ type: "text", text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }],
+      }));
     const grace = this.options.cancelGraceMs ?? 5_000;
     let timer: NodeJS.Timeout | undefined;
     const abandoned = new Promise<ToolOutcome>((resolve) => {
       const onAbort = () => {
-        timer = setTimeout(() => resolve({ callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] }), grace);
+        timer = setTimeout(
+          () => resolve({ callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] }),
+          grace,
+        );
       };
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
@@ -415,7 +505,12 @@ export class AgentSession {
   }
 
   /** Render a result for the model, apply plan-mode markers, report it. */
-  private async settle(turn: number, call: ToolCall, done: { outcome: ToolOutcome; ms: number }, signal: AbortSignal): Promise<ToolResultPart> {
+  private async settle(
+    turn: number,
+    call: ToolCall,
+    done: { outcome: ToolOutcome; ms: number },
+    signal: AbortSignal,
+  ): Promise<ToolResultPart> {
     let result: ToolResult = done.outcome;
     let interrupted = false;
     if (signal.aborted && result.isError) {
@@ -452,7 +547,14 @@ export class AgentSession {
       ...(interrupted ? { refused: "interrupted" as const } : {}),
       ...(rendered.capped ? { capped: rendered.capped } : {}),
     });
-    this.transcript.append({ type: "tool_result", id: call.id, name: call.name, isError, durationMs: done.ms, ...(rendered.capped ? { capped: rendered.capped } : {}) });
+    this.transcript.append({
+      type: "tool_result",
+      id: call.id,
+      name: call.name,
+      isError,
+      durationMs: done.ms,
+      ...(rendered.capped ? { capped: rendered.capped } : {}),
+    });
     return this.toolPart(call, isError, text);
   }
 
@@ -477,7 +579,8 @@ export class AgentSession {
     this.emit({ type: "plan_mode", active: this.planMode, planFile: file, approved });
     this.transcript.append({ type: "plan", file, approved });
     if (approved) return `The user approved the plan (saved to ${file}). Plan mode is OFF: carry the plan out now.`;
-    if (asked) return `The user did not approve the plan (saved to ${file}). Plan mode stays ON: ask what to change, or revise the plan and call exit_plan_mode again.`;
+    if (asked)
+      return `The user did not approve the plan (saved to ${file}). Plan mode stays ON: ask what to change, or revise the plan and call exit_plan_mode again.`;
     return `Nobody can approve plans in this non-interactive session (run with --yes or --allow exit_plan_mode to approve automatically). The plan is saved to ${file}. Plan mode stays ON: stop here and summarise the plan.`;
   }
 

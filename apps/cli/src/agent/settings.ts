@@ -36,8 +36,10 @@ export function settingsFiles(home: string, cwd: string): { readonly user: strin
   return { user: path.join(home, ".indusvx", "settings.json"), project: path.join(cwd, ".indusvx", "settings.json") };
 }
 
-const positiveInt = (value: unknown): number | undefined => (typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined);
-const nonEmpty = (value: unknown): string | undefined => (typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined);
+const positiveInt = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isInteger(value) && value > 0 ? value : undefined;
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined;
 
 function validate(raw: Record<string, unknown>, file: string, warnings: string[]): AgentSettings {
   const out: Record<string, unknown> = {};
@@ -81,7 +83,8 @@ function readOne(file: string, warnings: string[]): AgentSettings | undefined {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") warnings.push(`${file}: cannot read (${(error as Error).message}); ignored`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      warnings.push(`${file}: cannot read (${(error as Error).message}); ignored`);
     return undefined;
   }
   const errors: ParseError[] = [];
@@ -103,11 +106,14 @@ export function loadSettings(home: string, cwd: string): LoadedSettings {
   const warnings: string[] = [];
   const files = settingsFiles(home, cwd);
   const user = readOne(files.user, warnings) ?? {};
-  const projectRaw = path.resolve(files.project) === path.resolve(files.user) ? undefined : readOne(files.project, warnings);
+  const projectRaw =
+    path.resolve(files.project) === path.resolve(files.user) ? undefined : readOne(files.project, warnings);
   const project: Record<string, unknown> = { ...(projectRaw ?? {}) };
   for (const key of USER_ONLY) {
     if (project[key] !== undefined) {
-      warnings.push(`${files.project}: ignoring "${key}": only ${files.user} may set it (a project must not redirect your key or approve tools)`);
+      warnings.push(
+        `${files.project}: ignoring "${key}": only ${files.user} may set it (a project must not redirect your key or approve tools)`,
+      );
       delete project[key];
     }
   }

@@ -40,13 +40,25 @@ function toolsCommand(_args: readonly string[], ctx: SlashContext): void {
   ctx.print(ctx.style.bold(`${pad("tool", width)}${pad("origin", 10)}${pad("ro", 4)}description`));
   for (const d of descriptors) {
     const origin = ctx.deck.origin(d.name);
-    ctx.print(`${pad(d.name, width)}${pad(origin, 10)}${pad(d.annotations?.readOnlyHint ? "✓" : "", 4)}${ctx.style.dim(firstLine(d.description, 70))}`);
+    ctx.print(
+      `${pad(d.name, width)}${pad(origin, 10)}${pad(d.annotations?.readOnlyHint ? "✓" : "", 4)}${ctx.style.dim(firstLine(d.description, 70))}`,
+    );
   }
-  ctx.print(ctx.style.dim(`${descriptors.length} tools${ctx.session.inPlanMode ? " · plan mode: only read-only tools run" : ""}`));
+  ctx.print(
+    ctx.style.dim(
+      `${descriptors.length} tools${ctx.session.inPlanMode ? " · plan mode: only read-only tools run" : ""}`,
+    ),
+  );
 }
 
 function serverLine(ctx: SlashContext, s: ReturnType<BootedDeck["mcp"]["servers"]>[number], disabled: boolean): string {
-  const mark = disabled ? ctx.style.dim("○") : s.phase === "ready" ? ctx.style.green("✓") : s.phase === "faulted" ? ctx.style.red("✗") : ctx.style.yellow("…");
+  const mark = disabled
+    ? ctx.style.dim("○")
+    : s.phase === "ready"
+      ? ctx.style.green("✓")
+      : s.phase === "faulted"
+        ? ctx.style.red("✗")
+        : ctx.style.yellow("…");
   const detail =
     s.phase === "ready"
       ? `${s.toolCount} tool${s.toolCount === 1 ? "" : "s"}${s.connectMs !== undefined ? ` · ${s.connectMs} ms` : ""}`
@@ -104,13 +116,25 @@ async function mcpCommand(args: readonly string[], ctx: SlashContext): Promise<v
   ctx.session.setServerEnabled(id, enable);
   if (enable) disabled.delete(id);
   else disabled.add(id);
-  ctx.print(`${id} ${enable ? "enabled" : "disabled"} for this session (${ctx.deck.box.descriptors().length} tools now).`);
+  ctx.print(
+    `${id} ${enable ? "enabled" : "disabled"} for this session (${ctx.deck.box.descriptors().length} tools now).`,
+  );
 }
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "help", usage: "/help", summary: "This list", run: (_args, ctx) => helpCommand(ctx) },
-  { name: "tools", usage: "/tools", summary: "Every tool the model can call, with origin and read-only flag", run: toolsCommand },
-  { name: "mcp", usage: "/mcp [status | reconnect <server> | enable <server> | disable <server>]", summary: "MCP server status and control", run: mcpCommand },
+  {
+    name: "tools",
+    usage: "/tools",
+    summary: "Every tool the model can call, with origin and read-only flag",
+    run: toolsCommand,
+  },
+  {
+    name: "mcp",
+    usage: "/mcp [status | reconnect <server> | enable <server> | disable <server>]",
+    summary: "MCP server status and control",
+    run: mcpCommand,
+  },
   {
     name: "clear",
     usage: "/clear",
@@ -120,18 +144,27 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       ctx.print("Conversation cleared.");
     },
   },
-  { name: "exit", usage: "/exit", summary: "Leave (also /quit, Ctrl-D, or Ctrl-C twice)", run: (_args, ctx) => ctx.exit() },
+  {
+    name: "exit",
+    usage: "/exit",
+    summary: "Leave (also /quit, Ctrl-D, or Ctrl-C twice)",
+    run: (_args, ctx) => ctx.exit(),
+  },
 ];
 
 function helpCommand(ctx: SlashContext): void {
   for (const command of SLASH_COMMANDS) ctx.print(`${pad(command.usage, 68)}${ctx.style.dim(command.summary)}`);
-  ctx.print(ctx.style.dim("Ctrl-C interrupts the running turn and cancels its tools; at an empty prompt, Ctrl-C twice leaves."));
+  ctx.print(
+    ctx.style.dim("Ctrl-C interrupts the running turn and cancels its tools; at an empty prompt, Ctrl-C twice leaves."),
+  );
 }
 
 export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
   const [head, ...args] = line.slice(1).trim().split(/\s+/);
   const name = (head ?? "").toLowerCase();
-  const command = SLASH_COMMANDS.find((c) => c.name === name) ?? (name === "quit" ? SLASH_COMMANDS.find((c) => c.name === "exit") : undefined);
+  const command =
+    SLASH_COMMANDS.find((c) => c.name === name) ??
+    (name === "quit" ? SLASH_COMMANDS.find((c) => c.name === "exit") : undefined);
   if (!command) {
     ctx.print(`Unknown command /${name}: /help lists them.`);
     return;

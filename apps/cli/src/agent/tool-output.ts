@@ -104,5 +104,8 @@ export function capText(text: string, options: RenderOptions): RenderedResult {
   const note =
     `\n\n[… output capped: ${text.length.toLocaleString("en-US")} characters in total, ${omitted.toLocaleString("en-US")} omitted here. ` +
     `The full result is saved at ${file}; use the read tool on that path (with an offset) to see the rest.]\n\n`;
-  return { text: `${text.slice(0, head)}${note}${text.slice(text.length - tail)}`, capped: { totalChars: text.length, file } };
+  return {
+    text: `${text.slice(0, head)}${note}${text.slice(text.length - tail)}`,
+    capped: { totalChars: text.length, file },
+  };
 }

@@ -14,7 +14,8 @@ interface CallFlags extends DeckFlags {
 }
 
 function readArgs(json: string | undefined, file: string | undefined): Record<string, unknown> {
-  if (json !== undefined && file !== undefined) throw new UsageError("give the arguments inline or with --args-file, not both");
+  if (json !== undefined && file !== undefined)
+    throw new UsageError("give the arguments inline or with --args-file, not both");
   let text = json ?? "{}";
   let where = "the arguments";
   if (file !== undefined) {
@@ -54,7 +55,10 @@ function distance(a: string, b: string): number {
 function suggest(name: string, names: readonly string[]): string[] {
   const lower = name.toLowerCase();
   return names
-    .map((candidate) => ({ candidate, score: candidate.toLowerCase().includes(lower) ? 0 : distance(lower, candidate.toLowerCase()) }))
+    .map((candidate) => ({
+      candidate,
+      score: candidate.toLowerCase().includes(lower) ? 0 : distance(lower, candidate.toLowerCase()),
+    }))
     .filter((x) => x.score <= Math.max(2, Math.floor(name.length / 3)))
     .sort((a, b) => a.score - b.score)
     .slice(0, 3)
@@ -73,9 +77,15 @@ export function schemaProblems(descriptor: ToolDescriptor, args: unknown): strin
   if (validate(args)) return [];
   return (validate.errors ?? []).map((e) => {
     const missing = e.keyword === "required" ? `/${(e.params as { missingProperty: string }).missingProperty}` : "";
-    const extra = e.keyword === "additionalProperties" ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : "";
+    const extra =
+      e.keyword === "additionalProperties" ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : "";
     const at = `${e.instancePath}${missing}${extra}` || "/";
-    const message = e.keyword === "required" ? "is required" : e.keyword === "additionalProperties" ? "is not allowed" : e.message ?? "is invalid";
+    const message =
+      e.keyword === "required"
+        ? "is required"
+        : e.keyword === "additionalProperties"
+          ? "is not allowed"
+          : (e.message ?? "is invalid");
     return `${at} ${message}`;
   });
 }
@@ -86,7 +96,8 @@ function printOutcome(outcome: ToolOutcome): void {
     if (block.type === "text") out.write(block.text.endsWith("\n") ? block.text : `${block.text}\n`);
     else out.write(`${JSON.stringify(block.value, null, 2)}\n`);
   }
-  if (outcome.content.length === 0 && outcome.structuredContent) out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
+  if (outcome.content.length === 0 && outcome.structuredContent)
+    out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
 }
 
 export async function callCommand(tool: string, json: string | undefined, flags: CallFlags): Promise<number> {
@@ -95,18 +106,28 @@ export async function callCommand(tool: string, json: string | undefined, flags:
     const descriptors = deck.box.descriptors();
     const descriptor = descriptors.find((d) => d.name === tool);
     if (!descriptor) {
-      const close = suggest(tool, descriptors.map((d) => d.name));
-      throw new UsageError(`no tool named "${tool}"${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""} (see \`indusr tools\`)`);
+      const close = suggest(
+        tool,
+        descriptors.map((d) => d.name),
+      );
+      throw new UsageError(
+        `no tool named "${tool}"${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""} (see \`indusr tools\`)`,
+      );
     }
     const problems = schemaProblems(descriptor, args);
     if (problems.length > 0) {
-      throw new UsageError(`arguments for ${tool} do not match its schema:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+      throw new UsageError(
+        `arguments for ${tool} do not match its schema:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+      );
     }
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once("SIGINT", onSignal);
     try {
-      const outcome = await deck.box.runner.run({ id: "cli-call", name: tool, input: args }, { signal: controller.signal });
+      const outcome = await deck.box.runner.run(
+        { id: "cli-call", name: tool, input: args },
+        { signal: controller.signal },
+      );
       if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
       else printOutcome(outcome);
       return outcome.isError ? EXIT.failed : EXIT.ok;

@@ -19,7 +19,11 @@ interface ConfigFlags {
 /** A server config safe to print. */
 export function redactServer(server: ServerConfig): ServerConfig {
   if (server.transport === "stdio") return { ...server, env: redactRecord(server.env, redactEnvValue) };
-  return { ...server, url: redactUrl(server.url), headers: redactRecord(server.headers, (_k, v) => redactHeaderValue(v)) };
+  return {
+    ...server,
+    url: redactUrl(server.url),
+    headers: redactRecord(server.headers, (_k, v) => redactHeaderValue(v)),
+  };
 }
 
 function target(server: ServerConfig): string {
@@ -30,22 +34,43 @@ function load(flags: ConfigFlags) {
   const cli = cliEnv(flags);
   const resolved = resolveMcpConfig({ mcp: flags.mcp ?? [] }, cli.cwd, cli.env);
   warnDiagnostics(cli, resolved.diagnostics);
-  const rows = resolved.servers.map((server) => ({ server: redactServer(server), source: resolved.origins.get(server.id)?.file ?? "", row: resolved.origins.get(server.id)?.row ?? "" }));
+  const rows = resolved.servers.map((server) => ({
+    server: redactServer(server),
+    source: resolved.origins.get(server.id)?.file ?? "",
+    row: resolved.origins.get(server.id)?.row ?? "",
+  }));
   return { cli, resolved, rows };
 }
 
 export async function mcpListCommand(flags: ConfigFlags): Promise<number> {
   const { rows, resolved } = load(flags);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(rows.map((r) => ({ name: r.server.id, transport: r.server.transport, target: target(r.server), source: r.source, row: r.row })), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        rows.map((r) => ({
+          name: r.server.id,
+          transport: r.server.transport,
+          target: target(r.server),
+          source: r.source,
+          row: r.row,
+        })),
+        null,
+        2,
+      )}\n`,
+    );
     return EXIT.ok;
   }
   if (rows.length === 0) {
     const looked = resolved.files.map((f) => f.file).join(", ");
-    process.stdout.write(`No MCP servers configured (looked in ${looked}). Add one with \`indusr mcp add <name> -- <command>\`.\n`);
+    process.stdout.write(
+      `No MCP servers configured (looked in ${looked}). Add one with \`indusr mcp add <name> -- <command>\`.\n`,
+    );
     return EXIT.ok;
   }
-  const lines = [["NAME", "TRANSPORT", "SOURCE", "TARGET"], ...rows.map((r) => [r.server.id, r.server.transport, r.source, target(r.server)])];
+  const lines = [
+    ["NAME", "TRANSPORT", "SOURCE", "TARGET"],
+    ...rows.map((r) => [r.server.id, r.server.transport, r.source, target(r.server)]),
+  ];
   process.stdout.write(`${table(lines, 100)}\n`);
   return EXIT.ok;
 }
@@ -54,7 +79,9 @@ export async function mcpGetCommand(name: string, flags: ConfigFlags): Promise<n
   const { rows } = load(flags);
   const row = rows.find((r) => r.server.id === name);
   if (!row) {
-    process.stderr.write(`indusr: no MCP server named "${name}" is configured${rows.length > 0 ? ` (configured: ${rows.map((r) => r.server.id).join(", ")})` : ""}\n`);
+    process.stderr.write(
+      `indusr: no MCP server named "${name}" is configured${rows.length > 0 ? ` (configured: ${rows.map((r) => r.server.id).join(", ")})` : ""}\n`,
+    );
     return EXIT.failed;
   }
   if (flags.json) {

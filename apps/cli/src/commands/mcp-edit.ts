@@ -5,8 +5,21 @@
 import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
 import { parseMcpConfigText } from "@indus/deck";
-import { importPlaces, readImportPlace, type ImportClient, type ImportPlace, type ImportedRow } from "../import-sources";
-import { addServerToFile, configPathFor, ConfigFileError, listServerNames, removeServerFromFile, type Scope } from "../config-file";
+import {
+  importPlaces,
+  readImportPlace,
+  type ImportClient,
+  type ImportPlace,
+  type ImportedRow,
+} from "../import-sources";
+import {
+  addServerToFile,
+  configPathFor,
+  ConfigFileError,
+  listServerNames,
+  removeServerFromFile,
+  type Scope,
+} from "../config-file";
 import { cliEnv } from "../cli-env";
 import { EXIT, UsageError } from "../program";
 
@@ -24,7 +37,12 @@ interface AddOptions {
   json?: boolean;
 }
 
-function parsePairs(items: readonly string[] | undefined, separator: "=" | ":", flag: string, nameRule: RegExp): Record<string, string> {
+function parsePairs(
+  items: readonly string[] | undefined,
+  separator: "=" | ":",
+  flag: string,
+  nameRule: RegExp,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of items ?? []) {
     const at = item.indexOf(separator);
@@ -50,8 +68,10 @@ export function rowForAdd(command: readonly string[], options: AddOptions): Reco
     } catch {
       throw new UsageError(`--url "${options.url}" is not a URL`);
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--url must be http:// or https://, not ${url.protocol}`);
-    if (Object.keys(env).length > 0) throw new UsageError("-e/--env applies to stdio servers; a remote server takes -H/--header");
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new UsageError(`--url must be http:// or https://, not ${url.protocol}`);
+    if (Object.keys(env).length > 0)
+      throw new UsageError("-e/--env applies to stdio servers; a remote server takes -H/--header");
     return {
       url: options.url,
       ...(options.transport === "sse" ? { transport: "sse" } : {}),
@@ -59,9 +79,13 @@ export function rowForAdd(command: readonly string[], options: AddOptions): Reco
     };
   }
   if (options.transport !== undefined) throw new UsageError("--transport applies to --url servers");
-  if (Object.keys(headers).length > 0) throw new UsageError("-H/--header applies to --url servers; a stdio server takes -e/--env");
+  if (Object.keys(headers).length > 0)
+    throw new UsageError("-H/--header applies to --url servers; a stdio server takes -e/--env");
   const [program, ...args] = command;
-  if (program === undefined) throw new UsageError("give the server's command after --, e.g. `indusr mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .`, or --url");
+  if (program === undefined)
+    throw new UsageError(
+      "give the server's command after --, e.g. `indusr mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .`, or --url",
+    );
   return { command: program, ...(args.length > 0 ? { args } : {}), ...(Object.keys(env).length > 0 ? { env } : {}) };
 }
 
@@ -111,7 +135,6 @@ export async function mcpRemoveCommand(name: string, options: { scope?: Scope; c
   return EXIT.ok;
 }
 
-
 interface ImportOptions {
   from: ImportClient;
   scope: Scope;
@@ -125,8 +148,16 @@ interface ImportOptions {
 export async function mcpImportCommand(options: ImportOptions): Promise<number> {
   const cli = cliEnv(options);
   const places: ImportPlace[] = options.file
-    ? importPlaces(options.from, { cwd: cli.cwd, home: cli.home, platform: process.platform }).slice(0, 1).map((p) => ({ ...p, file: path.resolve(cli.cwd, options.file!) }))
-    : importPlaces(options.from, { cwd: cli.cwd, home: cli.home, platform: process.platform, ...(cli.env.APPDATA ? { appData: cli.env.APPDATA } : {}), ...(cli.xdgConfigHome ? { xdgConfigHome: cli.xdgConfigHome } : {}) });
+    ? importPlaces(options.from, { cwd: cli.cwd, home: cli.home, platform: process.platform })
+        .slice(0, 1)
+        .map((p) => ({ ...p, file: path.resolve(cli.cwd, options.file!) }))
+    : importPlaces(options.from, {
+        cwd: cli.cwd,
+        home: cli.home,
+        platform: process.platform,
+        ...(cli.env.APPDATA ? { appData: cli.env.APPDATA } : {}),
+        ...(cli.xdgConfigHome ? { xdgConfigHome: cli.xdgConfigHome } : {}),
+      });
   const target = configPathFor(options.scope, cli);
   const found: ImportedRow[] = [];
   const seen = new Set<string>();
@@ -144,7 +175,9 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     }
   }
   if (found.length === 0) {
-    process.stderr.write(`indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places.map((p) => p.file))].join(", ")})\n`);
+    process.stderr.write(
+      `indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places.map((p) => p.file))].join(", ")})\n`,
+    );
     return EXIT.failed;
   }
   let existing: string[] = [];
@@ -154,10 +187,16 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     process.stderr.write(`indusr: ${(error as Error).message}\n`);
     return EXIT.failed;
   }
-  const results: { name: string; from: string; action: "added" | "replaced" | "skipped" | "invalid"; why?: string }[] = [];
+  const results: { name: string; from: string; action: "added" | "replaced" | "skipped" | "invalid"; why?: string }[] =
+    [];
   for (const item of found) {
     if (!SERVER_ID_PATTERN.test(item.name)) {
-      results.push({ name: item.name, from: item.file, action: "invalid", why: "the name must start with a letter and hold only letters, digits, _ or -" });
+      results.push({
+        name: item.name,
+        from: item.file,
+        action: "invalid",
+        why: "the name must start with a letter and hold only letters, digits, _ or -",
+      });
       continue;
     }
     const check = parseMcpConfigText(JSON.stringify({ mcpServers: { [item.name]: item.row } }), item.file, { env: {} });
@@ -168,7 +207,12 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     }
     const clash = existing.includes(item.name);
     if (clash && !options.force) {
-      results.push({ name: item.name, from: item.file, action: "skipped", why: `already in ${target} (pass --force to replace)` });
+      results.push({
+        name: item.name,
+        from: item.file,
+        action: "skipped",
+        why: `already in ${target} (pass --force to replace)`,
+      });
       continue;
     }
     if (!options.dryRun) {
@@ -180,14 +224,20 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
       }
       existing.push(item.name);
     }
-    results.push({ name: item.name, from: item.file, action: clash ? "replaced" : "added", ...(item.notes.length > 0 ? { why: item.notes.join("; ") } : {}) });
+    results.push({
+      name: item.name,
+      from: item.file,
+      action: clash ? "replaced" : "added",
+      ...(item.notes.length > 0 ? { why: item.notes.join("; ") } : {}),
+    });
   }
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ target, dryRun: options.dryRun === true, servers: results }, null, 2)}\n`);
   } else {
     const verb = options.dryRun ? "would be" : "";
     for (const r of results) {
-      const action = options.dryRun && (r.action === "added" || r.action === "replaced") ? `${verb} ${r.action}` : r.action;
+      const action =
+        options.dryRun && (r.action === "added" || r.action === "replaced") ? `${verb} ${r.action}` : r.action;
       process.stdout.write(`${r.name}: ${action} (from ${r.from})${r.why ? ` — ${r.why}` : ""}\n`);
     }
     if (!options.dryRun) process.stdout.write(`Wrote ${target}\n`);

@@ -20,7 +20,8 @@ interface ServeFlags extends DeckFlags {
 
 function portOf(value: string): number {
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, not "${value}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0-65535, not "${value}"`);
   return port;
 }
 
@@ -60,7 +61,9 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
       }).catch((error: Error) => {
         throw new UsageError(error.message);
       });
-      process.stderr.write(`indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`);
+      process.stderr.write(
+        `indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`,
+      );
       await untilSignal();
       await host.close();
       return EXIT.ok;

@@ -22,12 +22,20 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
     } else {
       const rows = [["SERVER", "PHASE", "TOOLS", "TIME", "FAULT"]];
       for (const s of servers) {
-        rows.push([s.id, s.phase, String(s.toolCount), s.connectMs === undefined ? "-" : `${s.connectMs} ms`, s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : ""]);
+        rows.push([
+          s.id,
+          s.phase,
+          String(s.toolCount),
+          s.connectMs === undefined ? "-" : `${s.connectMs} ms`,
+          s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : "",
+        ]);
       }
       process.stdout.write(`${table(rows, 120)}\n`);
       for (const s of failed) {
         if (!s.stderrTail || s.stderrTail.length === 0) continue;
-        process.stdout.write(`\n${s.id} stderr (last ${s.stderrTail.length} lines):\n${s.stderrTail.map((line) => `  ${line}`).join("\n")}\n`);
+        process.stdout.write(
+          `\n${s.id} stderr (last ${s.stderrTail.length} lines):\n${s.stderrTail.map((line) => `  ${line}`).join("\n")}\n`,
+        );
       }
       process.stdout.write(`\n${servers.length - failed.length} of ${servers.length} servers ready\n`);
     }

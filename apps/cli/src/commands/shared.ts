@@ -26,7 +26,8 @@ const PROFILE_CHOICES: readonly string[] = findFlag("profile").choices ?? [];
 
 export function profileOf(flags: DeckFlags, fallback: Profile): Profile {
   if (flags.profile === undefined) return fallback;
-  if (!PROFILE_CHOICES.includes(flags.profile)) throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
+  if (!PROFILE_CHOICES.includes(flags.profile))
+    throw new UsageError(`--profile must be authoring, survey or all, not "${flags.profile}"`);
   return flags.profile as Profile;
 }
 
@@ -76,15 +77,23 @@ export function warnDiagnostics(cli: CliEnv, diagnostics: readonly ConfigDiagnos
 export function warnFailedServers(cli: CliEnv, servers: readonly ServerReport[]): void {
   for (const server of servers) {
     if (!server.fault) continue;
-    process.stderr.write(`${paint(cli, "33", "warning")}: MCP server "${server.id}" failed (${server.fault.kind}): ${server.fault.message.split("\n")[0]!.replace(/\.$/, "")}; its tools are skipped\n`);
+    process.stderr.write(
+      `${paint(cli, "33", "warning")}: MCP server "${server.id}" failed (${server.fault.kind}): ${server.fault.message.split("\n")[0]!.replace(/\.$/, "")}; its tools are skipped\n`,
+    );
   }
 }
 
 /** Boot, warn, run `body`, and always tear the servers down. */
-export async function withDeck<T>(flags: DeckFlags, fallbackProfile: Profile, body: (deck: BootedDeck, cli: CliEnv) => Promise<T>): Promise<T> {
+export async function withDeck<T>(
+  flags: DeckFlags,
+  fallbackProfile: Profile,
+  body: (deck: BootedDeck, cli: CliEnv) => Promise<T>,
+): Promise<T> {
   const { cli, options } = bootOptionsOf(flags, fallbackProfile);
   // A --no-tools session never loads the deck.
-  const deck = options.noTools ? (await import("../empty-deck")).emptyDeck() : await (await import("../boot")).bootDeck(options);
+  const deck = options.noTools
+    ? (await import("../empty-deck")).emptyDeck()
+    : await (await import("../boot")).bootDeck(options);
   try {
     warnDiagnostics(cli, deck.diagnostics);
     warnFailedServers(cli, deck.servers);

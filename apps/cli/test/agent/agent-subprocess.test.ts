@@ -6,7 +6,17 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, fail, lastToolResults, rateLimited, say, startFakeModel, type FakeModelServer, type Protocol, type Step } from "./fake-model/fake-model-server";
+import {
+  callTool,
+  fail,
+  lastToolResults,
+  rateLimited,
+  say,
+  startFakeModel,
+  type FakeModelServer,
+  type Protocol,
+  type Step,
+} from "./fake-model/fake-model-server";
 import {
   agentSandbox,
   alive,
@@ -56,7 +66,20 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
       (request) => say(`The server answered: ${lastToolResults(request)[0]?.text}`),
     ]);
     const mcp = sandbox.mcpConfig({ everything: everythingServer });
-    const r = await runAgent(["-p", "echo something", "--mcp", mcp, "--allow", "everything__*", "--output-format", "stream-json", ...modelArgs(server, protocol)], sandbox);
+    const r = await runAgent(
+      [
+        "-p",
+        "echo something",
+        "--mcp",
+        mcp,
+        "--allow",
+        "everything__*",
+        "--output-format",
+        "stream-json",
+        ...modelArgs(server, protocol),
+      ],
+      sandbox,
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const all = events(r.stdout);
@@ -65,8 +88,17 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
     expect(start.servers).toEqual([expect.objectContaining({ id: "everything", phase: "ready" })]);
     const toolNames = (start.tools as { name: string; origin: string }[]).map((t) => t.name);
     expect(toolNames).toEqual(expect.arrayContaining(["read", "write", "bash", "everything__echo"]));
-    expect(all.find((e) => e.type === "tool_result")).toMatchObject({ name: "everything__echo", isError: false, content: "Echo: hello from the model" });
-    expect(all.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "The server answered: Echo: hello from the model", turns: 2 });
+    expect(all.find((e) => e.type === "tool_result")).toMatchObject({
+      name: "everything__echo",
+      isError: false,
+      content: "Echo: hello from the model",
+    });
+    expect(all.at(-1)).toMatchObject({
+      type: "result",
+      subtype: "success",
+      result: "The server answered: Echo: hello from the model",
+      turns: 2,
+    });
     // The briefing was composed after attachment: it names the remote tool and carries the server's instructions.
     const first = server.requests[0]!;
     expect(first.protocol).toBe(protocol);
@@ -91,13 +123,22 @@ test("a mutating call is refused without --allow, and runs with a matching --all
   const refused = await runAgent(["-p", "write out.txt", "--mcp", mcp, ...modelArgs(server)], sandbox);
   expect(refused.code).toBe(0);
   expect(fs.existsSync(path.join(sandbox.cwd, "out.txt"))).toBe(false);
-  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(/^Refused: `write` is not known to be read-only.*--allow write or --yes/);
+  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(
+    /^Refused: `write` is not known to be read-only.*--allow write or --yes/,
+  );
   expect(lastToolResults(server.requests[2]!)[0]!.text).toMatch(/^Refused: `everything__toggle-simulated-logging`/);
   expect(refused.stderr).toContain("⎿ refused");
   expect(refused.stdout).toMatch(/^Results: Refused: `everything__toggle/);
 
-  server.push(callTool("write", { path: "out.txt", content: "written\n" }), callTool("everything__toggle-simulated-logging", {}), say("done"));
-  const allowed = await runAgent(["-p", "write out.txt", "--mcp", mcp, "--allow", "write,everything__*", ...modelArgs(server)], sandbox);
+  server.push(
+    callTool("write", { path: "out.txt", content: "written\n" }),
+    callTool("everything__toggle-simulated-logging", {}),
+    say("done"),
+  );
+  const allowed = await runAgent(
+    ["-p", "write out.txt", "--mcp", mcp, "--allow", "write,everything__*", ...modelArgs(server)],
+    sandbox,
+  );
   expect(allowed.code).toBe(0);
   expect(fs.readFileSync(path.join(sandbox.cwd, "out.txt"), "utf8")).toBe("written\n");
   expect(lastToolResults(server.requests[5]!)[0]!.text).not.toMatch(/^Refused/);
@@ -111,11 +152,16 @@ test("plan mode blocks write even when write is allowed; the proposed plan is sa
     callTool("write", { path: "planned.txt", content: "x" }),
     say("Stopping with the plan."),
   ]);
-  const planned = await runAgent(["-p", "plan it", "--allow", "write", "--output-format", "stream-json", ...modelArgs(server)], sandbox);
+  const planned = await runAgent(
+    ["-p", "plan it", "--allow", "write", "--output-format", "stream-json", ...modelArgs(server)],
+    sandbox,
+  );
   expect(planned.code).toBe(0);
   expect(lastToolResults(server.requests[1]!)[0]!.text).toContain("Plan mode is ON");
   expect(lastToolResults(server.requests[2]!)[0]!.text).toMatch(/^Refused: plan mode is on/);
-  expect(lastToolResults(server.requests[3]!)[0]!.text).toContain("Nobody can approve plans in this non-interactive session");
+  expect(lastToolResults(server.requests[3]!)[0]!.text).toContain(
+    "Nobody can approve plans in this non-interactive session",
+  );
   expect(lastToolResults(server.requests[4]!)[0]!.text).toMatch(/^Refused: plan mode is on/);
   expect(fs.existsSync(path.join(sandbox.cwd, "planned.txt"))).toBe(false);
   const plan = events(planned.stdout).find((e) => e.type === "plan_mode" && e.planFile !== undefined)!;
@@ -124,10 +170,17 @@ test("plan mode blocks write even when write is allowed; the proposed plan is sa
 });
 
 test("Ctrl-C (SIGINT) mid-tool cancels the tool and kills its process group", async () => {
-  const server = await model([callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }), say("never reached")]);
+  const server = await model([
+    callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
+    say("never reached"),
+  ]);
   const pidFile = path.join(sandbox.cwd, "sleep.pid");
   const agent = startAgent(["-p", "sleep a while", "--allow", "bash", ...modelArgs(server)], sandbox);
-  await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0, 60_000, "sleep.pid written");
+  await waitUntil(
+    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
+    60_000,
+    "sleep.pid written",
+  );
   const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
   expect(alive(pid)).toBe(true);
   agent.child.kill("SIGINT");
@@ -144,7 +197,20 @@ test("a server that crashes mid-turn becomes a tool error the model sees, and th
     (request) => say(`Recovered: ${lastToolResults(request)[0]?.text}`),
   ]);
   const mcp = sandbox.mcpConfig({ crashy: crashyServer, everything: everythingServer });
-  const r = await runAgent(["-p", "crash it", "--mcp", mcp, "--allow", "crashy__*,everything__echo", "--output-format", "stream-json", ...modelArgs(server, "anthropic")], sandbox);
+  const r = await runAgent(
+    [
+      "-p",
+      "crash it",
+      "--mcp",
+      mcp,
+      "--allow",
+      "crashy__*,everything__echo",
+      "--output-format",
+      "stream-json",
+      ...modelArgs(server, "anthropic"),
+    ],
+    sandbox,
+  );
   expect(r.code).toBe(0);
   const crash = lastToolResults(server.requests[1]!)[0]!;
   expect(crash.isError).toBe(true);
@@ -157,7 +223,10 @@ test("a server that crashes mid-turn becomes a tool error the model sees, and th
 
 test("a server that fails to start is reported in session_start and the session goes on", async () => {
   const server = await model([say("fine without it")]);
-  const mcp = sandbox.mcpConfig({ ghost: { command: path.join(sandbox.root, "no-such-binary") }, everything: everythingServer });
+  const mcp = sandbox.mcpConfig({
+    ghost: { command: path.join(sandbox.root, "no-such-binary") },
+    everything: everythingServer,
+  });
   const r = await runAgent(["-p", "hi", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server)], sandbox);
   expect(r.code).toBe(0);
   const start = events(r.stdout)[0]!;
@@ -177,7 +246,10 @@ test("no key, or a provider that is not there: a clear error and no server is st
   expect(noKey.stderr).toMatch(/^indusr: no API key: set OPENAI_API_KEY/);
   expect(fs.existsSync(marker)).toBe(false);
 
-  const gone = await runAgent(["-p", "hi", "--no-tools", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"], sandbox);
+  const gone = await runAgent(
+    ["-p", "hi", "--no-tools", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
+    sandbox,
+  );
   expect(gone.code).toBe(1);
   expect(gone.stderr).toContain("cannot reach the OpenAI-compatible API at http://127.0.0.1:9/v1");
 });
@@ -194,7 +266,10 @@ test("a flooding result is capped, and the model pages the saved whole with read
     (request) => say(`Tail: ${lastToolResults(request)[0]?.text}`),
   ]);
   const mcp = sandbox.mcpConfig({ crashy: crashyServer });
-  const r = await runAgent(["-p", "flood", "--mcp", mcp, "--allow", "crashy__flood", "--output-format", "stream-json", ...modelArgs(server)], sandbox);
+  const r = await runAgent(
+    ["-p", "flood", "--mcp", mcp, "--allow", "crashy__flood", "--output-format", "stream-json", ...modelArgs(server)],
+    sandbox,
+  );
   expect(r.code).toBe(0);
   const capped = events(r.stdout).find((e) => e.type === "tool_result" && e.name === "crashy__flood")!;
   expect(capped.capped).toEqual({ totalChars: expect.any(Number), file: saved });
@@ -220,12 +295,25 @@ test("a rate limit is retried after retry-after; a model that keeps failing ends
 });
 
 test("--max-turns bounds a run (json output)", async () => {
-  const server = await model([callTool("everything__echo", { message: "1" }), callTool("everything__echo", { message: "2" }), say("never")]);
+  const server = await model([
+    callTool("everything__echo", { message: "1" }),
+    callTool("everything__echo", { message: "2" }),
+    say("never"),
+  ]);
   const mcp = sandbox.mcpConfig({ everything: everythingServer });
-  const r = await runAgent(["-p", "loop", "--mcp", mcp, "--yes", "--max-turns", "2", "--output-format", "json", ...modelArgs(server)], sandbox);
+  const r = await runAgent(
+    ["-p", "loop", "--mcp", mcp, "--yes", "--max-turns", "2", "--output-format", "json", ...modelArgs(server)],
+    sandbox,
+  );
   expect(r.code).toBe(1);
   const result = JSON.parse(r.stdout) as Record<string, unknown>;
-  expect(result).toMatchObject({ type: "result", subtype: "error_max_turns", isError: true, turns: 2, error: "stopped after 2 turns (--max-turns 2)" });
+  expect(result).toMatchObject({
+    type: "result",
+    subtype: "error_max_turns",
+    isError: true,
+    turns: 2,
+    error: "stopped after 2 turns (--max-turns 2)",
+  });
   expect(result.toolCalls).toEqual([
     expect.objectContaining({ name: "everything__echo", isError: false }),
     expect.objectContaining({ name: "everything__echo", isError: true, refused: "max-turns" }),

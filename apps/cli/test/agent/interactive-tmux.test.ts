@@ -7,7 +7,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, alive, bin, everythingServer, removeBinSnapshot, waitUntil, type AgentSandbox } from "./support/agent-cli";
+import {
+  agentSandbox,
+  alive,
+  bin,
+  everythingServer,
+  removeBinSnapshot,
+  waitUntil,
+  type AgentSandbox,
+} from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
 
 jest.setTimeout(180_000);
@@ -56,17 +64,34 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
       // 3. Plan mode: the plan is shown, approved on the terminal, then carried out.
       callTool("enter_plan_mode", {}),
       callTool("exit_plan_mode", { plan: "# Tidy up\n1. write tidy.txt" }),
-      (request) => (lastToolResults(request)[0]?.text.includes("approved the plan") ? callTool("write", { path: "tidy.txt", content: "tidy\n" }) : say("not approved")),
+      (request) =>
+        lastToolResults(request)[0]?.text.includes("approved the plan")
+          ? callTool("write", { path: "tidy.txt", content: "tidy\n" })
+          : say("not approved"),
       say("Plan carried out."),
       // 4. A long bash the user interrupts.
       callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
       // 5. After the interrupt the conversation goes on.
-      (request) => say(`Noted: ${request.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))) ? "you stopped the sleep" : "?"}.`),
+      (request) =>
+        say(
+          `Noted: ${request.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))) ? "you stopped the sleep" : "?"}.`,
+        ),
     ],
   });
   const mcp = sandbox.mcpConfig({ everything: everythingServer });
   tmux = TmuxSession.start(
-    [process.execPath, bin(), "--session-dir", sandbox.sessions, "--mcp", mcp, "--base-url", fake.baseUrl, "--model", "fake-model"],
+    [
+      process.execPath,
+      bin(),
+      "--session-dir",
+      sandbox.sessions,
+      "--mcp",
+      mcp,
+      "--base-url",
+      fake.baseUrl,
+      "--model",
+      "fake-model",
+    ],
     { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
   );
   const banner = await waitForPrompt(tmux);
@@ -107,7 +132,11 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   await tmux.waitFor(/\? allow bash sleep 1000/);
   tmux.type("y");
   const pidFile = path.join(sandbox.cwd, "sleep.pid");
-  await waitUntil(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0, 60_000, "sleep.pid written");
+  await waitUntil(
+    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
+    60_000,
+    "sleep.pid written",
+  );
   const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
   expect(alive(pid)).toBe(true);
   tmux.keys("C-c");
@@ -169,7 +198,18 @@ test("-p on a terminal asks before a tool that may change things, and streams th
     ],
   });
   tmux = TmuxSession.start(
-    [process.execPath, bin(), "--session-dir", sandbox.sessions, "--base-url", fake.baseUrl, "--model", "fake-model", "-p", "write two files"],
+    [
+      process.execPath,
+      bin(),
+      "--session-dir",
+      sandbox.sessions,
+      "--base-url",
+      fake.baseUrl,
+      "--model",
+      "fake-model",
+      "-p",
+      "write two files",
+    ],
     { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
   );
   await tmux.waitFor(/\? allow write asked\.txt\s+\[y\]es once · \[a\]lways · \[n\]o ›/);

@@ -31,10 +31,22 @@ afterEach(async () => {
 
 function makeDeck(): FakeDeck {
   return fakeDeck(
-    [{ name: "everything__echo", readOnly: true, run: (input) => text(`Echo: ${(input as { message: string }).message}`) }],
+    [
+      {
+        name: "everything__echo",
+        readOnly: true,
+        run: (input) => text(`Echo: ${(input as { message: string }).message}`),
+      },
+    ],
     [
       { id: "everything", transport: "stdio", phase: "ready", toolCount: 1, connectMs: 120 },
-      { id: "broken", transport: "stdio", phase: "faulted", toolCount: 0, fault: { kind: "spawn-failed", message: "spawn nope ENOENT" } },
+      {
+        id: "broken",
+        transport: "stdio",
+        phase: "faulted",
+        toolCount: 0,
+        fault: { kind: "spawn-failed", message: "spawn nope ENOENT" },
+      },
     ],
   );
 }
@@ -50,16 +62,20 @@ async function run(flags: AgentFlags, options: { stdin?: string; env?: NodeJS.Pr
   stdin.end(options.stdin ?? "");
   const boots: BootOptions[] = [];
   const deck = options.deck ?? makeDeck();
-  const code = await runAgentCommand([], { cwd: path.join(root, "project"), sessionDir: path.join(root, "sessions"), ...flags }, {
-    bootDeck: async (opts) => {
-      boots.push(opts);
-      return deck;
+  const code = await runAgentCommand(
+    [],
+    { cwd: path.join(root, "project"), sessionDir: path.join(root, "sessions"), ...flags },
+    {
+      bootDeck: async (opts) => {
+        boots.push(opts);
+        return deck;
+      },
+      stdin,
+      stdout,
+      stderr,
+      env: { HOME: path.join(root, "home"), ...options.env },
     },
-    stdin,
-    stdout,
-    stderr,
-    env: { HOME: path.join(root, "home"), ...options.env },
-  });
+  );
   return { code, stdout: out, stderr: err, boots, deck };
 }
 
@@ -80,7 +96,9 @@ test("an unreachable provider: a clear error before any tool starts", async () =
   });
   const r = await run({ print: "hi", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m" });
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain(`cannot reach the OpenAI-compatible API at http://127.0.0.1:${port}/v1 (ECONNREFUSED): is the server running?`);
+  expect(r.stderr).toContain(
+    `cannot reach the OpenAI-compatible API at http://127.0.0.1:${port}/v1 (ECONNREFUSED): is the server running?`,
+  );
   expect(r.deck.started).toHaveLength(0);
   expect(r.deck.closed).toBe(true);
 });
@@ -94,16 +112,26 @@ test("off a terminal the model error is reported while servers are still startin
   stderr.on("data", (d: Buffer) => (err += d.toString()));
   const stdin = new PassThrough();
   stdin.end();
-  const done = runAgentCommand([], { print: "hi", baseUrl: "http://127.0.0.1:9/v1", model: "m", cwd: path.join(root, "project"), sessionDir: path.join(root, "s") }, {
-    bootDeck: async () => {
-      await released;
-      return deck;
+  const done = runAgentCommand(
+    [],
+    {
+      print: "hi",
+      baseUrl: "http://127.0.0.1:9/v1",
+      model: "m",
+      cwd: path.join(root, "project"),
+      sessionDir: path.join(root, "s"),
     },
-    stdin,
-    stdout: new PassThrough(),
-    stderr,
-    env: { HOME: path.join(root, "home") },
-  });
+    {
+      bootDeck: async () => {
+        await released;
+        return deck;
+      },
+      stdin,
+      stdout: new PassThrough(),
+      stderr,
+      env: { HOME: path.join(root, "home") },
+    },
+  );
   const started = Date.now();
   while (!err.includes("cannot reach")) {
     if (Date.now() - started > 10_000) throw new Error(`no early error; stderr: ${err}`);
@@ -117,29 +145,56 @@ test("off a terminal the model error is reported while servers are still startin
 
 test("a rejected key is reported by the preflight", async () => {
   fake = await startFakeModel({ apiKey: "right" });
-  const r = await run({ print: "hi", baseUrl: fake.baseUrl, model: "m", provider: "anthropic" }, { env: { ANTHROPIC_API_KEY: "wrong" } });
+  const r = await run(
+    { print: "hi", baseUrl: fake.baseUrl, model: "m", provider: "anthropic" },
+    { env: { ANTHROPIC_API_KEY: "wrong" } },
+  );
   expect(r.code).toBe(1);
-  expect(r.stderr).toContain(`the Anthropic API at ${fake.baseUrl} answered 401: the key in ANTHROPIC_API_KEY was refused`);
+  expect(r.stderr).toContain(
+    `the Anthropic API at ${fake.baseUrl} answered 401: the key in ANTHROPIC_API_KEY was refused`,
+  );
   expect(fake.requests).toHaveLength(0);
 });
 
 test("stream-json: session start with server statuses, deltas, calls, results, final usage", async () => {
-  fake = await startFakeModel({ script: [callTool("everything__echo", { message: "hey" }, { text: "Calling." }), say("It said hey.", { usage: { input: 30, output: 4 } })] });
+  fake = await startFakeModel({
+    script: [
+      callTool("everything__echo", { message: "hey" }, { text: "Calling." }),
+      say("It said hey.", { usage: { input: 30, output: 4 } }),
+    ],
+  });
   const r = await run({ print: "echo hey", baseUrl: fake.baseUrl, model: "fake-model", outputFormat: "stream-json" });
   expect(r.code).toBe(0);
-  const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as AgentEvent);
+  const events = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as AgentEvent);
   const start = events[0] as Extract<AgentEvent, { type: "session_start" }>;
   expect(start.type).toBe("session_start");
   expect(start.servers).toEqual([
     expect.objectContaining({ id: "everything", phase: "ready", toolCount: 1 }),
-    expect.objectContaining({ id: "broken", phase: "faulted", fault: { kind: "spawn-failed", message: "spawn nope ENOENT" } }),
+    expect.objectContaining({
+      id: "broken",
+      phase: "faulted",
+      fault: { kind: "spawn-failed", message: "spawn nope ENOENT" },
+    }),
   ]);
   expect(start.tools).toEqual([{ name: "everything__echo", origin: "server", readOnly: true }]);
   const types = events.map((e) => e.type);
   expect(types).toEqual(expect.arrayContaining(["text_delta", "tool_call", "tool_result", "turn_end", "result"]));
-  expect(events.find((e) => e.type === "tool_result")).toMatchObject({ name: "everything__echo", isError: false, content: "Echo: hey" });
+  expect(events.find((e) => e.type === "tool_result")).toMatchObject({
+    name: "everything__echo",
+    isError: false,
+    content: "Echo: hey",
+  });
   const result = events.at(-1) as Extract<AgentEvent, { type: "result" }>;
-  expect(result).toMatchObject({ type: "result", subtype: "success", isError: false, result: "It said hey.", turns: 2 });
+  expect(result).toMatchObject({
+    type: "result",
+    subtype: "success",
+    isError: false,
+    result: "It said hey.",
+    turns: 2,
+  });
   expect(result.usage.inputTokens).toBe(40);
   expect(fs.existsSync(result.transcript)).toBe(true);
   expect(r.boots[0]).toMatchObject({ profile: "all", noTools: false, sessionDir: path.join(root, "sessions") });
@@ -154,7 +209,9 @@ test("json: one object at the end; text: only the answer on stdout, activity on 
   expect(lines).toHaveLength(1);
   const object = JSON.parse(lines[0]!) as Record<string, unknown>;
   expect(object).toMatchObject({ type: "result", subtype: "success", result: "Answer one.", model: "fake-model" });
-  expect(object.toolCalls).toEqual([expect.objectContaining({ name: "everything__echo", input: { message: "x" }, isError: false })]);
+  expect(object.toolCalls).toEqual([
+    expect.objectContaining({ name: "everything__echo", input: { message: "x" }, isError: false }),
+  ]);
 
   fake.push(callTool("everything__echo", { message: "y" }, { text: "Thinking out loud." }), say("Answer two."));
   const t = await run({ print: "go", baseUrl: fake.baseUrl, model: "fake-model" });
@@ -162,7 +219,9 @@ test("json: one object at the end; text: only the answer on stdout, activity on 
   expect(t.stdout).toBe("Answer two.\n");
   expect(t.stderr).toContain("● everything__echo y");
   expect(t.stderr).toContain("⎿ Echo: y");
-  expect(t.stderr).toMatch(/warning: MCP server broken is unavailable \(spawn-failed: spawn nope ENOENT\); continuing without it/);
+  expect(t.stderr).toMatch(
+    /warning: MCP server broken is unavailable \(spawn-failed: spawn nope ENOENT\); continuing without it/,
+  );
 });
 
 test("the prompt can come on stdin; an empty stdin is a usage error", async () => {
@@ -177,7 +236,10 @@ test("the prompt can come on stdin; an empty stdin is a usage error", async () =
 
 test("--no-tools asks boot for no tools at all and tells the model it has no tools", async () => {
   fake = await startFakeModel({ script: [say("just talking")] });
-  const r = await run({ print: "hi", baseUrl: fake.baseUrl, model: "fake-model", noTools: true }, { deck: fakeDeck([]) });
+  const r = await run(
+    { print: "hi", baseUrl: fake.baseUrl, model: "fake-model", noTools: true },
+    { deck: fakeDeck([]) },
+  );
   expect(r.code).toBe(0);
   expect(r.boots[0]!.noTools).toBe(true);
   expect(fake.requests[0]!.tools).toEqual([]);

@@ -65,11 +65,26 @@ interface Harness {
   run(prompt: string, signal?: AbortSignal): ReturnType<AgentSession["run"]>;
 }
 
-async function harness(protocol: Protocol, script: Step[], tools: FakeTool[], extra: Partial<SessionOptions> & { ask?: PermissionAsker; allow?: string[]; yes?: boolean } = {}): Promise<Harness> {
+async function harness(
+  protocol: Protocol,
+  script: Step[],
+  tools: FakeTool[],
+  extra: Partial<SessionOptions> & { ask?: PermissionAsker; allow?: string[]; yes?: boolean } = {},
+): Promise<Harness> {
   fake = await startFakeModel({ script });
-  const config = resolveModelConfig({ provider: protocol, model: protocol === "anthropic" ? "claude-test" : "fake-model", baseUrl: fake.baseUrl }, {}, {});
+  const config = resolveModelConfig(
+    { provider: protocol, model: protocol === "anthropic" ? "claude-test" : "fake-model", baseUrl: fake.baseUrl },
+    {},
+    {},
+  );
   const deck = fakeDeck(tools, [
-    { id: "everything", transport: "stdio", phase: "ready", toolCount: 1, instructions: "Everything server: use echo to test round trips." },
+    {
+      id: "everything",
+      transport: "stdio",
+      phase: "ready",
+      toolCount: 1,
+      instructions: "Everything server: use echo to test round trips.",
+    },
   ]);
   const events: AgentEvent[] = [];
   const session = new AgentSession({
@@ -80,7 +95,11 @@ async function harness(protocol: Protocol, script: Step[], tools: FakeTool[], ex
     deck,
     cwd: dir,
     sessionDir: path.join(dir, "sessions"),
-    gate: new PermissionGate({ allow: extra.allow ?? [], yes: extra.yes ?? false, ...(extra.ask ? { ask: extra.ask } : {}) }),
+    gate: new PermissionGate({
+      allow: extra.allow ?? [],
+      yes: extra.yes ?? false,
+      ...(extra.ask ? { ask: extra.ask } : {}),
+    }),
     autoApprovePlans: extra.autoApprovePlans ?? false,
     maxTurns: extra.maxTurns ?? 20,
     maxRetries: 2,
@@ -88,7 +107,13 @@ async function harness(protocol: Protocol, script: Step[], tools: FakeTool[], ex
     ...extra,
   });
   session.start();
-  return { session, events, fake, deck, run: (prompt, signal) => session.run(prompt, signal ?? new AbortController().signal) };
+  return {
+    session,
+    events,
+    fake,
+    deck,
+    run: (prompt, signal) => session.run(prompt, signal ?? new AbortController().signal),
+  };
 }
 
 describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) => {
@@ -115,7 +140,11 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
   });
 
   test("a tool call runs through the box and the model sees its result", async () => {
-    const h = await harness(protocol, [callTool("everything__echo", { message: "ping" }, { text: "Let me echo." }), say("The server said ping.")], [echo]);
+    const h = await harness(
+      protocol,
+      [callTool("everything__echo", { message: "ping" }, { text: "Let me echo." }), say("The server said ping.")],
+      [echo],
+    );
     const result = await h.run("echo ping");
     expect(result.subtype).toBe("success");
     expect(result.turns).toBe(2);
@@ -130,7 +159,11 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
   });
 
   test("a mutating tool is refused without --allow, and the refusal is the result the model sees", async () => {
-    const h = await harness(protocol, [callTool("write", { path: "a.txt", content: "x" }), say("I could not write.")], [write]);
+    const h = await harness(
+      protocol,
+      [callTool("write", { path: "a.txt", content: "x" }), say("I could not write.")],
+      [write],
+    );
     const result = await h.run("write a file");
     expect(result.subtype).toBe("success");
     expect(writeCalls).toHaveLength(0);
@@ -162,7 +195,12 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     const bash: FakeTool = { name: "bash", run: () => text("ran") };
     const h = await harness(
       protocol,
-      [callTool("write", { path: "1" }), callTool("write", { path: "2" }), callTool("bash", { command: "ls" }), say("done")],
+      [
+        callTool("write", { path: "1" }),
+        callTool("write", { path: "2" }),
+        callTool("bash", { command: "ls" }),
+        say("done"),
+      ],
       [write, bash],
       { ask },
     );
@@ -188,7 +226,13 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     });
     const h = await harness(
       protocol,
-      [callTools([{ name: "a", input: {} }, { name: "b", input: {} }]), say("both done")],
+      [
+        callTools([
+          { name: "a", input: {} },
+          { name: "b", input: {} },
+        ]),
+        say("both done"),
+      ],
       [meet("a"), meet("b")],
     );
     const result = await h.run("go");
@@ -197,11 +241,17 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
   });
 
   test("plan mode blocks mutating tools until the plan is approved, and saves the plan", async () => {
-    const enter: FakeTool = { name: "enter_plan_mode", readOnly: true, run: () => ({ content: [{ type: "json", value: { enterPlanMode: true, applied: false } }] }) };
+    const enter: FakeTool = {
+      name: "enter_plan_mode",
+      readOnly: true,
+      run: () => ({ content: [{ type: "json", value: { enterPlanMode: true, applied: false } }] }),
+    };
     const exit: FakeTool = {
       name: "exit_plan_mode",
       readOnly: true,
-      run: (input) => ({ content: [{ type: "json", value: { exitPlan: true, plan: (input as { plan: string }).plan } }] }),
+      run: (input) => ({
+        content: [{ type: "json", value: { exitPlan: true, plan: (input as { plan: string }).plan } }],
+      }),
     };
     const h = await harness(
       protocol,
@@ -222,17 +272,38 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     const approval = lastToolResults(h.fake.requests[3]!)[0]!.text;
     expect(approval).toContain("The user approved the plan");
     expect(writeCalls).toHaveLength(1);
-    const planEvent = h.events.find((e) => e.type === "plan_mode" && e.planFile !== undefined) as Extract<AgentEvent, { type: "plan_mode" }>;
+    const planEvent = h.events.find((e) => e.type === "plan_mode" && e.planFile !== undefined) as Extract<
+      AgentEvent,
+      { type: "plan_mode" }
+    >;
     expect(path.basename(planEvent.planFile!)).toMatch(/^[0-9a-z]+-add-x\.md$/);
     expect(fs.readFileSync(planEvent.planFile!, "utf8")).toContain("1. write x");
   });
 
   test("without anyone to approve, plan mode stays on and the plan is still saved", async () => {
-    const enter: FakeTool = { name: "enter_plan_mode", readOnly: true, run: () => text(JSON.stringify({ enterPlanMode: true })) };
-    const exit: FakeTool = { name: "exit_plan_mode", readOnly: true, run: (input) => text(JSON.stringify({ exitPlan: true, plan: (input as { plan: string }).plan })) };
-    const h = await harness(protocol, [callTool("enter_plan_mode", {}), callTool("exit_plan_mode", { plan: "Step one" }), callTool("write", {}), say("stopped")], [enter, exit, write], {
-      yes: true,
-    });
+    const enter: FakeTool = {
+      name: "enter_plan_mode",
+      readOnly: true,
+      run: () => text(JSON.stringify({ enterPlanMode: true })),
+    };
+    const exit: FakeTool = {
+      name: "exit_plan_mode",
+      readOnly: true,
+      run: (input) => text(JSON.stringify({ exitPlan: true, plan: (input as { plan: string }).plan })),
+    };
+    const h = await harness(
+      protocol,
+      [
+        callTool("enter_plan_mode", {}),
+        callTool("exit_plan_mode", { plan: "Step one" }),
+        callTool("write", {}),
+        say("stopped"),
+      ],
+      [enter, exit, write],
+      {
+        yes: true,
+      },
+    );
     await h.run("plan");
     expect(lastToolResults(h.fake.requests[2]!)[0]!.text).toContain("Nobody can approve plans");
     expect(lastToolResults(h.fake.requests[3]!)[0]!.text).toMatch(/^Refused: plan mode is on/);
@@ -255,7 +326,12 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
   });
 
   test("--max-turns stops a model that keeps calling tools", async () => {
-    const h = await harness(protocol, [callTool("everything__echo", { message: "1" }), callTool("everything__echo", { message: "2" }), say("never")], [echo], { maxTurns: 2 });
+    const h = await harness(
+      protocol,
+      [callTool("everything__echo", { message: "1" }), callTool("everything__echo", { message: "2" }), say("never")],
+      [echo],
+      { maxTurns: 2 },
+    );
     const result = await h.run("loop");
     expect(result.subtype).toBe("error_max_turns");
     expect(result.turns).toBe(2);
@@ -265,7 +341,9 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
 
   test("aborting mid-tool cancels it through its signal and ends the task as interrupted", async () => {
     const seen = { aborted: false };
-    const h = await harness(protocol, [callTool("slow", {}), say("after")], [waitsForAbort("slow", seen)], { yes: true });
+    const h = await harness(protocol, [callTool("slow", {}), say("after")], [waitsForAbort("slow", seen)], {
+      yes: true,
+    });
     const controller = new AbortController();
     const running = h.run("go slow", controller.signal);
     await waitFor(() => h.deck.started.length === 1);
@@ -277,11 +355,17 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     h.fake.push(say("fine"));
     const next = await h.run("and now?");
     expect(next.subtype).toBe("success");
-    expect(h.fake.requests.at(-1)!.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted")))).toBe(true);
+    expect(
+      h.fake.requests.at(-1)!.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))),
+    ).toBe(true);
   });
 
   test("aborting mid-stream keeps the partial answer; aborting a hung request ends promptly", async () => {
-    const h = await harness(protocol, [say("one two three four five six seven eight nine", { chunkDelayMs: 300 }), { kind: "hang" }, say("ok")], [echo]);
+    const h = await harness(
+      protocol,
+      [say("one two three four five six seven eight nine", { chunkDelayMs: 300 }), { kind: "hang" }, say("ok")],
+      [echo],
+    );
     const controller = new AbortController();
     const running = h.run("talk slowly", controller.signal);
     await waitFor(() => h.events.some((e) => e.type === "text_delta"));
@@ -305,14 +389,22 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     const ok = await h.run("hi");
     expect(ok.subtype).toBe("success");
     expect(h.fake.requests).toHaveLength(2);
-    h.fake.push(fail(500, "upstream exploded", 0), fail(500, "upstream exploded", 0), fail(500, "upstream exploded", 0));
+    h.fake.push(
+      fail(500, "upstream exploded", 0),
+      fail(500, "upstream exploded", 0),
+      fail(500, "upstream exploded", 0),
+    );
     const bad = await h.run("again");
     expect(bad.subtype).toBe("error_model");
     expect(bad.error).toMatch(/model request failed: .*upstream exploded.*gave up after 3 attempts/);
   });
 
   test("malformed tool input gets an error result from the SDK and the session goes on", async () => {
-    const h = await harness(protocol, [callTools([{ name: "everything__echo", rawArguments: "{not json" }]), say("recovered")], [echo]);
+    const h = await harness(
+      protocol,
+      [callTools([{ name: "everything__echo", rawArguments: "{not json" }]), say("recovered")],
+      [echo],
+    );
     const result = await h.run("go");
     expect(result.subtype).toBe("success");
     expect(h.deck.started).toHaveLength(0);
@@ -325,7 +417,10 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     const bodies = h.fake.requests.map((r) => JSON.stringify(r.body));
     if (protocol === "anthropic") {
       for (const request of h.fake.requests) {
-        const body = request.body as { system: { cache_control?: unknown }[]; messages: { content: { cache_control?: unknown }[] }[] };
+        const body = request.body as {
+          system: { cache_control?: unknown }[];
+          messages: { content: { cache_control?: unknown }[] }[];
+        };
         expect(body.system.at(-1)!.cache_control).toEqual({ type: "ephemeral" });
         expect(body.messages.at(-1)!.content.at(-1)!.cache_control).toEqual({ type: "ephemeral" });
         expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(2);
@@ -342,7 +437,11 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     const h = await harness(protocol, [callTool("everything__echo", { message: "t" }), say("done")], [echo]);
     await h.run("record me");
     h.session.close();
-    const lines = fs.readFileSync(h.session.transcript.file, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+    const lines = fs
+      .readFileSync(h.session.transcript.file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines[0]!.type).toBe("session");
     expect(lines.filter((l) => l.type === "message").length).toBe(4); // user, assistant+call, tool, assistant
     expect(lines.at(-1)!.type).toBe("result");

@@ -20,8 +20,14 @@ function newest(dir) {
 module.exports = async function buildIfStale() {
   const bin = path.join(app, "dist", "indusr.js");
   const built = fs.existsSync(bin) ? fs.statSync(bin).mtimeMs : 0;
-  const sources = [path.join(app, "src"), ...fs.readdirSync(path.join(root, "packages")).map((p) => path.join(root, "packages", p, "src"))];
+  const sources = [
+    path.join(app, "src"),
+    ...fs.readdirSync(path.join(root, "packages")).map((p) => path.join(root, "packages", p, "src")),
+  ];
   if (sources.some((dir) => newest(dir) > built)) {
-    execFileSync(process.execPath, [require.resolve("tsup/dist/cli-default.js", { paths: [app] })], { cwd: app, stdio: "inherit" });
+    execFileSync(process.execPath, [require.resolve("tsup/dist/cli-default.js", { paths: [app] })], {
+      cwd: app,
+      stdio: "inherit",
+    });
   }
 };

@@ -25,7 +25,13 @@ export function makeSandbox(): Sandbox {
   const xdg = path.join(root, "xdg");
   const cwd = path.join(root, "project");
   for (const dir of [home, xdg, cwd]) fs.mkdirSync(dir, { recursive: true });
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: xdg, NO_COLOR: "1", LANG: "C.UTF-8" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: xdg,
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+  };
   return {
     root,
     home,
@@ -52,11 +58,19 @@ export interface CliResult {
 
 export function runCli(
   args: readonly string[],
-  options: { sandbox: Sandbox; cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; asUser?: boolean },
+  options: {
+    sandbox: Sandbox;
+    cwd?: string;
+    input?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    asUser?: boolean;
+  },
 ): Promise<CliResult> {
   // `asUser`: when the tests run as root, drop to nobody so file permissions apply.
   const argv = [process.execPath, BIN, ...args];
-  if (options.asUser && process.getuid?.() === 0) argv.unshift("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
+  if (options.asUser && process.getuid?.() === 0)
+    argv.unshift("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: options.cwd ?? options.sandbox.cwd,
@@ -69,7 +83,11 @@ export function runCli(
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`indusr ${args.join(" ")} did not finish in ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `indusr ${args.join(" ")} did not finish in ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 60_000);
     child.on("error", reject);
     child.on("close", (code) => {

@@ -12,8 +12,15 @@ export function serverBin(pkg: "server-everything" | "server-filesystem" | "serv
 }
 
 export const everythingRow = () => ({ command: process.execPath, args: [serverBin("server-everything"), "stdio"] });
-export const filesystemRow = (root: string) => ({ command: process.execPath, args: [serverBin("server-filesystem"), root] });
-export const memoryRow = (file: string) => ({ command: process.execPath, args: [serverBin("server-memory")], env: { MEMORY_FILE_PATH: file } });
+export const filesystemRow = (root: string) => ({
+  command: process.execPath,
+  args: [serverBin("server-filesystem"), root],
+});
+export const memoryRow = (file: string) => ({
+  command: process.execPath,
+  args: [serverBin("server-memory")],
+  env: { MEMORY_FILE_PATH: file },
+});
 
 /** A server that writes to stderr and exits before the handshake. */
 export const crashingRow = () => ({

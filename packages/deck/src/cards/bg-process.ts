@@ -29,7 +29,9 @@ function statusJson(entry: ManagedProcess): JsonValue {
     exitCode: entry.exitCode,
     signal: entry.signal,
     command: entry.command,
-    ...(entry.captureFiles ? { captureFiles: { stdout: entry.captureFiles.stdout, stderr: entry.captureFiles.stderr } } : {}),
+    ...(entry.captureFiles
+      ? { captureFiles: { stdout: entry.captureFiles.stdout, stderr: entry.captureFiles.stderr } }
+      : {}),
   };
 }
 
@@ -47,7 +49,12 @@ export function buildBgProcessCapability(deck: DeckContext): Capability {
         command: { type: "string", description: "start: the command line." },
         cwd: { type: "string", description: "start: directory to run in." },
         id: { type: "string", description: "poll/stop: the process id." },
-        tail: { type: "integer", minimum: 1, maximum: MAX_BUFFERED_LINES, description: "poll: last N lines instead of new output." },
+        tail: {
+          type: "integer",
+          minimum: 1,
+          maximum: MAX_BUFFERED_LINES,
+          description: "poll: last N lines instead of new output.",
+        },
       },
       ["action"],
     ),
@@ -74,15 +81,30 @@ export function buildBgProcessCapability(deck: DeckContext): Capability {
         case "poll": {
           const entry = lookup(table, reqString(args, "id"));
           const text = renderRead(table, entry, optInt(args, "tail", { min: 1, max: MAX_BUFFERED_LINES }));
-          return { content: [{ type: "text", text }, { type: "json", value: statusJson(entry) }] };
+          return {
+            content: [
+              { type: "text", text },
+              { type: "json", value: statusJson(entry) },
+            ],
+          };
         }
         case "stop": {
           const entry = lookup(table, reqString(args, "id"));
           await table.stop(entry);
-          return { content: [{ type: "text", text: renderRead(table, entry, undefined) }, { type: "json", value: statusJson(entry) }] };
+          return {
+            content: [
+              { type: "text", text: renderRead(table, entry, undefined) },
+              { type: "json", value: statusJson(entry) },
+            ],
+          };
         }
         case "list":
-          return { content: [{ type: "text", text: renderList(table) }, { type: "json", value: table.list().map(statusJson) }] };
+          return {
+            content: [
+              { type: "text", text: renderList(table) },
+              { type: "json", value: table.list().map(statusJson) },
+            ],
+          };
       }
     },
     dispose: () => table.stopAll(),
@@ -93,7 +115,8 @@ export function bgProcessCard(): CapabilityCard {
   return {
     id: capabilityId("bg-process"),
     title: "Background processes",
-    summary: "start | poll | stop | list; 2,000 lines per stream, capture files under .indusvx-bg, SIGTERM then SIGKILL after 3 s.",
+    summary:
+      "start | poll | stop | list; 2,000 lines per stream, capture files under .indusvx-bg, SIGTERM then SIGKILL after 3 s.",
     profiles: ["all"],
     build: (ctx) => buildBgProcessCapability(ctx),
   };

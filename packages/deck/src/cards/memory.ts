@@ -54,12 +54,16 @@ export function buildMemoryCapability(deck: DeckContext): Capability {
       const text = reqString(args, ["text", "content"], { allowEmpty: action === "replace" });
       const current = action === "append" ? await store.read() : "";
       if (current.length + text.length > MEMORY_LIMITS.maxChars) {
-        throw new ArgError(`memory would exceed ${MEMORY_LIMITS.maxChars} characters; replace it with a condensed version`);
+        throw new ArgError(
+          `memory would exceed ${MEMORY_LIMITS.maxChars} characters; replace it with a condensed version`,
+        );
       }
       if (action === "replace") await store.replace(text);
       else await store.append(text);
       const after = await store.read();
-      return textResult(`Memory ${action === "replace" ? "replaced" : "appended"}; it now holds ${after.length} characters.`);
+      return textResult(
+        `Memory ${action === "replace" ? "replaced" : "appended"}; it now holds ${after.length} characters.`,
+      );
     },
   });
 }

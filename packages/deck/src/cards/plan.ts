@@ -71,11 +71,18 @@ export function buildEnterPlanModeCapability(): Capability {
     name: "enter_plan_mode",
     label: "Enter plan mode",
     readOnly: true,
-    description: "Ask to switch to plan mode: explore and plan without changing anything, then present the plan with exit_plan_mode.",
+    description:
+      "Ask to switch to plan mode: explore and plan without changing anything, then present the plan with exit_plan_mode.",
     parameters: objectSchema({}),
     async run() {
       const marker = { enterPlanMode: true, applied: false };
-      return { content: [{ type: "json", value: marker }, { type: "text", text: ENTER_PLAN_PROSE }], structuredContent: marker };
+      return {
+        content: [
+          { type: "json", value: marker },
+          { type: "text", text: ENTER_PLAN_PROSE },
+        ],
+        structuredContent: marker,
+      };
     },
   });
 }

@@ -39,7 +39,8 @@ export function buildSaasCapability(deck: DeckContext): Capability {
       if (action === "execute") {
         slug = reqString(args, ["slug", "action_slug", "actionSlug"]);
         const raw = args.params ?? args.arguments ?? {};
-        if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ArgError('"params" must be an object');
+        if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+          throw new ArgError('"params" must be an object');
         params = raw as JsonValue;
       }
       if (!gateway) {
@@ -51,7 +52,10 @@ export function buildSaasCapability(deck: DeckContext): Capability {
       }
       const value =
         action === "discover"
-          ? await gateway.discover({ ...(vendor === undefined ? {} : { vendor }), ...(query === undefined ? {} : { query }) }, ctx.signal)
+          ? await gateway.discover(
+              { ...(vendor === undefined ? {} : { vendor }), ...(query === undefined ? {} : { query }) },
+              ctx.signal,
+            )
           : await gateway.execute(slug as string, params, ctx.signal);
       return { content: [{ type: "json", value }] };
     },
@@ -62,7 +66,8 @@ export function saasCard(): CapabilityCard {
   return {
     id: capabilityId("saas-action"),
     title: "SaaS actions",
-    summary: "discover | execute third-party actions over the injected gateway (slugs verbatim); a typed stub when none.",
+    summary:
+      "discover | execute third-party actions over the injected gateway (slugs verbatim); a typed stub when none.",
     profiles: ["all"],
     build: (ctx) => buildSaasCapability(ctx),
   };

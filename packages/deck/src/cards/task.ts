@@ -22,7 +22,8 @@ function roster(runner: DelegateRunner | undefined): readonly { name: string; de
 export function buildTaskCapability(deck: DeckContext): Capability {
   const runner = deck.framework.delegate;
   const agents = roster(runner);
-  const agentList = agents.length > 0 ? `\nAvailable agents:\n${agents.map((a) => `- ${a.name}: ${a.description}`).join("\n")}` : "";
+  const agentList =
+    agents.length > 0 ? `\nAvailable agents:\n${agents.map((a) => `- ${a.name}: ${a.description}`).join("\n")}` : "";
   return defineCard({
     name: "task",
     label: "Delegate to sub-agent",
@@ -31,7 +32,10 @@ export function buildTaskCapability(deck: DeckContext): Capability {
     parameters: objectSchema(
       {
         objective: { type: "string", description: "What the sub-agent must achieve, stated completely." },
-        agent: agents.length > 0 ? { type: "string", enum: agents.map((a) => a.name) } : { type: "string", description: "Which agent to use." },
+        agent:
+          agents.length > 0
+            ? { type: "string", enum: agents.map((a) => a.name) }
+            : { type: "string", description: "Which agent to use." },
         context: { type: "string", description: "Extra context the sub-agent needs." },
       },
       ["objective"],
@@ -39,10 +43,12 @@ export function buildTaskCapability(deck: DeckContext): Capability {
     async run(input, ctx) {
       const args = inputObject(input);
       const objective = reqString(args, ["objective", "prompt", "description"]);
-      if (objective.length > TASK_LIMITS.maxObjectiveChars) throw new ArgError(`"objective" is longer than ${TASK_LIMITS.maxObjectiveChars} characters`);
+      if (objective.length > TASK_LIMITS.maxObjectiveChars)
+        throw new ArgError(`"objective" is longer than ${TASK_LIMITS.maxObjectiveChars} characters`);
       const agent = optString(args, ["agent", "subagent_type"]);
       const context = optString(args, "context");
-      if (context !== undefined && context.length > TASK_LIMITS.maxContextChars) throw new ArgError(`"context" is longer than ${TASK_LIMITS.maxContextChars} characters`);
+      if (context !== undefined && context.length > TASK_LIMITS.maxContextChars)
+        throw new ArgError(`"context" is longer than ${TASK_LIMITS.maxContextChars} characters`);
       if (!runner) {
         return unavailableResult({
           tool: "task",
@@ -57,7 +63,9 @@ export function buildTaskCapability(deck: DeckContext): Capability {
         { objective, ...(agent === undefined ? {} : { agent }), ...(context === undefined ? {} : { context }) },
         ctx.signal,
       );
-      return answer.ok ? { content: [{ type: "text", text: answer.output }] } : { content: [{ type: "text", text: answer.output }], isError: true };
+      return answer.ok
+        ? { content: [{ type: "text", text: answer.output }] }
+        : { content: [{ type: "text", text: answer.output }], isError: true };
     },
   });
 }

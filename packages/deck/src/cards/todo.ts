@@ -48,21 +48,30 @@ export function renderTodos(items: readonly TodoItem[]): string {
 
 function parseTodo(value: unknown, i: number): TodoItem {
   if (typeof value === "string") value = { text: value };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ArgError(`items[${i}] must be an object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new ArgError(`items[${i}] must be an object`);
   const item = value as Record<string, unknown>;
   const text = item.text ?? item.content;
   if (typeof text !== "string" || text.trim() === "") throw new ArgError(`items[${i}].text must be a non-empty string`);
-  if (text.length > TODO_LIMITS.maxTextChars) throw new ArgError(`items[${i}].text is longer than ${TODO_LIMITS.maxTextChars} characters`);
+  if (text.length > TODO_LIMITS.maxTextChars)
+    throw new ArgError(`items[${i}].text is longer than ${TODO_LIMITS.maxTextChars} characters`);
   const state = item.state ?? "pending";
-  if (!(TODO_STATES as readonly unknown[]).includes(state)) throw new ArgError(`items[${i}].state must be one of ${TODO_STATES.join(", ")}`);
+  if (!(TODO_STATES as readonly unknown[]).includes(state))
+    throw new ArgError(`items[${i}].state must be one of ${TODO_STATES.join(", ")}`);
   const weight = item.weight ?? "normal";
-  if (!(TODO_WEIGHTS as readonly unknown[]).includes(weight)) throw new ArgError(`items[${i}].weight must be one of ${TODO_WEIGHTS.join(", ")}`);
+  if (!(TODO_WEIGHTS as readonly unknown[]).includes(weight))
+    throw new ArgError(`items[${i}].weight must be one of ${TODO_WEIGHTS.join(", ")}`);
   return { text: text.trim(), state: state as TodoState, weight: weight as TodoWeight };
 }
 
 function todoResult(items: readonly TodoItem[]) {
   const value: JsonValue = items.map((i) => ({ text: i.text, state: i.state, weight: i.weight }));
-  return { content: [{ type: "text" as const, text: renderTodos(items) }, { type: "json" as const, value }] };
+  return {
+    content: [
+      { type: "text" as const, text: renderTodos(items) },
+      { type: "json" as const, value },
+    ],
+  };
 }
 
 export function buildTodoCapability(ledger = new TodoLedger()): Capability {

@@ -4,7 +4,15 @@
  * fold its tools into the enrollment ledger, and keep following tool-list
  * changes. Plus the readers the CLI uses: status, tool names, per-server counts.
  */
-import type { BridgeConfig, EndpointPhase, FleetStatus, ProtocolFault, ServerConfig, ServerFleet, ToolBox } from "@indus/contract";
+import type {
+  BridgeConfig,
+  EndpointPhase,
+  FleetStatus,
+  ProtocolFault,
+  ServerConfig,
+  ServerFleet,
+  ToolBox,
+} from "@indus/contract";
 import { DeckFault, parseServerConfig } from "@indus/contract";
 import { EndpointFleet, type FleetOptions, MountedToolBox } from "@indus/fleet";
 import type { LedgerCapability, BridgeLedger } from "@indus/ledger";
@@ -101,7 +109,10 @@ export async function attachBridgeCapabilities(
   const servers: readonly unknown[] = Array.isArray(config) ? config : ((config as BridgeConfig).servers ?? []);
   if (servers.length === 0) return { ledger, enrolled: 0 };
   const { valid, problems } = validServers(servers);
-  const fault = problems.length > 0 ? new DeckFault("bridge", `invalid MCP server config skipped: ${problems.join("; ")}`) : undefined;
+  const fault =
+    problems.length > 0
+      ? new DeckFault("bridge", `invalid MCP server config skipped: ${problems.join("; ")}`)
+      : undefined;
   if (valid.length === 0) return { ledger, enrolled: 0, ...(fault ? { fault } : {}) };
 
   const started = Date.now();

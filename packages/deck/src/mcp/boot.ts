@@ -48,7 +48,11 @@ export interface McpBoot {
 
 const EMPTY_SOURCE: CapabilitySource = { capabilities: () => [], onChanged: () => () => undefined };
 
-export async function loadMcpCapabilities(invocation: McpInvocation, cwd: string, options: McpBootOptions = {}): Promise<McpBoot> {
+export async function loadMcpCapabilities(
+  invocation: McpInvocation,
+  cwd: string,
+  options: McpBootOptions = {},
+): Promise<McpBoot> {
   const { servers, origins, diagnostics } = resolveMcpConfig(invocation, cwd, options.env ?? process.env);
   const start = options.ledger ?? emptyBridgeLedger();
   const attached = await attachBridgeCapabilities(start, servers, options);

@@ -4,7 +4,17 @@
  * the box's shared runner (which routes it to the owning server) with the
  * call's signal and progress callback, and returns the projected result.
  */
-import type { Card, CapabilityCard, JsonSchema, ToolAnnotations, ToolBox, ToolContext, ToolDescriptor, ToolResult, ToolRunner } from "@indus/contract";
+import type {
+  Card,
+  CapabilityCard,
+  JsonSchema,
+  ToolAnnotations,
+  ToolBox,
+  ToolContext,
+  ToolDescriptor,
+  ToolResult,
+  ToolRunner,
+} from "@indus/contract";
 import { capabilityId } from "@indus/contract";
 import { serverOfQualified, unqualifiedTool } from "@indus/ledger";
 
@@ -69,7 +79,11 @@ export function bridgeBoxToCapabilities(box: ToolBox): BridgeCapability[] {
 
 /** A grafted capability as a catalog row: listed in help and introspection, in no profile. */
 export function bridgeCapabilityCard(cap: Card): CapabilityCard {
-  const summary = cap.description.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  const summary =
+    cap.description
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? "";
   return {
     id: capabilityId(cap.name),
     title: cap.label,

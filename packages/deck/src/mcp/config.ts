@@ -44,7 +44,10 @@ export interface McpConfigLoad {
 }
 
 /** The discovery locations, in precedence order. `env` supplies HOME and XDG_CONFIG_HOME. */
-export function mcpConfigSearchPaths(cwd: string, env: EnvLookup = process.env): { scope: McpConfigScope; file: string }[] {
+export function mcpConfigSearchPaths(
+  cwd: string,
+  env: EnvLookup = process.env,
+): { scope: McpConfigScope; file: string }[] {
   const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
   const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : path.join(home, ".config");
   return [
@@ -87,7 +90,13 @@ export function parseMcpConfigText(
   options: { env?: EnvLookup; baseDir?: string; scope?: McpConfigScope } = {},
 ): McpConfigLoad {
   const acc = new Accumulator();
-  acc.parseText(text, file, options.scope ?? "explicit", options.baseDir ?? path.dirname(path.resolve(file)), options.env ?? process.env);
+  acc.parseText(
+    text,
+    file,
+    options.scope ?? "explicit",
+    options.baseDir ?? path.dirname(path.resolve(file)),
+    options.env ?? process.env,
+  );
   return acc.result();
 }
 
@@ -127,7 +136,17 @@ const FIELDS = new Set([
 ]);
 
 /** Fields other tools write that have no meaning here: accepted without a warning. */
-const FOREIGN = new Set(["description", "alwaysAllow", "autoApprove", "trust", "gallery", "version", "icon", "title", "$schema"]);
+const FOREIGN = new Set([
+  "description",
+  "alwaysAllow",
+  "autoApprove",
+  "trust",
+  "gallery",
+  "version",
+  "icon",
+  "title",
+  "$schema",
+]);
 
 const TRANSPORT_ALIASES: Readonly<Record<string, ServerConfig["transport"]>> = {
   stdio: "stdio",
@@ -152,7 +171,8 @@ function asStringList(value: unknown, field: string): string[] {
 }
 
 function asStringMap(value: unknown, field: string): Record<string, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new RowError(`${field}: must be an object of strings`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new RowError(`${field}: must be an object of strings`);
   const out: Record<string, string> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === "string") out[key] = v;
@@ -190,7 +210,9 @@ function normalizeRow(
   let transport: ServerConfig["transport"] | undefined;
   if (declared !== undefined) {
     if (typeof declared !== "string" || TRANSPORT_ALIASES[declared.toLowerCase()] === undefined) {
-      throw new RowError(`${row.transport !== undefined ? "transport" : "type"}: unknown transport ${JSON.stringify(declared)}; use stdio, http or sse`);
+      throw new RowError(
+        `${row.transport !== undefined ? "transport" : "type"}: unknown transport ${JSON.stringify(declared)}; use stdio, http or sse`,
+      );
     }
     transport = TRANSPORT_ALIASES[declared.toLowerCase()];
   }
@@ -205,7 +227,8 @@ function normalizeRow(
   }
   const url = row.httpUrl ?? row.url ?? row.serverUrl;
   if (transport === undefined) {
-    if (command !== undefined && url !== undefined) throw new RowError("has both command and url; set transport (stdio, http or sse)");
+    if (command !== undefined && url !== undefined)
+      throw new RowError("has both command and url; set transport (stdio, http or sse)");
     if (command !== undefined) transport = "stdio";
     else if (url !== undefined) transport = "streamable-http";
     else throw new RowError("needs a command (stdio) or a url (http)");
@@ -315,7 +338,15 @@ class Accumulator {
     }
   }
 
-  addRow(name: string | undefined, value: unknown, row: string, file: string, scope: McpConfigScope, baseDir: string, env: EnvLookup): void {
+  addRow(
+    name: string | undefined,
+    value: unknown,
+    row: string,
+    file: string,
+    scope: McpConfigScope,
+    baseDir: string,
+    env: EnvLookup,
+  ): void {
     const skip = (message: string): void => {
       this.diagnostics.push({ file, row, message: `${message}; server skipped`, severity: "error" });
     };
@@ -338,7 +369,9 @@ class Accumulator {
     }
     const parsed = parseServerConfig(candidate);
     if (!parsed.ok) {
-      return skip(parsed.issues.map((issue) => `${issue.path === "id" ? "name" : issue.path}: ${issue.message}`).join("; "));
+      return skip(
+        parsed.issues.map((issue) => `${issue.path === "id" ? "name" : issue.path}: ${issue.message}`).join("; "),
+      );
     }
     const earlier = this.origins.get(parsed.value.id);
     if (earlier) {
@@ -355,6 +388,12 @@ class Accumulator {
   }
 
   result(): McpConfigLoad {
-    return { servers: this.servers, diagnostics: this.diagnostics, origins: this.origins, disabled: this.disabled, files: this.files };
+    return {
+      servers: this.servers,
+      diagnostics: this.diagnostics,
+      origins: this.origins,
+      disabled: this.disabled,
+      files: this.files,
+    };
   }
 }

@@ -14,7 +14,9 @@ import { BridgeCapability, bridgeBoxToCapabilities } from "./bridge-capability";
 export type DeckBridgeLedger = BridgeLedger<BridgeCapability>;
 
 function sameTool(a: BridgeCapability, b: BridgeCapability): boolean {
-  return a.description === b.description && JSON.stringify(a.annotations ?? null) === JSON.stringify(b.annotations ?? null);
+  return (
+    a.description === b.description && JSON.stringify(a.annotations ?? null) === JSON.stringify(b.annotations ?? null)
+  );
 }
 
 export class LiveBridge implements CapabilitySource {
@@ -61,7 +63,9 @@ export class LiveBridge implements CapabilitySource {
    */
   async detach(servers?: readonly string[]): Promise<DeckBridgeLedger> {
     const all = servers === undefined;
-    const names = servers ?? (this.fleet ? [...this.fleet.status().keys()] : [...new Set(this.capabilities().map((c) => c.server))]);
+    const names =
+      servers ??
+      (this.fleet ? [...this.fleet.status().keys()] : [...new Set(this.capabilities().map((c) => c.server))]);
     for (const key of [...this.#owned]) {
       if (names.includes(this.#ledger.snapshot.owners.get(key) ?? "")) this.#owned.delete(key);
     }
@@ -77,7 +81,14 @@ export class LiveBridge implements CapabilitySource {
       this.#off?.();
       await this.fleet?.tearDown().catch(() => undefined);
     } else {
-      await Promise.all(names.map((server) => this.fleet?.endpoint(server)?.close().catch(() => undefined)));
+      await Promise.all(
+        names.map((server) =>
+          this.fleet
+            ?.endpoint(server)
+            ?.close()
+            .catch(() => undefined),
+        ),
+      );
     }
     return this.#ledger;
   }

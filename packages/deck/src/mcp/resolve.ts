@@ -20,7 +20,11 @@ export interface ResolvedMcpConfig {
   readonly files: McpConfigLoad["files"];
 }
 
-export function resolveMcpConfig(invocation: McpInvocation, cwd: string, env: EnvLookup = process.env): ResolvedMcpConfig {
+export function resolveMcpConfig(
+  invocation: McpInvocation,
+  cwd: string,
+  env: EnvLookup = process.env,
+): ResolvedMcpConfig {
   const paths = invocation.mcp && invocation.mcp.length > 0 ? invocation.mcp : [cwd];
   const servers: ServerConfig[] = [];
   const diagnostics: McpConfigDiagnostic[] = [];

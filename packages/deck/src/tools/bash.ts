@@ -43,7 +43,12 @@ export function bashTool(deck: DeckContext): Card {
     parameters: objectSchema(
       {
         command: { type: "string", description: "The command line to run." },
-        timeout: { type: "integer", minimum: 1, maximum: BASH_LIMITS.maxTimeoutMs, description: "Deadline in milliseconds." },
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          maximum: BASH_LIMITS.maxTimeoutMs,
+          description: "Deadline in milliseconds.",
+        },
         cwd: { type: "string", description: "Directory to run in (default: the working directory)." },
         description: { type: "string", description: "A short note of what the command does, for the transcript." },
       },
@@ -52,7 +57,9 @@ export function bashTool(deck: DeckContext): Card {
     async run(input, ctx) {
       const args = inputObject(input);
       const command = reqString(args, ["command", "cmd"]);
-      const timeoutMs = optInt(args, ["timeout", "timeout_ms", "timeoutMs"], { min: 1, max: BASH_LIMITS.maxTimeoutMs }) ?? defaultTimeout;
+      const timeoutMs =
+        optInt(args, ["timeout", "timeout_ms", "timeoutMs"], { min: 1, max: BASH_LIMITS.maxTimeoutMs }) ??
+        defaultTimeout;
       const cwdArg = optString(args, ["cwd", "workdir"]);
       const cwd = cwdArg === undefined ? ctx.cwd : resolvePath(ctx.cwd, cwdArg);
       if (!fs.existsSync(cwd)) return errorResult(`bash: working directory ${cwd} does not exist`);

@@ -31,7 +31,10 @@ export function editTool(deck: DeckContext): Card {
         path: { type: "string", description: "File to edit (absolute or relative to the working directory)." },
         old_string: { type: "string", description: "The exact text to replace." },
         new_string: { type: "string", description: "The replacement text (must differ from old_string)." },
-        replace_all: { type: "boolean", description: "Replace every occurrence instead of exactly one (default false)." },
+        replace_all: {
+          type: "boolean",
+          description: "Replace every occurrence instead of exactly one (default false).",
+        },
       },
       ["path", "old_string", "new_string"],
     ),
@@ -103,7 +106,9 @@ export function editTool(deck: DeckContext): Card {
 
       await ctx.fs.writeFile(target, updated);
       await recordAfterWrite(state, ctx, target);
-      return textResult(`Edited ${shown} (${plural(replacements, "replacement")})\n${shortDiff(shown, original, updated)}`);
+      return textResult(
+        `Edited ${shown} (${plural(replacements, "replacement")})\n${shortDiff(shown, original, updated)}`,
+      );
     },
   });
 }

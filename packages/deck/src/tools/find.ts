@@ -37,9 +37,19 @@ export async function listFiles(
 ): Promise<{ files: string[]; truncated: boolean }> {
   const engine = resolveSearchEngine(optionsOf(deck));
   if (engine.kind === "ripgrep") {
-    const typeArgs = nameGlob !== undefined && !nameGlob.includes("/") ? [`--type-add=indusfind:${nameGlob}`, "--type=indusfind"] : [];
-    const run = await runRipgrep(engine.binary, [...RG_BASE_ARGS, ...typeArgs, "--files", "--null"], root, signal, FIND_LIMITS.maxRawBytes);
-    const files = run.stdout.split("\0").filter((f) => f !== "").map((f) => (f.startsWith("./") ? f.slice(2) : f));
+    const typeArgs =
+      nameGlob !== undefined && !nameGlob.includes("/") ? [`--type-add=indusfind:${nameGlob}`, "--type=indusfind"] : [];
+    const run = await runRipgrep(
+      engine.binary,
+      [...RG_BASE_ARGS, ...typeArgs, "--files", "--null"],
+      root,
+      signal,
+      FIND_LIMITS.maxRawBytes,
+    );
+    const files = run.stdout
+      .split("\0")
+      .filter((f) => f !== "")
+      .map((f) => (f.startsWith("./") ? f.slice(2) : f));
     return { files, truncated: run.truncated };
   }
   const files: string[] = [];
@@ -55,12 +65,17 @@ export function findTool(deck: DeckContext): Card {
     label: "Find files by name",
     readOnly: true,
     description:
-      "Find files by glob pattern, e.g. \"*.ts\" (any depth, by file name) or \"src/**/*.test.ts\" (path from the search directory). Respects .gitignore and skips .git. Results are sorted by path and capped.",
+      'Find files by glob pattern, e.g. "*.ts" (any depth, by file name) or "src/**/*.test.ts" (path from the search directory). Respects .gitignore and skips .git. Results are sorted by path and capped.',
     parameters: objectSchema(
       {
         pattern: { type: "string", description: "Glob to match: a bare name pattern matches at any depth." },
         path: { type: "string", description: "Directory to search (default: the working directory)." },
-        limit: { type: "integer", minimum: 1, maximum: FIND_LIMITS.maxLimit, description: "Maximum results (default 1000)." },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          maximum: FIND_LIMITS.maxLimit,
+          description: "Maximum results (default 1000).",
+        },
       },
       ["pattern"],
     ),

@@ -223,7 +223,8 @@ function searchText(text: string, regex: RegExp, q: GrepQuery): { count: number;
 /** Bytes every match must contain, when the pattern is a plain case-sensitive string: a fast skip before decoding. */
 function requiredBytes(q: GrepQuery): Buffer | undefined {
   if (q.ignoreCase) return undefined;
-  if (q.literal || /^[\w ,;:='"<>/@#%&!~`-]+$/.test(q.pattern)) return q.pattern === "" ? undefined : Buffer.from(q.pattern, "utf8");
+  if (q.literal || /^[\w ,;:='"<>/@#%&!~`-]+$/.test(q.pattern))
+    return q.pattern === "" ? undefined : Buffer.from(q.pattern, "utf8");
   return undefined;
 }
 
@@ -299,7 +300,10 @@ export function renderGrep(outcome: GrepOutcome, q: GrepQuery, limit: number): s
       for (const l of f.lines) {
         if (stopped) break;
         if (context && prev !== undefined && l.line > prev + 1 && !push("--")) stopped = true;
-        if (shownLines >= limit || !push(`${f.file}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"}${clip(l.text)}`)) {
+        if (
+          shownLines >= limit ||
+          !push(`${f.file}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"}${clip(l.text)}`)
+        ) {
           stopped = true;
           break;
         }
@@ -307,7 +311,10 @@ export function renderGrep(outcome: GrepOutcome, q: GrepQuery, limit: number): s
         prev = l.line;
       }
     }
-    if (stopped) notes.push(`output capped at ${plural(shownLines, "line")}; ${plural(totalMatches, "matching line")} in ${plural(files.length, "file")} in all`);
+    if (stopped)
+      notes.push(
+        `output capped at ${plural(shownLines, "line")}; ${plural(totalMatches, "matching line")} in ${plural(files.length, "file")} in all`,
+      );
   }
   if (outcome.truncated) notes.push("the search produced too much output and was stopped early");
   if (notes.length > 0) out.push("", `[${notes.join("; ")}. Narrow the pattern, path or include globs.]`);
@@ -331,7 +338,7 @@ export function grepTool(deck: DeckContext): Card {
     label: "Search file contents",
     readOnly: true,
     description:
-      "Search file contents with a regular expression (ripgrep syntax). Respects .gitignore; skips binary files and .git. output_mode: \"files\" (default) lists matching files, \"content\" shows matching lines as path:line:text (with optional context lines), \"count\" gives matching lines per file. Filter files with include globs (e.g. \"*.ts\" or \"src/**/*.py\"). Results are sorted by path and capped.",
+      'Search file contents with a regular expression (ripgrep syntax). Respects .gitignore; skips binary files and .git. output_mode: "files" (default) lists matching files, "content" shows matching lines as path:line:text (with optional context lines), "count" gives matching lines per file. Filter files with include globs (e.g. "*.ts" or "src/**/*.py"). Results are sorted by path and capped.',
     parameters: objectSchema(
       {
         pattern: { type: "string", description: "Regular expression to search for." },
@@ -341,13 +348,23 @@ export function grepTool(deck: DeckContext): Card {
           description: "Glob(s) of files to search; a leading ! excludes.",
         },
         output_mode: { type: "string", enum: [...GREP_MODES], description: "files (default), content or count." },
-        context: { type: "integer", minimum: 0, maximum: 20, description: "Lines of context around each match (content mode)." },
+        context: {
+          type: "integer",
+          minimum: 0,
+          maximum: 20,
+          description: "Lines of context around each match (content mode).",
+        },
         before: { type: "integer", minimum: 0, maximum: 20, description: "Lines of context before each match." },
         after: { type: "integer", minimum: 0, maximum: 20, description: "Lines of context after each match." },
         ignore_case: { type: "boolean", description: "Case-insensitive search." },
         literal: { type: "boolean", description: "Treat the pattern as a literal string." },
         multiline: { type: "boolean", description: "Let the pattern span lines (. matches newlines)." },
-        limit: { type: "integer", minimum: 1, maximum: GREP_LIMITS.maxLimit, description: "Maximum files (files/count) or lines (content)." },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          maximum: GREP_LIMITS.maxLimit,
+          description: "Maximum files (files/count) or lines (content).",
+        },
       },
       ["pattern"],
     ),
@@ -355,7 +372,10 @@ export function grepTool(deck: DeckContext): Card {
       const args = inputObject(input);
       const pattern = reqString(args, "pattern");
       const root = resolvePath(ctx.cwd, args.path === undefined ? "." : reqString(args, "path"));
-      const modeName = args.output_mode === "files_with_matches" ? "files" : optEnum(args, ["output_mode", "outputMode", "mode"], GREP_MODES);
+      const modeName =
+        args.output_mode === "files_with_matches"
+          ? "files"
+          : optEnum(args, ["output_mode", "outputMode", "mode"], GREP_MODES);
       const mode = modeName ?? "files";
       const context = optInt(args, ["context", "C"], { min: 0, max: 20 }) ?? 0;
       const q: GrepQuery = {

@@ -5,7 +5,12 @@ let service: TurndownService | undefined;
 
 function converter(): TurndownService {
   if (service) return service;
-  service = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
+  service = new TurndownService({
+    headingStyle: "atx",
+    codeBlockStyle: "fenced",
+    bulletListMarker: "-",
+    emDelimiter: "*",
+  });
   service.remove(["script", "style", "noscript", "template", "iframe", "svg", "canvas", "head", "form"] as never);
   return service;
 }

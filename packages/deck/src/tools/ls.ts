@@ -22,7 +22,12 @@ export function lsTool(): Card {
       "List a directory: entries sorted by name, directories end with /. Entries ignored by .gitignore are hidden unless all is true. depth > 1 shows nested entries as an indented tree. Capped at 1000 entries.",
     parameters: objectSchema({
       path: { type: "string", description: "Directory to list (default: the working directory)." },
-      depth: { type: "integer", minimum: 1, maximum: LS_LIMITS.maxDepth, description: "Levels to descend (default 1)." },
+      depth: {
+        type: "integer",
+        minimum: 1,
+        maximum: LS_LIMITS.maxDepth,
+        description: "Levels to descend (default 1).",
+      },
       all: { type: "boolean", description: "Also show entries ignored by .gitignore." },
     }),
     async run(input, ctx) {
@@ -36,27 +41,36 @@ export function lsTool(): Card {
       if (!stat.isDirectory()) return errorResult(`ls: ${shown} is not a directory (it is a file; use read)`);
 
       const lines: string[] = [];
-      const stopped = await walk(root, { respectIgnore: !all, maxDepth: depth, listLinkedDirs: true, signal: ctx.signal }, (entry) => {
-        if (lines.length >= LS_LIMITS.maxEntries) return false;
-        const level = entry.rel.split("/").length - 1;
-        const name = entry.rel.slice(entry.rel.lastIndexOf("/") + 1);
-        lines.push(`${"  ".repeat(level)}${name}${entry.isDir ? "/" : ""}`);
-        return true;
-      });
+      const stopped = await walk(
+        root,
+        { respectIgnore: !all, maxDepth: depth, listLinkedDirs: true, signal: ctx.signal },
+        (entry) => {
+          if (lines.length >= LS_LIMITS.maxEntries) return false;
+          const level = entry.rel.split("/").length - 1;
+          const name = entry.rel.slice(entry.rel.lastIndexOf("/") + 1);
+          lines.push(`${"  ".repeat(level)}${name}${entry.isDir ? "/" : ""}`);
+          return true;
+        },
+      );
 
       let hidden = 0;
       if (!all) {
         try {
-          hidden = fs.readdirSync(root).filter((n) => n !== ".git").length - lines.filter((l) => !l.startsWith(" ")).length;
+          hidden =
+            fs.readdirSync(root).filter((n) => n !== ".git").length - lines.filter((l) => !l.startsWith(" ")).length;
         } catch {
           hidden = 0;
         }
       }
       const header = `${shown}/`;
-      if (lines.length === 0) return textResult(`${header} is empty${hidden > 0 ? ` (${plural(hidden, "ignored entry", "ignored entries")} hidden)` : ""}`);
+      if (lines.length === 0)
+        return textResult(
+          `${header} is empty${hidden > 0 ? ` (${plural(hidden, "ignored entry", "ignored entries")} hidden)` : ""}`,
+        );
       const notes: string[] = [];
       if (stopped) notes.push(`showing the first ${LS_LIMITS.maxEntries} entries; use a deeper path or find`);
-      if (hidden > 0 && !stopped) notes.push(`${plural(hidden, "entry", "entries")} ignored by .gitignore hidden; all=true shows them`);
+      if (hidden > 0 && !stopped)
+        notes.push(`${plural(hidden, "entry", "entries")} ignored by .gitignore hidden; all=true shows them`);
       return textResult([header, ...lines, ...(notes.length > 0 ? ["", `[${notes.join("; ")}]`] : [])].join("\n"));
     },
   });

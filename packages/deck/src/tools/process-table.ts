@@ -109,7 +109,11 @@ export class ProcessTable {
     return this.options.maxLines;
   }
 
-  start(command: string, cwd: string, extra: { name?: string; env?: Record<string, string>; captureDir?: string } = {}): ManagedProcess {
+  start(
+    command: string,
+    cwd: string,
+    extra: { name?: string; env?: Record<string, string>; captureDir?: string } = {},
+  ): ManagedProcess {
     const running = [...this.entries.values()].filter((p) => p.state === "running").length;
     const maxRunning = this.options.maxRunning ?? 32;
     if (running >= maxRunning) throw new Error(`already ${running} running processes; stop one first`);
@@ -121,7 +125,10 @@ export class ProcessTable {
     if (captureDir !== undefined) {
       fs.mkdirSync(captureDir, { recursive: true });
       const stamp = `${Date.now().toString(36)}-${id}`;
-      captureFiles = { stdout: path.join(captureDir, `${stamp}.stdout.log`), stderr: path.join(captureDir, `${stamp}.stderr.log`) };
+      captureFiles = {
+        stdout: path.join(captureDir, `${stamp}.stdout.log`),
+        stderr: path.join(captureDir, `${stamp}.stderr.log`),
+      };
       outFile = fs.createWriteStream(captureFiles.stdout);
       errFile = fs.createWriteStream(captureFiles.stderr);
     }

@@ -30,7 +30,10 @@ export function renderRead(table: ProcessTable, entry: ManagedProcess, tail: num
   }
   const fresh = table.readNew(entry);
   const body = [...renderOutput("stdout", fresh.stdout), ...renderOutput("stderr", fresh.stderr)];
-  const notes = fresh.dropped > 0 ? [`[${plural(fresh.dropped, "older line")} dropped: buffers keep the last ${table.maxLines} lines per stream]`] : [];
+  const notes =
+    fresh.dropped > 0
+      ? [`[${plural(fresh.dropped, "older line")} dropped: buffers keep the last ${table.maxLines} lines per stream]`]
+      : [];
   return [head, ...notes, ...(body.length === 0 ? ["(no new output)"] : body)].join("\n");
 }
 
@@ -47,7 +50,10 @@ export function renderList(table: ProcessTable): string {
   const rows = table.list();
   if (rows.length === 0) return "No background processes.";
   return rows
-    .map((p) => `${p.id}${p.name ? ` [${p.name}]` : ""}  pid ${p.pid ?? "?"}  ${describeState(p)}  ${runtimeOf(p)}  ${p.command}`)
+    .map(
+      (p) =>
+        `${p.id}${p.name ? ` [${p.name}]` : ""}  pid ${p.pid ?? "?"}  ${describeState(p)}  ${runtimeOf(p)}  ${p.command}`,
+    )
     .join("\n");
 }
 
@@ -65,7 +71,12 @@ export function processTool(): Card {
         cwd: { type: "string", description: "start: directory to run in (default: the working directory)." },
         name: { type: "string", description: "start: an optional label to refer to the process by." },
         id: { type: "string", description: "read/stop: the process id (or name)." },
-        tail: { type: "integer", minimum: 1, maximum: 2000, description: "read: return the last N lines instead of new output." },
+        tail: {
+          type: "integer",
+          minimum: 1,
+          maximum: 2000,
+          description: "read: return the last N lines instead of new output.",
+        },
       },
       ["action"],
     ),
@@ -83,7 +94,9 @@ export function processTool(): Card {
           const entry = table.start(command, cwd, name === undefined ? {} : { name });
           await table.settle(entry, 300);
           const text = renderRead(table, entry, undefined);
-          return entry.state === "running" || entry.exitCode === 0 ? textResult(`Started ${text}`) : errorResult(`Started ${text}`);
+          return entry.state === "running" || entry.exitCode === 0
+            ? textResult(`Started ${text}`)
+            : errorResult(`Started ${text}`);
         }
         case "list":
           return textResult(renderList(table));

@@ -57,7 +57,9 @@ export function readTool(deck: DeckContext): Card {
       const mime = imageMime(bytes);
       if (mime !== undefined) {
         if (bytes.length > READ_LIMITS.maxImageBytes) {
-          return errorResult(`read: image ${shown} is ${formatBytes(bytes.length)}, over the ${formatBytes(READ_LIMITS.maxImageBytes)} limit`);
+          return errorResult(
+            `read: image ${shown} is ${formatBytes(bytes.length)}, over the ${formatBytes(READ_LIMITS.maxImageBytes)} limit`,
+          );
         }
         state.record(target, { mtimeMs: stat.mtimeMs, size: stat.size });
         return {
@@ -68,7 +70,9 @@ export function readTool(deck: DeckContext): Card {
         };
       }
       if (looksBinary(bytes)) {
-        return errorResult(`read: ${shown} is a binary file (${formatBytes(bytes.length)}); it cannot be shown as text`);
+        return errorResult(
+          `read: ${shown} is a binary file (${formatBytes(bytes.length)}); it cannot be shown as text`,
+        );
       }
 
       state.record(target, { mtimeMs: stat.mtimeMs, size: stat.size });

@@ -62,7 +62,13 @@ export interface RgRun {
   readonly truncated: boolean;
 }
 
-export function runRipgrep(binary: string, args: readonly string[], cwd: string, signal: AbortSignal, maxBytes: number): Promise<RgRun> {
+export function runRipgrep(
+  binary: string,
+  args: readonly string[],
+  cwd: string,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<RgRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, [...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];

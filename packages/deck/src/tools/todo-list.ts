@@ -22,16 +22,24 @@ export interface ChecklistItem {
 
 const MAX_ITEMS = 100;
 const MAX_CONTENT = 500;
-const MARK: Record<ChecklistStatus, string> = { pending: "[ ]", in_progress: "[~]", completed: "[x]", cancelled: "[-]" };
+const MARK: Record<ChecklistStatus, string> = {
+  pending: "[ ]",
+  in_progress: "[~]",
+  completed: "[x]",
+  cancelled: "[-]",
+};
 
 function parseItems(raw: unknown[]): ChecklistItem[] {
   if (raw.length > MAX_ITEMS) throw new ArgError(`at most ${MAX_ITEMS} items`);
   return raw.map((value, i) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ArgError(`todos[${i}] must be an object`);
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw new ArgError(`todos[${i}] must be an object`);
     const item = value as Record<string, unknown>;
     const content = item.content ?? item.text;
-    if (typeof content !== "string" || content.trim() === "") throw new ArgError(`todos[${i}].content must be a non-empty string`);
-    if (content.length > MAX_CONTENT) throw new ArgError(`todos[${i}].content is longer than ${MAX_CONTENT} characters`);
+    if (typeof content !== "string" || content.trim() === "")
+      throw new ArgError(`todos[${i}].content must be a non-empty string`);
+    if (content.length > MAX_CONTENT)
+      throw new ArgError(`todos[${i}].content is longer than ${MAX_CONTENT} characters`);
     const status = item.status ?? "pending";
     if (!(CHECKLIST_STATUSES as readonly unknown[]).includes(status)) {
       throw new ArgError(`todos[${i}].status must be one of ${CHECKLIST_STATUSES.join(", ")}`);
@@ -65,7 +73,12 @@ export function todoReadTool(): Card {
     parameters: objectSchema({}),
     async run(_input, ctx) {
       const items = sessionOf(ctx).checklist;
-      return { content: [{ type: "text", text: renderChecklist(items) }, { type: "json", value: asJson(items) }] };
+      return {
+        content: [
+          { type: "text", text: renderChecklist(items) },
+          { type: "json", value: asJson(items) },
+        ],
+      };
     },
   });
 }
@@ -103,7 +116,12 @@ export function todoSetTool(): Card {
       if (raw === undefined) throw new ArgError('"todos" is required');
       const items = parseItems(raw);
       sessionOf(ctx).checklist = items;
-      return { content: [{ type: "text", text: renderChecklist(items) }, { type: "json", value: asJson(items) }] };
+      return {
+        content: [
+          { type: "text", text: renderChecklist(items) },
+          { type: "json", value: asJson(items) },
+        ],
+      };
     },
   });
 }

@@ -37,7 +37,7 @@ function loadRules(dir: string): Ignore | undefined {
 }
 
 function findRepoRoot(start: string): string | undefined {
-  for (let dir = start; ; ) {
+  for (let dir = start; ;) {
     if (fs.existsSync(path.join(dir, ".git"))) return dir;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
@@ -116,7 +116,11 @@ export interface WalkEntry {
  * Visits every non-ignored entry under `root` (directories before their
  * contents). Return `false` from `visit` to stop. Resolves true when stopped early.
  */
-export async function walk(root: string, options: WalkOptions, visit: (entry: WalkEntry) => boolean | void): Promise<boolean> {
+export async function walk(
+  root: string,
+  options: WalkOptions,
+  visit: (entry: WalkEntry) => boolean | void,
+): Promise<boolean> {
   const respect = options.respectIgnore ?? true;
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   // Each directory carries its parent's chain; its own ignore files (seen in its listing) are added when it is read.
@@ -134,9 +138,10 @@ export async function walk(root: string, options: WalkOptions, visit: (entry: Wa
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const chain = dir.chain && !dir.own && entries.some((e) => IGNORE_FILES.includes(e.name as (typeof IGNORE_FILES)[number]))
-      ? dir.chain.descend(dir.abs, dir.rel)
-      : dir.chain;
+    const chain =
+      dir.chain && !dir.own && entries.some((e) => IGNORE_FILES.includes(e.name as (typeof IGNORE_FILES)[number]))
+        ? dir.chain.descend(dir.abs, dir.rel)
+        : dir.chain;
     const subdirs: (typeof stack)[number][] = [];
     for (const entry of entries) {
       if (entry.name === ".git") continue;

@@ -56,8 +56,18 @@ export function webfetchTool(deck: DeckContext): Card {
       {
         url: { type: "string", description: "The http:// or https:// URL to fetch." },
         format: { type: "string", enum: [...FORMATS], description: "markdown (default), text or html." },
-        timeout: { type: "integer", minimum: 1, maximum: FETCH_LIMITS.maxTimeoutMs, description: "Deadline in milliseconds." },
-        max_chars: { type: "integer", minimum: 100, maximum: 1_000_000, description: "Cut the returned content after this many characters." },
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          maximum: FETCH_LIMITS.maxTimeoutMs,
+          description: "Deadline in milliseconds.",
+        },
+        max_chars: {
+          type: "integer",
+          minimum: 100,
+          maximum: 1_000_000,
+          description: "Cut the returned content after this many characters.",
+        },
       },
       ["url"],
     ),
@@ -65,7 +75,8 @@ export function webfetchTool(deck: DeckContext): Card {
       const args = inputObject(input);
       let url = parseHttpUrl(reqString(args, "url"));
       const format = optEnum(args, "format", FORMATS) ?? "markdown";
-      const timeoutMs = optInt(args, ["timeout", "timeout_ms"], { min: 1, max: FETCH_LIMITS.maxTimeoutMs }) ?? limits.timeoutMs;
+      const timeoutMs =
+        optInt(args, ["timeout", "timeout_ms"], { min: 1, max: FETCH_LIMITS.maxTimeoutMs }) ?? limits.timeoutMs;
       const maxChars = optInt(args, ["max_chars", "maxChars"], { min: 100, max: 1_000_000 }) ?? FETCH_LIMITS.maxChars;
       const deadline = AbortSignal.timeout(timeoutMs);
       const signal = AbortSignal.any([ctx.signal, deadline]);
@@ -85,10 +96,13 @@ export function webfetchTool(deck: DeckContext): Card {
           const location = response.headers.get("location");
           if (response.status >= 300 && response.status < 400 && location) {
             await response.body?.cancel().catch(() => undefined);
-            if (++hops > limits.maxRedirects) return errorResult(`webfetch: more than ${limits.maxRedirects} redirects, stopped at ${url.href}`);
+            if (++hops > limits.maxRedirects)
+              return errorResult(`webfetch: more than ${limits.maxRedirects} redirects, stopped at ${url.href}`);
             const next = new URL(location, url);
             if (next.protocol !== "http:" && next.protocol !== "https:") {
-              return errorResult(`webfetch: ${url.href} redirected to ${next.protocol} URL ${next.href}; only http(s) is followed`);
+              return errorResult(
+                `webfetch: ${url.href} redirected to ${next.protocol} URL ${next.href}; only http(s) is followed`,
+              );
             }
             url = next;
             continue;
@@ -96,22 +110,30 @@ export function webfetchTool(deck: DeckContext): Card {
           break;
         }
       } catch (error) {
-        if (deadline.aborted && !ctx.signal.aborted) return errorResult(`webfetch: ${url.href} did not answer within ${timeoutMs}ms`);
+        if (deadline.aborted && !ctx.signal.aborted)
+          return errorResult(`webfetch: ${url.href} did not answer within ${timeoutMs}ms`);
         if (ctx.signal.aborted) return errorResult("webfetch: cancelled");
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        return errorResult(`webfetch: could not fetch ${url.href}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+        return errorResult(
+          `webfetch: could not fetch ${url.href}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        );
       }
 
       let body: { bytes: Uint8Array; truncated: boolean };
       try {
         body = await readCapped(response, limits.maxBytes);
       } catch (error) {
-        if (deadline.aborted && !ctx.signal.aborted) return errorResult(`webfetch: ${url.href} did not finish within ${timeoutMs}ms`);
+        if (deadline.aborted && !ctx.signal.aborted)
+          return errorResult(`webfetch: ${url.href} did not finish within ${timeoutMs}ms`);
         return errorResult(`webfetch: reading ${url.href} failed: ${(error as Error).message}`);
       }
       const contentType = response.headers.get("content-type") ?? "";
       const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
-      const header = [`URL: ${url.href}`, `Status: ${response.status} ${response.statusText}`.trimEnd(), `Content-Type: ${contentType || "(none)"}`];
+      const header = [
+        `URL: ${url.href}`,
+        `Status: ${response.status} ${response.statusText}`.trimEnd(),
+        `Content-Type: ${contentType || "(none)"}`,
+      ];
       if (!isTextual(mediaType) || (mediaType === "" && looksBinary(body.bytes))) {
         const text = `${header.join("\n")}\n\n(binary content, ${formatBytes(body.bytes.length)}${body.truncated ? "+" : ""}, not shown)`;
         return { content: [{ type: "text", text }], isError: true };

@@ -14,14 +14,25 @@ export interface WebSearchHit {
 export interface WebSearchBackend {
   /** Shown with results, e.g. "searxng". */
   readonly name: string;
-  search(query: string, options: { readonly limit: number; readonly signal: AbortSignal }): Promise<readonly WebSearchHit[]>;
+  search(
+    query: string,
+    options: { readonly limit: number; readonly signal: AbortSignal },
+  ): Promise<readonly WebSearchHit[]>;
 }
 
 /** A SearXNG instance (its `search.formats` must include `json`). `baseUrl` may end in `/search`. */
-export function searxngBackend(baseUrl: string, init: { timeoutMs?: number; headers?: Record<string, string> } = {}): WebSearchBackend {
+export function searxngBackend(
+  baseUrl: string,
+  init: { timeoutMs?: number; headers?: Record<string, string> } = {},
+): WebSearchBackend {
   const base = new URL(baseUrl);
-  if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error(`SearXNG URL must be http(s): ${baseUrl}`);
-  const endpoint = new URL(base.pathname.replace(/\/?$/, "").endsWith("/search") ? base.href : new URL("search", base.href.endsWith("/") ? base.href : `${base.href}/`).href);
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    throw new Error(`SearXNG URL must be http(s): ${baseUrl}`);
+  const endpoint = new URL(
+    base.pathname.replace(/\/?$/, "").endsWith("/search")
+      ? base.href
+      : new URL("search", base.href.endsWith("/") ? base.href : `${base.href}/`).href,
+  );
   return {
     name: "searxng",
     async search(query, { limit, signal }) {
@@ -34,7 +45,8 @@ export function searxngBackend(baseUrl: string, init: { timeoutMs?: number; head
       });
       const { bytes } = await readCapped(response, 4 * 1024 * 1024);
       if (!response.ok) {
-        const hint = response.status === 403 ? " (is the json format enabled under search.formats in settings.yml?)" : "";
+        const hint =
+          response.status === 403 ? " (is the json format enabled under search.formats in settings.yml?)" : "";
         throw new Error(`SearXNG at ${endpoint.origin} answered ${response.status} ${response.statusText}${hint}`);
       }
       let body: { results?: unknown };

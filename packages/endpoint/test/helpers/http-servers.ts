@@ -53,10 +53,14 @@ function buildMcpServer(name: string): McpServer {
   server.registerTool("echo", { description: "Echoes", inputSchema: { message: z.string() } }, ({ message }) => ({
     content: [{ type: "text", text: `${name}: ${message}` }],
   }));
-  server.registerTool("sleep", { description: "Sleeps ms milliseconds", inputSchema: { ms: z.number() } }, async ({ ms }) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return { content: [{ type: "text", text: `slept ${ms}` }] };
-  });
+  server.registerTool(
+    "sleep",
+    { description: "Sleeps ms milliseconds", inputSchema: { ms: z.number() } },
+    async ({ ms }) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { content: [{ type: "text", text: `slept ${ms}` }] };
+    },
+  );
   return server;
 }
 
@@ -158,7 +162,9 @@ export async function startHttpFault(mode: HttpFaultMode): Promise<HttpFaultServ
     req.resume();
     switch (mode) {
       case "401":
-        res.writeHead(401, { "www-authenticate": 'Bearer realm="fixture"', "content-type": "text/plain" }).end("unauthorized");
+        res
+          .writeHead(401, { "www-authenticate": 'Bearer realm="fixture"', "content-type": "text/plain" })
+          .end("unauthorized");
         return;
       case "500":
         res.writeHead(500, { "content-type": "text/plain" }).end("boom");

@@ -13,7 +13,12 @@ export function npmServerEntry(pkg: "server-everything" | "server-filesystem" | 
   return path.join(endpointRoot, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js");
 }
 
-export function fixture(id: string, file: string, args: readonly string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+export function fixture(
+  id: string,
+  file: string,
+  args: readonly string[] = [],
+  extra: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
   return {
     transport: "stdio",
     id,
@@ -25,7 +30,11 @@ export function fixture(id: string, file: string, args: readonly string[] = [], 
 }
 
 /** The scripted fixture server (see fixtures/scripted-server.mjs) under `id`. */
-export function scripted(id: string, args: readonly string[] = [], extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
+export function scripted(
+  id: string,
+  args: readonly string[] = [],
+  extra: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
   return fixture(id, "scripted-server.mjs", [`name=${id}`, ...args], extra);
 }
 
@@ -35,5 +44,12 @@ export function tiny(id: string, extra: Partial<StdioServerConfig> = {}): StdioS
 }
 
 export function everythingStdio(id = "everything", extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
-  return { transport: "stdio", id, command: process.execPath, args: [npmServerEntry("server-everything"), "stdio"], env: {}, ...extra };
+  return {
+    transport: "stdio",
+    id,
+    command: process.execPath,
+    args: [npmServerEntry("server-everything"), "stdio"],
+    env: {},
+    ...extra,
+  };
 }

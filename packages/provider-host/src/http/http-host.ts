@@ -242,7 +242,9 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   async function exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
     session.open++;
     session.lastSeen = Date.now();
-    const requestIds = messagesOf(body).filter(isJSONRPCRequest).map((message) => message.id);
+    const requestIds = messagesOf(body)
+      .filter(isJSONRPCRequest)
+      .map((message) => message.id);
     for (const id of requestIds) session.answering.set(id, response);
     response.once("close", () => {
       session.open--;
@@ -281,7 +283,13 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   await new Promise<void>((resolve, reject) => {
     const onError = (error: Error) => {
       httpServer.off("listening", onListening);
-      reject(protocolFault("transport", `provider host could not listen on ${bindHost}:${options.port ?? 0}: ${error.message}`, error));
+      reject(
+        protocolFault(
+          "transport",
+          `provider host could not listen on ${bindHost}:${options.port ?? 0}: ${error.message}`,
+          error,
+        ),
+      );
     };
     const onListening = () => {
       httpServer.off("error", onError);
@@ -339,7 +347,12 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   };
 }
 
-function buildPolicy(options: HttpHostOptions, loopback: boolean, port: number, token: string | undefined): GuardPolicy {
+function buildPolicy(
+  options: HttpHostOptions,
+  loopback: boolean,
+  port: number,
+  token: string | undefined,
+): GuardPolicy {
   const lower = (values: readonly string[]) => new Set(values.map((value) => value.toLowerCase()));
   const allowedHosts =
     options.allowedHosts === "any"

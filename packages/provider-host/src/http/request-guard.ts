@@ -76,7 +76,9 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (match === null) return false;
   // Hash both sides so the comparison is constant-time regardless of length.
-  const presented = createHash("sha256").update(match[1] ?? "").digest();
+  const presented = createHash("sha256")
+    .update(match[1] ?? "")
+    .digest();
   const expected = createHash("sha256").update(token).digest();
   return timingSafeEqual(presented, expected);
 }

@@ -36,7 +36,10 @@ const id = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 1, arbitrary: fc.constantFrom<unknown>(null, 1.5, {}, []) },
 );
-const version = fc.oneof({ weight: 9, arbitrary: fc.constant("2.0") }, { weight: 1, arbitrary: fc.string({ maxLength: 3 }) });
+const version = fc.oneof(
+  { weight: 9, arbitrary: fc.constant("2.0") },
+  { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
+);
 const smallJson = fc.jsonValue({ maxDepth: 3 });
 const smallObject = fc.dictionary(fc.string({ maxLength: 8 }), smallJson, { maxKeys: 4 });
 
@@ -56,7 +59,10 @@ const toolCallParams = fc.record(
 
 const params = fc.oneof(
   toolCallParams,
-  fc.record({ uri: fc.oneof(fc.constantFrom("demo://greeting", "demo://items/1", "x://y"), fc.string()) }, { requiredKeys: [] }),
+  fc.record(
+    { uri: fc.oneof(fc.constantFrom("demo://greeting", "demo://items/1", "x://y"), fc.string()) },
+    { requiredKeys: [] },
+  ),
   fc.record({ name: fc.oneof(fc.constant("greet"), fc.string()), arguments: smallObject }, { requiredKeys: [] }),
   fc.record({ level: fc.oneof(fc.constantFrom("debug", "info", "warning", "emergency"), fc.string()) }),
   fc.record({ requestId: id, reason: fc.string({ maxLength: 10 }) }, { requiredKeys: [] }),
@@ -70,12 +76,20 @@ const request = fc.record(
   { requiredKeys: ["jsonrpc", "method"] },
 );
 const notification = fc.record(
-  { jsonrpc: fc.constant("2.0"), method: fc.oneof(fc.constantFrom(...NOTIFICATIONS), fc.string({ maxLength: 16 })), params },
+  {
+    jsonrpc: fc.constant("2.0"),
+    method: fc.oneof(fc.constantFrom(...NOTIFICATIONS), fc.string({ maxLength: 16 })),
+    params,
+  },
   { requiredKeys: ["jsonrpc", "method"] },
 );
 const response = fc.oneof(
   fc.record({ jsonrpc: fc.constant("2.0"), id, result: smallJson }),
-  fc.record({ jsonrpc: fc.constant("2.0"), id, error: fc.record({ code: fc.integer(), message: fc.string({ maxLength: 20 }) }) }),
+  fc.record({
+    jsonrpc: fc.constant("2.0"),
+    id,
+    error: fc.record({ code: fc.integer(), message: fc.string({ maxLength: 20 }) }),
+  }),
 );
 const initialize = fc.record({
   jsonrpc: fc.constant("2.0"),
@@ -87,7 +101,12 @@ const initialize = fc.record({
     clientInfo: fc.record({ name: fc.string({ maxLength: 10 }), version: fc.string({ maxLength: 5 }) }),
   }),
 });
-const message = fc.oneof({ weight: 1, arbitrary: initialize }, { weight: 5, arbitrary: request }, { weight: 2, arbitrary: notification }, { weight: 1, arbitrary: response });
+const message = fc.oneof(
+  { weight: 1, arbitrary: initialize },
+  { weight: 5, arbitrary: request },
+  { weight: 2, arbitrary: notification },
+  { weight: 1, arbitrary: response },
+);
 
 const wellFormedText = fc.oneof(
   { weight: 6, arbitrary: message.map((value) => JSON.stringify(value)) },
@@ -96,7 +115,12 @@ const wellFormedText = fc.oneof(
 
 /** Byte-level damage to a well-formed frame: truncation, insertion, replacement, splicing. */
 const mutated = fc
-  .tuple(wellFormedText, fc.nat(), fc.nat(), fc.constantFrom("{", "}", "[", "]", '"', ",", ":", "\\", "\u0000", "é", "𝄞", "null", "1e999"))
+  .tuple(
+    wellFormedText,
+    fc.nat(),
+    fc.nat(),
+    fc.constantFrom("{", "}", "[", "]", '"', ",", ":", "\\", "\u0000", "é", "𝄞", "null", "1e999"),
+  )
   .chain(([text, first, second, token]) => {
     const at = text.length === 0 ? 0 : first % text.length;
     const to = text.length === 0 ? 0 : second % text.length;

@@ -14,7 +14,10 @@ function newestMtime(target) {
 function ensureBuilt(packageDir, { onlyIfMissing = false } = {}) {
   const entry = path.join(packageDir, "dist", "index.js");
   if (onlyIfMissing && fs.existsSync(entry)) return;
-  const sources = Math.max(newestMtime(path.join(packageDir, "src")), newestMtime(path.join(packageDir, "package.json")));
+  const sources = Math.max(
+    newestMtime(path.join(packageDir, "src")),
+    newestMtime(path.join(packageDir, "package.json")),
+  );
   if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= sources) return;
   const tsup = require.resolve("tsup/dist/cli-default.js", { paths: [packageDir] });
   execFileSync(process.execPath, [tsup], { cwd: packageDir, stdio: "ignore" });

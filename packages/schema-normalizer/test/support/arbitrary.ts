@@ -102,9 +102,13 @@ function objectArb(schema: Schema, root: unknown, depth: number): Arb {
   // Deep in a recursive schema, only the required keys, so generation ends.
   const keys = Object.keys(properties).filter((key) => depth < 3 || required.includes(key));
   if (keys.length === 0 && isRecord(schema.additionalProperties)) {
-    return fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), generate(schema.additionalProperties, root, depth + 1), {
-      maxKeys: 3,
-    });
+    return fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 5 }),
+      generate(schema.additionalProperties, root, depth + 1),
+      {
+        maxKeys: 3,
+      },
+    );
   }
   const model: Record<string, Arb> = {};
   for (const key of keys) model[key] = generate(properties[key], root, depth + 1);
@@ -122,13 +126,21 @@ function objectArb(schema: Schema, root: unknown, depth: number): Arb {
 }
 
 function arrayArb(schema: Schema, root: unknown, depth: number): Arb {
-  const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+  const tuple = Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : undefined;
   if (tuple) {
     const entries = (tuple as unknown[]).map((entry) => generate(entry, root, depth + 1));
     return fc.tuple(...entries);
   }
   const minLength = typeof schema.minItems === "number" ? schema.minItems : 0;
-  const maxLength = Math.min(typeof schema.maxItems === "number" ? schema.maxItems : 3, minLength + 3, depth > 2 ? minLength : 99);
+  const maxLength = Math.min(
+    typeof schema.maxItems === "number" ? schema.maxItems : 3,
+    minLength + 3,
+    depth > 2 ? minLength : 99,
+  );
   const items = generate(schema.items ?? true, root, depth + 1);
   return schema.uniqueItems === true
     ? fc.uniqueArray(items, { minLength, maxLength, selector: (value) => JSON.stringify(value) })
@@ -170,7 +182,9 @@ export function generate(schema: unknown, root: unknown, depth = 0): Arb {
     const branches = schema[key];
     if (Array.isArray(branches) && branches.length > 0) {
       const { [key]: _omit, ...rest } = schema;
-      return fc.oneof(...branches.map((branch) => generate(isRecord(branch) ? { ...rest, ...branch } : branch, root, depth)));
+      return fc.oneof(
+        ...branches.map((branch) => generate(isRecord(branch) ? { ...rest, ...branch } : branch, root, depth)),
+      );
     }
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {

@@ -13,7 +13,11 @@ export interface CorpusCase {
 interface CorpusFile {
   readonly server: string;
   readonly version: string;
-  readonly tools: ReadonlyArray<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }>;
+  readonly tools: ReadonlyArray<{
+    name: string;
+    inputSchema: Record<string, unknown>;
+    outputSchema?: Record<string, unknown>;
+  }>;
 }
 
 export const CORPUS_DIR = join(__dirname, "..", "fixtures", "corpus");
@@ -36,7 +40,12 @@ export function corpusCases(): CorpusCase[] {
   const cases: CorpusCase[] = [];
   for (const { id, file } of corpusFiles()) {
     for (const tool of file.tools) {
-      cases.push({ label: `${id}/${tool.name}`, schema: tool.inputSchema, dialect: dialectOf(tool.inputSchema), kind: "input" });
+      cases.push({
+        label: `${id}/${tool.name}`,
+        schema: tool.inputSchema,
+        dialect: dialectOf(tool.inputSchema),
+        kind: "input",
+      });
       if (tool.outputSchema) {
         cases.push({
           label: `${id}/${tool.name}#output`,
@@ -51,5 +60,10 @@ export function corpusCases(): CorpusCase[] {
 }
 
 export function syntheticCases(): CorpusCase[] {
-  return SYNTHETIC.map((entry) => ({ label: `synthetic/${entry.name}`, schema: entry.schema, dialect: entry.dialect, kind: "input" }));
+  return SYNTHETIC.map((entry) => ({
+    label: `synthetic/${entry.name}`,
+    schema: entry.schema,
+    dialect: entry.dialect,
+    kind: "input",
+  }));
 }

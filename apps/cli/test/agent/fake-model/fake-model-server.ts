@@ -76,7 +76,11 @@ export interface SeenRequest {
 
 // ---- script helpers -------------------------------------------------------
 
-export const say = (text: string, extra: Partial<Extract<Reply, { kind: "message" }>> = {}): Reply => ({ kind: "message", text, ...extra });
+export const say = (text: string, extra: Partial<Extract<Reply, { kind: "message" }>> = {}): Reply => ({
+  kind: "message",
+  text,
+  ...extra,
+});
 
 export const callTool = (name: string, input: unknown, extra: { text?: string; id?: string } = {}): Reply => ({
   kind: "message",
@@ -84,9 +88,18 @@ export const callTool = (name: string, input: unknown, extra: { text?: string; i
   toolCalls: [{ name, input, id: extra.id }],
 });
 
-export const callTools = (calls: readonly ScriptedToolCall[], text?: string): Reply => ({ kind: "message", text, toolCalls: calls });
+export const callTools = (calls: readonly ScriptedToolCall[], text?: string): Reply => ({
+  kind: "message",
+  text,
+  toolCalls: calls,
+});
 
-export const rateLimited = (retryAfter = 0, message = "rate limit exceeded"): Reply => ({ kind: "error", status: 429, message, retryAfter });
+export const rateLimited = (retryAfter = 0, message = "rate limit exceeded"): Reply => ({
+  kind: "error",
+  status: 429,
+  message,
+  retryAfter,
+});
 
 export const fail = (status: number, message: string, retryAfter?: number): Reply => ({
   kind: "error",
@@ -112,7 +125,9 @@ function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     return content
-      .map((part) => (part && typeof part === "object" && (part as Json).type === "text" ? String((part as Json).text ?? "") : ""))
+      .map((part) =>
+        part && typeof part === "object" && (part as Json).type === "text" ? String((part as Json).text ?? "") : "",
+      )
       .join("");
   }
   return "";
@@ -144,25 +159,42 @@ function normaliseOpenAI(body: Json, headers: http.IncomingHttpHeaders): SeenReq
         const fn = call.function as Json;
         return { id: String(call.id), name: String(fn.name), input: parseArguments(fn.arguments) };
       });
-      messages.push({ role: role === "assistant" ? "assistant" : "user", text: textOf(raw.content), toolCalls, toolResults: [] });
+      messages.push({
+        role: role === "assistant" ? "assistant" : "user",
+        text: textOf(raw.content),
+        toolCalls,
+        toolResults: [],
+      });
     }
   }
   const tools = ((body.tools as Json[]) ?? []).map((tool) => {
     const fn = tool.function as Json;
     return { name: String(fn.name), description: String(fn.description ?? ""), parameters: fn.parameters };
   });
-  return { protocol: "openai", model: String(body.model), system: system.join("\n"), messages, tools, stream: body.stream === true, headers, body };
+  return {
+    protocol: "openai",
+    model: String(body.model),
+    system: system.join("\n"),
+    messages,
+    tools,
+    stream: body.stream === true,
+    headers,
+    body,
+  };
 }
 
 function normaliseAnthropic(body: Json, headers: http.IncomingHttpHeaders): SeenRequest {
   const messages: SeenMessage[] = [];
   for (const raw of (body.messages as Json[]) ?? []) {
     const role = raw.role as string;
-    const parts: Json[] = typeof raw.content === "string" ? [{ type: "text", text: raw.content }] : ((raw.content as Json[]) ?? []);
+    const parts: Json[] =
+      typeof raw.content === "string" ? [{ type: "text", text: raw.content }] : ((raw.content as Json[]) ?? []);
     const toolResults = parts
       .filter((part) => part.type === "tool_result")
       .map((part) => ({ id: String(part.tool_use_id), text: textOf(part.content), isError: part.is_error === true }));
-    const toolCalls = parts.filter((part) => part.type === "tool_use").map((part) => ({ id: String(part.id), name: String(part.name), input: part.input }));
+    const toolCalls = parts
+      .filter((part) => part.type === "tool_use")
+      .map((part) => ({ id: String(part.id), name: String(part.name), input: part.input }));
     const text = parts
       .filter((part) => part.type === "text")
       .map((part) => String(part.text))
@@ -222,7 +254,11 @@ function sseWriter(res: http.ServerResponse, delayMs: number): Sse {
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}${(counter += 1).toString().padStart(4, "0")}`;
 
-async function streamOpenAI(res: http.ServerResponse, reply: Extract<Reply, { kind: "message" }>, request: SeenRequest): Promise<void> {
+async function streamOpenAI(
+  res: http.ServerResponse,
+  reply: Extract<Reply, { kind: "message" }>,
+  request: SeenRequest,
+): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const sse = sseWriter(res, reply.chunkDelayMs ?? 0);
   const id = nextId("chatcmpl-");
@@ -246,9 +282,14 @@ async function streamOpenAI(res: http.ServerResponse, reply: Extract<Reply, { ki
     const args = call.rawArguments ?? JSON.stringify(call.input ?? {});
     await sse.send(
       undefined,
-      chunk({ tool_calls: [{ index, id: call.id ?? nextId("call_"), type: "function", function: { name: call.name, arguments: "" } }] }),
+      chunk({
+        tool_calls: [
+          { index, id: call.id ?? nextId("call_"), type: "function", function: { name: call.name, arguments: "" } },
+        ],
+      }),
     );
-    for (const piece of pieces(args)) await sse.send(undefined, chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of pieces(args))
+      await sse.send(undefined, chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   }
   await sse.send(undefined, chunk({}, calls.length > 0 ? "tool_calls" : "stop"));
   const usage = reply.usage ?? { input: 10, output: 5 };
@@ -267,7 +308,11 @@ async function streamOpenAI(res: http.ServerResponse, reply: Extract<Reply, { ki
   res.end();
 }
 
-async function streamAnthropic(res: http.ServerResponse, reply: Extract<Reply, { kind: "message" }>, request: SeenRequest): Promise<void> {
+async function streamAnthropic(
+  res: http.ServerResponse,
+  reply: Extract<Reply, { kind: "message" }>,
+  request: SeenRequest,
+): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   const sse = sseWriter(res, reply.chunkDelayMs ?? 0);
   const usage = reply.usage ?? { input: 10, output: 5 };
@@ -286,9 +331,17 @@ async function streamAnthropic(res: http.ServerResponse, reply: Extract<Reply, {
   });
   let index = 0;
   if (reply.text) {
-    await sse.send("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+    await sse.send("content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "text", text: "" },
+    });
     for (const piece of pieces(reply.text)) {
-      await sse.send("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+      await sse.send("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "text_delta", text: piece },
+      });
     }
     if (reply.failMidStream) {
       await sse.send("error", { type: "error", error: { type: "overloaded_error", message: reply.failMidStream } });
@@ -310,7 +363,11 @@ async function streamAnthropic(res: http.ServerResponse, reply: Extract<Reply, {
       content_block: { type: "tool_use", id: call.id ?? nextId("toolu_"), name: call.name, input: {} },
     });
     for (const piece of pieces(call.rawArguments ?? JSON.stringify(call.input ?? {}))) {
-      await sse.send("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
+      await sse.send("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: piece },
+      });
     }
     await sse.send("content_block_stop", { type: "content_block_stop", index });
     index += 1;
@@ -328,11 +385,25 @@ function sendError(res: http.ServerResponse, protocol: Protocol, reply: Extract<
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (reply.retryAfter !== undefined) headers["retry-after"] = String(reply.retryAfter);
   const anthropicType =
-    reply.status === 429 ? "rate_limit_error" : reply.status === 401 ? "authentication_error" : reply.status === 404 ? "not_found_error" : reply.status >= 500 ? "api_error" : "invalid_request_error";
+    reply.status === 429
+      ? "rate_limit_error"
+      : reply.status === 401
+        ? "authentication_error"
+        : reply.status === 404
+          ? "not_found_error"
+          : reply.status >= 500
+            ? "api_error"
+            : "invalid_request_error";
   const body =
     protocol === "anthropic"
       ? { type: "error", error: { type: anthropicType, message: reply.message } }
-      : { error: { message: reply.message, type: reply.status === 429 ? "rate_limit_exceeded" : "server_error", code: reply.status } };
+      : {
+          error: {
+            message: reply.message,
+            type: reply.status === 429 ? "rate_limit_exceeded" : "server_error",
+            code: reply.status,
+          },
+        };
   res.writeHead(reply.status, headers);
   res.end(JSON.stringify(body));
 }
@@ -373,7 +444,8 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
 
   const authorised = (req: http.IncomingMessage, protocol: Protocol): boolean => {
     if (options.apiKey === undefined) return true;
-    if (protocol === "anthropic") return req.headers["x-api-key"] === options.apiKey || req.headers.authorization === `Bearer ${options.apiKey}`;
+    if (protocol === "anthropic")
+      return req.headers["x-api-key"] === options.apiKey || req.headers.authorization === `Bearer ${options.apiKey}`;
     return req.headers.authorization === `Bearer ${options.apiKey}`;
   };
 
@@ -381,14 +453,19 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const protocol: Protocol = req.headers["anthropic-version"] || url.pathname.endsWith("/messages") ? "anthropic" : "openai";
+    const protocol: Protocol =
+      req.headers["anthropic-version"] || url.pathname.endsWith("/messages") ? "anthropic" : "openai";
 
     if (req.method === "GET" && url.pathname === "/v1/models") {
       preflights.push({ protocol, headers: req.headers });
-      if (!authorised(req, protocol)) return sendError(res, protocol, { kind: "error", status: 401, message: "invalid api key" });
+      if (!authorised(req, protocol))
+        return sendError(res, protocol, { kind: "error", status: 401, message: "invalid api key" });
       const data =
         protocol === "anthropic"
-          ? { data: models.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" })), has_more: false }
+          ? {
+              data: models.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" })),
+              has_more: false,
+            }
           : { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) };
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(data));
@@ -401,7 +478,8 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
       res.end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}` } }));
       return;
     }
-    if (!authorised(req, protocol)) return sendError(res, protocol, { kind: "error", status: 401, message: "invalid api key" });
+    if (!authorised(req, protocol))
+      return sendError(res, protocol, { kind: "error", status: 401, message: "invalid api key" });
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json;
     const seen = isChat ? normaliseOpenAI(body, req.headers) : normaliseAnthropic(body, req.headers);
     requests.push(seen);
@@ -412,14 +490,24 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
       }
     }
     const step = script.shift();
-    const reply: Reply = step === undefined ? fail(500, "fake model: the script has no more replies") : typeof step === "function" ? await step(seen) : step;
+    const reply: Reply =
+      step === undefined
+        ? fail(500, "fake model: the script has no more replies")
+        : typeof step === "function"
+          ? await step(seen)
+          : step;
     if (reply.kind === "error") return sendError(res, protocol, reply);
     if (reply.kind === "hang") {
       hanging.add(res);
       res.on("close", () => hanging.delete(res));
       return;
     }
-    if (!seen.stream) return sendError(res, protocol, { kind: "error", status: 400, message: "fake model: only streaming requests are scripted" });
+    if (!seen.stream)
+      return sendError(res, protocol, {
+        kind: "error",
+        status: 400,
+        message: "fake model: only streaming requests are scripted",
+      });
     if (protocol === "anthropic") await streamAnthropic(res, reply, seen);
     else await streamOpenAI(res, reply, seen);
   };
@@ -443,7 +531,10 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     waitForRequests: (count, timeoutMs = 60_000) =>
       new Promise<void>((resolve, reject) => {
         if (requests.length >= count) return resolve();
-        const timer = setTimeout(() => reject(new Error(`fake model: ${requests.length} of ${count} requests after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`fake model: ${requests.length} of ${count} requests after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           count,
           resolve: () => {

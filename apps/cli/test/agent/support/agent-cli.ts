@@ -72,7 +72,13 @@ export function agentSandbox(): AgentSandbox {
     home,
     cwd,
     sessions,
-    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(root, "xdg"), NO_COLOR: "1", LANG: "C.UTF-8" },
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(root, "xdg"),
+      NO_COLOR: "1",
+      LANG: "C.UTF-8",
+    },
     mcpConfig(servers, name = "mcp.json") {
       const file = path.join(root, name);
       fs.writeFileSync(file, JSON.stringify({ mcpServers: servers }, null, 2));
@@ -112,9 +118,11 @@ export function startAgent(args: readonly string[], sandbox: AgentSandbox, env: 
     for (const w of watchers) w();
   });
   child.stdin!.end();
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
-  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
+    },
+  );
   return {
     child,
     stdout: () => out,
@@ -139,7 +147,12 @@ export function startAgent(args: readonly string[], sandbox: AgentSandbox, env: 
   };
 }
 
-export async function runAgent(args: readonly string[], sandbox: AgentSandbox, env: NodeJS.ProcessEnv = {}, timeoutMs = 90_000) {
+export async function runAgent(
+  args: readonly string[],
+  sandbox: AgentSandbox,
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 90_000,
+) {
   const running = startAgent(args, sandbox, env);
   const timer = setTimeout(() => running.child.kill("SIGKILL"), timeoutMs);
   try {

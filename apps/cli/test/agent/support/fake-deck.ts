@@ -20,7 +20,10 @@ export interface FakeDeck extends BootedDeck {
   closed: boolean;
 }
 
-export const text = (value: string, isError = false): ToolResult => ({ content: [{ type: "text", text: value }], ...(isError ? { isError } : {}) });
+export const text = (value: string, isError = false): ToolResult => ({
+  content: [{ type: "text", text: value }],
+  ...(isError ? { isError } : {}),
+});
 
 export function fakeDeck(tools: readonly FakeTool[], servers: readonly ServerReport[] = []): FakeDeck {
   const disabled = new Set<string>();
@@ -34,13 +37,18 @@ export function fakeDeck(tools: readonly FakeTool[], servers: readonly ServerRep
         visible().map((t) => ({
           name: t.name,
           description: t.description ?? `The ${t.name} tool`,
-          parameters: (t.parameters ?? { type: "object", properties: {}, additionalProperties: true }) as ToolDescriptor["parameters"],
+          parameters: (t.parameters ?? {
+            type: "object",
+            properties: {},
+            additionalProperties: true,
+          }) as ToolDescriptor["parameters"],
           annotations: { readOnlyHint: t.readOnly === true },
         })),
       runner: {
         async run(call, options): Promise<ToolOutcome> {
           const found = visible().find((t) => t.name === call.name);
-          if (!found) return { callId: call.id, isError: true, content: [{ type: "text", text: `no tool ${call.name}` }] };
+          if (!found)
+            return { callId: call.id, isError: true, content: [{ type: "text", text: `no tool ${call.name}` }] };
           started.push({ name: call.name, input: call.input });
           const result = await found.run(call.input, options?.signal ?? new AbortController().signal);
           return { ...result, callId: call.id, isError: result.isError === true };

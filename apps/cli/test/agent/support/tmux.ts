@@ -15,7 +15,10 @@ export class TmuxSession {
   }
 
   /** Start `command` (argv) with `env` in a fresh 160x50 terminal. */
-  static start(command: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; scriptDir: string }): TmuxSession {
+  static start(
+    command: readonly string[],
+    options: { cwd: string; env: NodeJS.ProcessEnv; scriptDir: string },
+  ): TmuxSession {
     const socket = `indusr-agent-${process.pid}-${Date.now().toString(36)}`;
     const launcher = path.join(options.scriptDir, `launch-${socket}.sh`);
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -62,21 +65,27 @@ export class TmuxSession {
     for (;;) {
       const screen = this.screen();
       if (pattern.test(screen)) return screen;
-      if (Date.now() - started > timeoutMs) throw new Error(`no ${pattern} on screen after ${timeoutMs} ms:\n${screen}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`no ${pattern} on screen after ${timeoutMs} ms:\n${screen}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
   /** Count how many times a pattern occurs on screen (for "the prompt is back"). */
   count(pattern: RegExp): number {
-    return (this.screen().match(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`)) ?? []).length;
+    return (
+      this.screen().match(
+        new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`),
+      ) ?? []
+    ).length;
   }
 
   async waitForCount(pattern: RegExp, count: number, timeoutMs = 60_000): Promise<string> {
     const started = Date.now();
     for (;;) {
       if (this.count(pattern) >= count) return this.screen();
-      if (Date.now() - started > timeoutMs) throw new Error(`fewer than ${count} of ${pattern} on screen after ${timeoutMs} ms:\n${this.screen()}`);
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`fewer than ${count} of ${pattern} on screen after ${timeoutMs} ms:\n${this.screen()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
