@@ -62,7 +62,7 @@ describe("indusr mcp serve", () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = "";
-        child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
           err += chunk;
           const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
           if (match) resolve(match[1]!);

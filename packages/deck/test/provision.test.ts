@@ -22,7 +22,7 @@ const probe = (
     parameters: { type: "object" },
     readOnly: true,
     run,
-  }) as unknown as Capability;
+  });
 
 describe("provisionDeck", () => {
   it("builds the profile's rows in catalog order", () => {

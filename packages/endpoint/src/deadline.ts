@@ -103,7 +103,7 @@ export async function requestWithDeadline<T>(
     else signal.addEventListener("abort", onAbort, { once: true });
   }
   try {
-    return (await client.request(request as RequestArgs[0], schema, {
+    return (await client.request(request, schema, {
       signal: handle as unknown as AbortSignal,
       // A backstop only; ours fires first.
       timeout: totalMs + 5_000,

@@ -18,9 +18,7 @@ export function createHttpFetch(bodyTimeoutMs = 0): HttpFetch {
   const dispatcher = new Agent({ bodyTimeout: bodyTimeoutMs, headersTimeout: bodyTimeoutMs });
   const fetch: FetchLike = (url, init) =>
     // undici's own fetch, so the dispatcher and the fetch are one version.
-    undiciFetch(url, { ...(init as object), dispatcher } as Parameters<
-      typeof undiciFetch
-    >[1]) as unknown as Promise<Response>;
+    undiciFetch(url, { ...(init as object), dispatcher });
   return {
     fetch,
     async close() {

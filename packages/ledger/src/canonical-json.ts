@@ -33,7 +33,7 @@ function writeShallow(v: unknown, depth: number): string {
   if (typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
   if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
   if (typeof v === "bigint") return v.toString();
-  const node = v as object;
+  const node = v;
   // A cycle also ends up here, and the iterative writer reports it properly.
   if (depth >= MAX_RECURSION) throw TOO_DEEP;
   let text: string;
@@ -86,7 +86,7 @@ function writeIterative(value: unknown): string {
     } else if (typeof v === "bigint") {
       out.push(v.toString());
     } else {
-      const node = v as object;
+      const node = v;
       if (open.has(node)) {
         throw protocolFault(
           "protocol",

@@ -116,7 +116,7 @@ class VersionSnapshot<C extends LedgerCapability> implements LedgerSnapshot<C> {
   }
 
   get live(): ReadonlyMap<BridgeKey, C> {
-    this.#live ??= new VersionMap(this.#lineage, this.#version, pickCapability as (h: Holding<C>) => C);
+    this.#live ??= new VersionMap(this.#lineage, this.#version, pickCapability);
     return this.#live;
   }
 

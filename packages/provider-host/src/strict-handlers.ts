@@ -39,7 +39,7 @@ export function handleStrictly<T extends AnyObjectSchema>(server: Server, schema
     server.setRequestHandler(lenient, handler);
     return;
   }
-  server.setRequestHandler(lenient, ((request: { method: string }, extra: unknown) => {
+  server.setRequestHandler(lenient, (request: { method: string }, extra: unknown) => {
     const parsed = strict.safeParse(request);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -50,7 +50,7 @@ export function handleStrictly<T extends AnyObjectSchema>(server: Server, schema
       );
     }
     return run(parsed.data, extra);
-  }) as unknown as Handler<T>);
+  });
 }
 
 function isToolCall(schema: ZodObjectLike): boolean {

@@ -52,7 +52,7 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
     isError: outcome.isError === true,
   };
   if (outcome.structuredContent !== undefined) {
-    result.structuredContent = outcome.structuredContent as CallToolResult["structuredContent"];
+    result.structuredContent = outcome.structuredContent;
   }
   return result;
 }

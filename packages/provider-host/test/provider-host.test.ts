@@ -298,10 +298,10 @@ describe("protocol edges", () => {
   it("answers malformed params with InvalidParams naming the field", async () => {
     const { client } = await connectPair(createDemoBox().box);
     await expect(
-      client.request({ method: "resources/read", params: {} } as never, ReadResourceResultSchema),
+      client.request({ method: "resources/read", params: {} }, ReadResourceResultSchema),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("at params.uri") });
     await expect(
-      client.request({ method: "tools/call", params: { arguments: {} } } as never, CallToolResultSchema),
+      client.request({ method: "tools/call", params: { arguments: {} } }, CallToolResultSchema),
     ).rejects.toMatchObject({ code: -32602 });
   });
 

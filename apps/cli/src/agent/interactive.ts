@@ -142,7 +142,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   const output = new MutableOutput(out);
   const mainPrompt = `${style.cyan("›")} `;
   const rl = readline.createInterface({
-    input: io.stdin as NodeJS.ReadableStream,
+    input: io.stdin,
     output,
     terminal: true,
     prompt: mainPrompt,

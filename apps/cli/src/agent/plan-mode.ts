@@ -31,7 +31,7 @@ function objectsOf(result: ToolResult): Record<string, unknown>[] {
   const structured = asObject(result.structuredContent);
   if (structured) found.push(structured);
   for (const block of result.content) {
-    const object = block.type === "json" ? asObject(block.value as JsonValue) : parseObject(block.text);
+    const object = block.type === "json" ? asObject(block.value) : parseObject(block.text);
     if (object) found.push(object);
   }
   return found;

@@ -39,7 +39,7 @@ export function summariseInput(input: unknown, max = 100): string {
   if (input === null || typeof input !== "object") return clip(JSON.stringify(input) ?? "", max);
   const object = input as Record<string, unknown>;
   for (const key of ["command", "path", "file_path", "pattern", "url", "query", "message"]) {
-    if (typeof object[key] === "string") return clip(object[key] as string, max);
+    if (typeof object[key] === "string") return clip(object[key], max);
   }
   return clip(JSON.stringify(input), max);
 }

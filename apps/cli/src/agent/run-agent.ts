@@ -61,7 +61,7 @@ const isTty = (stream: unknown): boolean => Boolean((stream as { isTTY?: boolean
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk));
   return Buffer.concat(chunks).toString("utf8");
 }
 
@@ -76,8 +76,8 @@ function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): Perm
   return (call, signal) =>
     new Promise<PermissionAnswer>((resolve) => {
       const rl = readline.createInterface({
-        input: io.stdin as NodeJS.ReadableStream,
-        output: io.stderr as NodeJS.WritableStream,
+        input: io.stdin,
+        output: io.stderr,
         terminal: true,
       });
       const done = (answer: PermissionAnswer) => {
@@ -198,7 +198,7 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
       );
       return 2;
     }
-    task = (await readAll(io.stdin as NodeJS.ReadableStream)).trim() || undefined;
+    task = (await readAll(io.stdin)).trim() || undefined;
     if (task === undefined) {
       io.stderr.write('indusr: no prompt: stdin was empty (pass one with -p "…")\n');
       return 2;

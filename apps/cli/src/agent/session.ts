@@ -102,7 +102,7 @@ export function toModelTools(descriptors: readonly ToolDescriptor[]): ToolSet {
   for (const descriptor of descriptors) {
     tools[descriptor.name] = tool({
       description: descriptor.description,
-      inputSchema: jsonSchema(descriptor.parameters as JsonSchema as Parameters<typeof jsonSchema>[0]),
+      inputSchema: jsonSchema(descriptor.parameters as Parameters<typeof jsonSchema>[0]),
     });
   }
   return tools;
@@ -216,7 +216,7 @@ export class AgentSession {
       messages[messages.length - 1] = {
         ...last,
         providerOptions: { ...last.providerOptions, ...cache },
-      } as ModelMessage;
+      };
     return { system: { role: "system", content: briefing, providerOptions: cache }, messages };
   }
 

@@ -75,7 +75,7 @@ function validate(raw: Record<string, unknown>, file: string, warnings: string[]
         break;
     }
   }
-  return out as AgentSettings;
+  return out;
 }
 
 function readOne(file: string, warnings: string[]): AgentSettings | undefined {

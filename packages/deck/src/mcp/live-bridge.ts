@@ -9,7 +9,7 @@
 import type { ServerFleet, ToolBox } from "@indus/contract";
 import { type BridgeKey, BridgeLedger, enrollmentKey } from "@indus/ledger";
 import type { CapabilitySource } from "../tool-deck";
-import { BridgeCapability, bridgeBoxToCapabilities } from "./bridge-capability";
+import { type BridgeCapability, bridgeBoxToCapabilities } from "./bridge-capability";
 
 export type DeckBridgeLedger = BridgeLedger<BridgeCapability>;
 

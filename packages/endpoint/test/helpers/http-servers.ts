@@ -5,7 +5,7 @@
  * connection reset, accept-and-never-answer). Fleet tests import this file too.
  */
 import http from "node:http";
-import net from "node:net";
+import type net from "node:net";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

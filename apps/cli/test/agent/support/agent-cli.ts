@@ -109,15 +109,15 @@ export function startAgent(args: readonly string[], sandbox: AgentSandbox, env: 
   let out = "";
   let err = "";
   const watchers = new Set<() => void>();
-  child.stdout!.on("data", (d: Buffer) => {
+  child.stdout.on("data", (d: Buffer) => {
     out += d.toString();
     for (const w of watchers) w();
   });
-  child.stderr!.on("data", (d: Buffer) => {
+  child.stderr.on("data", (d: Buffer) => {
     err += d.toString();
     for (const w of watchers) w();
   });
-  child.stdin!.end();
+  child.stdin.end();
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
     (resolve) => {
       child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));

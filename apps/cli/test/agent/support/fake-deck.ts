@@ -41,7 +41,7 @@ export function fakeDeck(tools: readonly FakeTool[], servers: readonly ServerRep
             type: "object",
             properties: {},
             additionalProperties: true,
-          }) as ToolDescriptor["parameters"],
+          }),
           annotations: { readOnlyHint: t.readOnly === true },
         })),
       runner: {
