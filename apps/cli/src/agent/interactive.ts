@@ -17,9 +17,10 @@ import { cliEnv } from "../cli-env";
 import type { AgentEvent } from "./events";
 import { sessionSettings } from "./session-settings";
 import { PermissionGate, type PermissionAnswer } from "./permission";
-import { activityLine, makeStyle, serverWarnings, summariseInput, type Style } from "./render";
+import { activityLine, makeStyle, summariseInput, type Style } from "./render";
+import { startupWarnings } from "../startup-warnings";
 import type { AgentFlags, AgentIo, Prepared } from "./run-agent";
-import { AgentSession, serverView } from "./session";
+import { AgentSession } from "./session";
 import { runSlashCommand, type SlashContext } from "./slash-commands";
 
 const HISTORY_LIMIT = 500;
@@ -227,14 +228,15 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   const servers = session.servers();
   const serverText =
     servers.length === 0
-      ? "no MCP servers"
+      ? prepared.deck.diagnostics.length > 0
+        ? "no MCP servers (see the config warnings below)"
+        : "no MCP servers"
       : servers.map((s) => `${s.id} ${s.phase === "ready" ? style.green("✓") : style.red("✗")}`).join(", ");
   view.line(
     `${style.bold("indusr")} ${VERSION} · ${prepared.config.provider === "openai" ? "openai-compatible" : "anthropic"} ${prepared.modelId} · ${descriptors.length} tools · ${serverText}`,
   );
-  for (const warning of serverWarnings(servers.map(serverView))) {
-    view.line(`${style.yellow("warning:")} ${warning}`);
-  }
+  for (const line of startupWarnings(prepared.deck.diagnostics, servers))
+    view.line(`${style.yellow("warning:")} ${line}`);
   view.line(style.dim("/help for commands · Ctrl-C interrupts a turn · Ctrl-C twice or Ctrl-D to leave"));
 
   const runTask = async (text: string) => {

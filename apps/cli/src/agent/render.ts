@@ -7,7 +7,7 @@
  * - `text`: the answer on stdout (streamed live when stdout is a terminal,
  *   only the final answer otherwise) and a short activity log on stderr.
  */
-import type { AgentEvent, ServerStatusView } from "./events";
+import type { AgentEvent } from "./events";
 
 export interface Renderer {
   onEvent(event: AgentEvent): void;
@@ -145,16 +145,6 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
   }
 }
 
-/** Servers that failed at boot, as warnings (the TTY progress lines are gone by now). */
-export function serverWarnings(servers: readonly ServerStatusView[]): string[] {
-  return servers
-    .filter((s) => s.phase !== "ready")
-    .map(
-      (s) =>
-        `MCP server ${s.id} is unavailable (${s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : s.phase}); continuing without it`,
-    );
-}
-
 export class TextRenderer implements Renderer {
   private readonly style: Style;
   private finalText = "";
@@ -181,7 +171,6 @@ export class TextRenderer implements Renderer {
   onEvent(event: AgentEvent): void {
     switch (event.type) {
       case "session_start":
-        for (const warning of serverWarnings(event.servers)) this.note([`${this.style.yellow("warning:")} ${warning}`]);
         break;
       case "turn_start":
         this.turnText = "";

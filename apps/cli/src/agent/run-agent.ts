@@ -18,6 +18,7 @@ import { chooseModel, preflight } from "./preflight";
 import { resolveModelConfig, type ModelConfig } from "./provider-config";
 import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
 import { AgentSession } from "./session";
+import { startupWarnings } from "../startup-warnings";
 import { loadSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
 
@@ -61,7 +62,7 @@ const isTty = (stream: unknown): boolean => Boolean((stream as { isTTY?: boolean
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk));
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString("utf8");
 }
 
@@ -281,6 +282,9 @@ async function runPrint(
   io.signals?.on("SIGTERM", onSignal);
   try {
     session.start();
+    const style = makeStyle(color);
+    for (const line of startupWarnings(prepared.deck.diagnostics, session.servers()))
+      io.stderr.write(`${style.yellow("warning:")} ${line}\n`);
     const result = await session.run(task, controller.signal);
     renderer.finish();
     switch (result.subtype) {

@@ -4,6 +4,7 @@
  */
 import type { BootedDeck } from "../boot-types";
 import type { Style } from "./render";
+import { startupWarnings } from "../startup-warnings";
 import type { AgentSession } from "./session";
 
 export interface SlashContext {
@@ -76,8 +77,14 @@ async function mcpCommand(args: readonly string[], ctx: SlashContext): Promise<v
   const [action, id] = args;
   const servers = ctx.deck.mcp.servers();
   if (action === undefined || action === "status" || action === "list") {
+    const warnings = startupWarnings(ctx.deck.diagnostics, []);
+    for (const line of warnings) ctx.print(`${ctx.style.yellow("warning:")} ${line}`);
     if (servers.length === 0) {
-      ctx.print("No MCP servers are mounted (add one with `indusr mcp add`, or pass --mcp).");
+      ctx.print(
+        warnings.length > 0
+          ? "No MCP servers are mounted: fix the config above (or pass --mcp)."
+          : "No MCP servers are mounted (add one with `indusr mcp add`, or pass --mcp).",
+      );
       return;
     }
     for (const s of servers) {

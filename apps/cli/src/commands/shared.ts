@@ -9,6 +9,7 @@ import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { findFlag } from "../flags";
 import { UsageError } from "../program";
 import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
+import { diagnosticLines, failedServerLines } from "../startup-warnings";
 
 export interface DeckFlags {
   readonly mcp?: string[];
@@ -68,19 +69,11 @@ function paint(cli: CliEnv, code: string, text: string): string {
 }
 
 export function warnDiagnostics(cli: CliEnv, diagnostics: readonly ConfigDiagnostic[]): void {
-  for (const d of diagnostics) {
-    const where = d.row ? `${d.file} (${d.row})` : d.file;
-    process.stderr.write(`${paint(cli, "33", "warning")}: ${where}: ${d.message}\n`);
-  }
+  for (const line of diagnosticLines(diagnostics)) process.stderr.write(`${paint(cli, "33", "warning")}: ${line}\n`);
 }
 
 export function warnFailedServers(cli: CliEnv, servers: readonly ServerReport[]): void {
-  for (const server of servers) {
-    if (!server.fault) continue;
-    process.stderr.write(
-      `${paint(cli, "33", "warning")}: MCP server "${server.id}" failed (${server.fault.kind}): ${server.fault.message.split("\n")[0]!.replace(/\.$/, "")}; its tools are skipped\n`,
-    );
-  }
+  for (const line of failedServerLines(servers)) process.stderr.write(`${paint(cli, "33", "warning")}: ${line}\n`);
 }
 
 /** Boot, warn, run `body`, and always tear the servers down. */

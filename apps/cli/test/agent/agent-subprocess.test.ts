@@ -320,3 +320,14 @@ test("--max-turns bounds a run (json output)", async () => {
   ]);
   expect(server.requests).toHaveLength(2);
 });
+
+test("a malformed project config is reported on stderr before the first turn, naming the file and the reason, and the run goes on", async () => {
+  const server = await model([say("answered anyway")]);
+  const file = path.join(sandbox.cwd, ".indusvx", "mcp.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '{ "mcpServers": { "a": { "command": "x" }, }\n');
+  const r = await runAgent(["-p", "hi", ...modelArgs(server)], sandbox);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("answered anyway\n");
+  expect(r.stderr).toMatch(new RegExp(`warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*: .*malformed`, "i"));
+});

@@ -220,7 +220,7 @@ test("json: one object at the end; text: only the answer on stdout, activity on 
   expect(t.stderr).toContain("● everything__echo y");
   expect(t.stderr).toContain("⎿ Echo: y");
   expect(t.stderr).toMatch(
-    /warning: MCP server broken is unavailable \(spawn-failed: spawn nope ENOENT\); continuing without it/,
+    /warning: MCP server "broken" failed \(spawn-failed\): spawn nope ENOENT; its tools are skipped/,
   );
 });
 

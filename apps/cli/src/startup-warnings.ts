@@ -1,0 +1,43 @@
+/**
+ * The warning lines every deck-using command prints before it starts work:
+ * config diagnostics (a malformed file, a bad row, a duplicate server) and
+ * servers that failed to start. `indusr tools`, `-p` and the interactive
+ * session print the same lines, so a user sees one wording everywhere.
+ */
+
+/** What a diagnostic line needs (a `ConfigDiagnostic` or its event view). */
+export interface DiagnosticView {
+  readonly file: string;
+  readonly row?: string;
+  readonly message: string;
+}
+
+/** What a failed-server line needs (a `ServerReport` or its event view). */
+export interface FailedServerView {
+  readonly id: string;
+  readonly fault?: { readonly kind: string; readonly message: string };
+}
+
+/** `<file> (<row>): <message>`, one per diagnostic, without the `warning:` prefix. */
+export function diagnosticLines(diagnostics: readonly DiagnosticView[]): string[] {
+  return diagnostics.map((d) => `${d.row ? `${d.file} (${d.row})` : d.file}: ${d.message}`);
+}
+
+/** One line per server that faulted at boot, without the `warning:` prefix. */
+export function failedServerLines(servers: readonly FailedServerView[]): string[] {
+  return servers.flatMap((server) =>
+    server.fault
+      ? [
+          `MCP server "${server.id}" failed (${server.fault.kind}): ${server.fault.message.split("\n")[0]!.replace(/\.$/, "")}; its tools are skipped`,
+        ]
+      : [],
+  );
+}
+
+/** Both kinds, diagnostics first (they often explain the failures). */
+export function startupWarnings(
+  diagnostics: readonly DiagnosticView[],
+  servers: readonly FailedServerView[],
+): string[] {
+  return [...diagnosticLines(diagnostics), ...failedServerLines(servers)];
+}
