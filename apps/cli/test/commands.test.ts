@@ -217,6 +217,7 @@ describe("indusr mcp list / get / show-merged", () => {
       api: {
         url: "https://user:pw@api.example.com/mcp?api_key=s3cr3t&x=1",
         headers: { Authorization: "Bearer sk-live-123" },
+        oauth: { clientId: "indus-cli", clientSecret: "oauth-s3cr3t-value" },
       },
     });
     const list = await runCli(["mcp", "list"], { sandbox });
@@ -236,6 +237,7 @@ describe("indusr mcp list / get / show-merged", () => {
     expect(get.stdout).toContain("env MODE=dev");
     const api = await runCli(["mcp", "get", "api", "--json"], { sandbox });
     expect(JSON.parse(api.stdout).headers).toEqual({ Authorization: "Bearer ***" });
+    expect(JSON.parse(api.stdout).oauth).toEqual({ clientId: "indus-cli", clientSecret: "***" });
 
     const merged = await runCli(["mcp", "show-merged", "--json"], { sandbox });
     const parsed = JSON.parse(merged.stdout);

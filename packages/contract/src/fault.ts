@@ -4,12 +4,24 @@
  * so the contract survives a change of SDK and its error taxonomy.
  */
 
-/** The closed set of fault kinds, in a stable order. */
-export const FAULT_KINDS = ["transport", "protocol", "timeout", "tool-error", "not-connected", "spawn-failed"] as const;
+/**
+ * The closed set of fault kinds, in a stable order. `unauthorized`: the server
+ * wants credentials the bridge does not have (or that stopped working); the
+ * user fixes it by signing in, not by restarting anything.
+ */
+export const FAULT_KINDS = [
+  "transport",
+  "protocol",
+  "timeout",
+  "tool-error",
+  "not-connected",
+  "spawn-failed",
+  "unauthorized",
+] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** True when `value` names one of the six fault kinds. */
+/** True when `value` names one of the fault kinds. */
 export function isFaultKind(value: unknown): value is FaultKind {
   return typeof value === "string" && (FAULT_KINDS as readonly string[]).includes(value);
 }

@@ -9,6 +9,7 @@ export { QUALIFIER, SERVER_ID_PATTERN, TOOL_NAME_PATTERN, isServerId, qualifyToo
 export type { RemoteToolRef } from "./names";
 export {
   BridgeConfigSchema,
+  OAuthSettingsSchema,
   ReconnectPolicySchema,
   ServerConfigSchema,
   SseServerConfigSchema,
@@ -25,6 +26,8 @@ export type {
   BridgeConfig,
   ConfigIssue,
   ConfigParse,
+  HttpServerConfig,
+  OAuthSettings,
   ReconnectPolicy,
   ServerConfig,
   ServerConfigInput,
@@ -33,6 +36,8 @@ export type {
   StreamableHttpServerConfig,
   TransportKind,
 } from "./server-config";
+export { memoryTokenStore } from "./token-store";
+export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export type { GatewayCallOptions, GatewayCatalog, GatewayChange } from "./gateway";

@@ -35,6 +35,24 @@ const sharedFields = {
   reconnect: ReconnectPolicySchema.optional(),
 };
 
+/**
+ * OAuth 2.1 sign-in settings for a remote server. All optional: without them
+ * the client discovers the authorization server and registers itself
+ * (client ID metadata document or dynamic registration). A pre-registered
+ * client gives `clientId` (and `clientSecret` for a confidential client; the
+ * config file holds it as a `${VAR}` reference, expanded when loaded).
+ */
+export const OAuthSettingsSchema = z.strictObject({
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes: z.array(z.string().min(1)).optional(),
+  /** Fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`); a free one otherwise. */
+  callbackPort: z.number().int().min(1).max(65_535).optional(),
+  /** An https URL serving this client's metadata document, used as its client_id where the server accepts one. */
+  clientMetadataUrl: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+});
+
 export const StdioServerConfigSchema = z.strictObject({
   transport: z.literal("stdio"),
   ...sharedFields,
@@ -49,6 +67,7 @@ export const SseServerConfigSchema = z.strictObject({
   ...sharedFields,
   url: httpUrl,
   headers: stringMap.default({}),
+  oauth: OAuthSettingsSchema.optional(),
 });
 
 export const StreamableHttpServerConfigSchema = z.strictObject({
@@ -56,6 +75,7 @@ export const StreamableHttpServerConfigSchema = z.strictObject({
   ...sharedFields,
   url: httpUrl,
   headers: stringMap.default({}),
+  oauth: OAuthSettingsSchema.optional(),
 });
 
 export const ServerConfigSchema = z.discriminatedUnion("transport", [
@@ -69,10 +89,13 @@ export const BridgeConfigSchema = z.strictObject({
 });
 
 export type ReconnectPolicy = z.output<typeof ReconnectPolicySchema>;
+export type OAuthSettings = z.output<typeof OAuthSettingsSchema>;
 export type StdioServerConfig = z.output<typeof StdioServerConfigSchema>;
 export type SseServerConfig = z.output<typeof SseServerConfigSchema>;
 export type StreamableHttpServerConfig = z.output<typeof StreamableHttpServerConfigSchema>;
 export type ServerConfig = z.output<typeof ServerConfigSchema>;
+/** A server reached over HTTP (either transport): the ones that can sign in. */
+export type HttpServerConfig = SseServerConfig | StreamableHttpServerConfig;
 /** What a caller may write: defaulted fields (`args`, `env`, `headers`) optional. */
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
 export type TransportKind = ServerConfig["transport"];

@@ -2,7 +2,15 @@ import { FAULT_KINDS, ProtocolFault, isFaultKind, isProtocolFault, protocolFault
 
 describe("fault model", () => {
   it("has exactly six kinds in a stable order", () => {
-    expect(FAULT_KINDS).toEqual(["transport", "protocol", "timeout", "tool-error", "not-connected", "spawn-failed"]);
+    expect(FAULT_KINDS).toEqual([
+      "transport",
+      "protocol",
+      "timeout",
+      "tool-error",
+      "not-connected",
+      "spawn-failed",
+      "unauthorized",
+    ]);
   });
 
   it("builds a fault with kind, plain message and the cause on the standard field", () => {

@@ -240,6 +240,24 @@ describe("config rows", () => {
     ]);
   });
 
+  it("keeps a remote server's oauth settings, expanding the client secret reference", () => {
+    const load = parse(
+      {
+        mcpServers: {
+          linear: {
+            url: "https://mcp.linear.app/mcp",
+            oauth: { clientId: "abc", clientSecret: "${LINEAR_SECRET}", scopes: ["read"], callbackPort: 8765 },
+          },
+        },
+      },
+      { LINEAR_SECRET: "s3cret" },
+    );
+    expect(load.diagnostics).toEqual([]);
+    expect(load.servers[0]).toMatchObject({
+      oauth: { clientId: "abc", clientSecret: "s3cret", scopes: ["read"], callbackPort: 8765 },
+    });
+  });
+
   it("expands ${VAR} and ${VAR:-default} in command, args, env, url and headers", () => {
     const load = parse(
       {

@@ -6,7 +6,7 @@ import type { ServerConfig } from "@indus/contract";
 import { resolveMcpConfig } from "@indus/deck";
 import { cliEnv } from "../cli-env";
 import { EXIT } from "../program";
-import { redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
+import { REDACTED, redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
 import { warnDiagnostics } from "./shared";
 import { table } from "./tools";
 
@@ -23,6 +23,7 @@ export function redactServer(server: ServerConfig): ServerConfig {
     ...server,
     url: redactUrl(server.url),
     headers: redactRecord(server.headers, (_k, v) => redactHeaderValue(v)),
+    ...(server.oauth?.clientSecret === undefined ? {} : { oauth: { ...server.oauth, clientSecret: REDACTED } }),
   };
 }
 

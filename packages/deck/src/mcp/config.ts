@@ -133,6 +133,7 @@ const FIELDS = new Set([
   "enabled_tools",
   "disabled_tools",
   "reconnect",
+  "oauth",
 ]);
 
 /** Fields other tools write that have no meaning here: accepted without a warning. */
@@ -190,6 +191,13 @@ function asMs(row: Row, msKeys: readonly string[], secKeys: readonly string[]): 
     if (v !== undefined) return v as number; // let the schema name the bad value
   }
   return undefined;
+}
+
+/** `oauth.clientSecret` is written as a `${VAR}` reference; the rest is validated by the schema as is. */
+function expandOAuthSecret(oauth: unknown, expand: (s: string) => string): unknown {
+  if (typeof oauth !== "object" || oauth === null || Array.isArray(oauth)) return oauth;
+  const secret = (oauth as Row).clientSecret;
+  return typeof secret === "string" ? { ...oauth, clientSecret: expand(secret) } : oauth;
 }
 
 /** Normalizes one pasted row into the contract's input shape (validation comes after). */
@@ -271,6 +279,7 @@ function normalizeRow(
       url: expand(url),
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v)])),
     };
+    if (row.oauth !== undefined) out.oauth = expandOAuthSecret(row.oauth, expand);
     if (row.cwd !== undefined) warn('"cwd" only applies to stdio servers; ignored');
   }
   for (const variable of missing) warn(`environment variable ${variable} is not set (expanded to "")`);
