@@ -4,6 +4,7 @@
  * the profiles that select them; and the host-injected handles they use.
  */
 import type { JsonSchema, JsonValue } from "./json";
+import { brandFault, faultBrand, hasFaultBrand } from "./brand";
 import { TOOL_NAME_PATTERN } from "./names";
 import type { ToolContext, ToolResult } from "./tool-box";
 
@@ -129,6 +130,8 @@ export interface MemoryStore {
 export const DECK_FAULT_KINDS = ["unknown-capability", "build-failed", "bridge", "backend"] as const;
 export type DeckFaultKind = (typeof DECK_FAULT_KINDS)[number];
 
+const DECK_FAULT_BRAND = faultBrand("DeckFault");
+
 /** A typed deck failure; branch on `kind`. */
 export class DeckFault extends Error {
   override readonly name = "DeckFault";
@@ -138,11 +141,17 @@ export class DeckFault extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
   }
+
+  /** True for a fault minted by any copy of `@indus/contract` (brand check, not `instanceof`). */
+  static isInstance(value: unknown): value is DeckFault {
+    return hasFaultBrand(value, DECK_FAULT_BRAND);
+  }
 }
+brandFault(DeckFault, "DeckFault");
 
 export function isDeckFault(value: unknown): value is DeckFault {
   return (
-    value instanceof DeckFault ||
+    DeckFault.isInstance(value) ||
     (value instanceof Error &&
       value.name === "DeckFault" &&
       (DECK_FAULT_KINDS as readonly unknown[]).includes((value as { kind?: unknown }).kind))

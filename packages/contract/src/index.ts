@@ -2,7 +2,8 @@
  * @indus/contract: the frozen, IO-free vocabulary every indus package speaks.
  */
 export { FAULT_KINDS, ProtocolFault, isFaultKind, isProtocolFault, protocolFault } from "./fault";
-export type { FaultKind } from "./fault";
+export type { FaultDetails, FaultKind } from "./fault";
+export { brandFault, faultBrand, hasFaultBrand, isIndusFault } from "./brand";
 export { ENDPOINT_PHASES, isTerminalPhase, isUsablePhase } from "./phase";
 export type { EndpointPhase } from "./phase";
 export { QUALIFIER, SERVER_ID_PATTERN, TOOL_NAME_PATTERN, isServerId, qualifyToolName } from "./names";

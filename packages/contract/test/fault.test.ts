@@ -1,4 +1,12 @@
-import { FAULT_KINDS, ProtocolFault, isFaultKind, isProtocolFault, protocolFault } from "@indus/contract";
+import {
+  DeckFault,
+  FAULT_KINDS,
+  ProtocolFault,
+  isFaultKind,
+  isIndusFault,
+  isProtocolFault,
+  protocolFault,
+} from "@indus/contract";
 
 describe("fault model", () => {
   it("has exactly six kinds in a stable order", () => {
@@ -53,5 +61,49 @@ describe("fault model", () => {
     for (const kind of FAULT_KINDS) expect(isFaultKind(kind)).toBe(true);
     expect(isFaultKind("Transport")).toBe(false);
     expect(isFaultKind(3)).toBe(false);
+  });
+});
+
+describe("structured fault fields", () => {
+  it("carries server, exit code, stderr tail and data as fields", () => {
+    const fault = protocolFault("spawn-failed", "server exited", undefined, {
+      server: "files",
+      exitCode: 3,
+      stderrTail: ["boom"],
+      data: { code: -32000 },
+    });
+    expect(fault).toMatchObject({ server: "files", exitCode: 3, stderrTail: ["boom"], data: { code: -32000 } });
+    expect("cause" in fault).toBe(false);
+  });
+
+  it("leaves absent fields absent (not undefined-valued)", () => {
+    const fault = new ProtocolFault("timeout", "slow", { server: "s" });
+    expect(Object.keys(fault)).not.toContain("exitCode");
+    expect("stderrTail" in fault).toBe(false);
+    expect(fault.server).toBe("s");
+  });
+});
+
+describe("fault brand", () => {
+  it("recognises its own faults through isInstance", () => {
+    expect(ProtocolFault.isInstance(protocolFault("timeout", "slow"))).toBe(true);
+    expect(ProtocolFault.isInstance(new Error("plain"))).toBe(false);
+    expect(ProtocolFault.isInstance(new DeckFault("backend", "x"))).toBe(false);
+    expect(DeckFault.isInstance(new DeckFault("backend", "x"))).toBe(true);
+  });
+
+  it("recognises a fault minted by a second copy of the package by its registry symbol", () => {
+    class ForeignFault extends Error {}
+    Object.defineProperty(ForeignFault.prototype, Symbol.for("indus.fault.ProtocolFault"), { value: true });
+    const foreign = new ForeignFault("from elsewhere");
+    expect(foreign instanceof ProtocolFault).toBe(false);
+    expect(ProtocolFault.isInstance(foreign)).toBe(true);
+  });
+
+  it("marks every indus error as an indus fault", () => {
+    expect(isIndusFault(protocolFault("timeout", "slow"))).toBe(true);
+    expect(isIndusFault(new DeckFault("backend", "x"))).toBe(true);
+    expect(isIndusFault(new Error("plain"))).toBe(false);
+    expect(isIndusFault(null)).toBe(false);
   });
 });

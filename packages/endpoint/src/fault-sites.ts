@@ -17,7 +17,7 @@
  * | an over-size message on stdout                | `protocol`      |
  * | any operation on an endpoint not `ready`      | `not-connected` |
  */
-import { isProtocolFault, protocolFault, type ProtocolFault } from "@indus/contract";
+import { isProtocolFault, protocolFault, type FaultDetails, type FaultKind, type ProtocolFault } from "@indus/contract";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallerAborted, DeadlineExceeded } from "./deadline";
 import { ProcessStdioTransport, type ExitInfo } from "./process-stdio-transport";
@@ -62,13 +62,25 @@ function spawnError(error: unknown): string | undefined {
   }
 }
 
+/** The structured fields of a fault about `server`: its id, exit code and stderr tail. */
+function detailsOf(server: string, exit: ExitInfo | undefined, stderr: readonly string[]): FaultDetails {
+  return {
+    server,
+    ...(typeof exit?.code === "number" ? { exitCode: exit.code } : {}),
+    ...(stderr.length > 0 ? { stderrTail: [...stderr] } : {}),
+  };
+}
+
 /** The fault for `error` raised at `site` while talking to `server`. */
 export function faultAt(site: FaultSite, server: string, error: unknown, evidence: ServerEvidence): ProtocolFault {
   if (isProtocolFault(error)) return error;
+  const details = detailsOf(server, evidence.exit, evidence.stderr);
+  const fault = (kind: FaultKind, message: string, cause: unknown): ProtocolFault =>
+    protocolFault(kind, message, cause, details);
   const stderr = describeStderr(evidence.stderr);
   if (error instanceof DeadlineExceeded) {
     if (site !== "connect") {
-      return protocolFault(
+      return fault(
         "timeout",
         `server "${server}": ${site === "list" ? "listing" : "tools/call"} ${error.message}`,
         error,
@@ -76,37 +88,32 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
     }
     const garbage = evidence.garbage;
     if (garbage && garbage.count > 0) {
-      return protocolFault(
+      return fault(
         "protocol",
         `server "${server}" did not complete initialize within ${error.ms} ms and wrote ${garbage.count} non-JSON-RPC line(s) to stdout (first: ${JSON.stringify(garbage.first)}).${stderr}`,
         error,
       );
     }
-    return protocolFault(
-      "timeout",
-      `server "${server}" did not complete initialize within ${error.ms} ms.${stderr}`,
-      error,
-    );
+    return fault("timeout", `server "${server}" did not complete initialize within ${error.ms} ms.${stderr}`, error);
   }
-  if (error instanceof CallerAborted)
-    return protocolFault("tool-error", `server "${server}": call ${error.message}`, error);
+  if (error instanceof CallerAborted) return fault("tool-error", `server "${server}": call ${error.message}`, error);
   switch (site) {
     case "connect": {
       const notStarted = spawnError(error);
       if (notStarted)
-        return protocolFault("spawn-failed", `server "${server}" could not be started: ${notStarted}.${stderr}`, error);
+        return fault("spawn-failed", `server "${server}" could not be started: ${notStarted}.${stderr}`, error);
       if (evidence.spawned) {
         const how = evidence.exit
           ? `${exitText(evidence.exit)} before completing initialize`
           : `could not be started (${errorText(error)})`;
-        return protocolFault("spawn-failed", `server "${server}" ${how}.${stderr}`, error);
+        return fault("spawn-failed", `server "${server}" ${how}.${stderr}`, error);
       }
-      return protocolFault("transport", `could not connect to server "${server}": ${errorText(error)}`, error);
+      return fault("transport", `could not connect to server "${server}": ${errorText(error)}`, error);
     }
     case "list":
-      return protocolFault("protocol", `server "${server}": listing failed: ${errorText(error)}`, error);
+      return fault("protocol", `server "${server}": listing failed: ${errorText(error)}`, error);
     case "call":
-      return protocolFault("tool-error", `server "${server}": ${errorText(error)}`, error);
+      return fault("tool-error", `server "${server}": ${errorText(error)}`, error);
   }
 }
 
@@ -116,16 +123,22 @@ export function connectionLostFault(
   transport: Transport,
   stderrTail: readonly string[],
 ): ProtocolFault {
+  const details = detailsOf(
+    server,
+    transport instanceof ProcessStdioTransport ? transport.exitInfo : undefined,
+    stderrTail,
+  );
   if (transport instanceof ProcessStdioTransport) {
     if (transport.fatalError) {
       return protocolFault(
         "protocol",
         `server "${server}": ${transport.fatalError.message}; connection closed`,
         transport.fatalError,
+        details,
       );
     }
     const how = transport.exitInfo ? exitText(transport.exitInfo) : "closed its stdout";
-    return protocolFault("transport", `server "${server}" ${how}.${describeStderr(stderrTail)}`);
+    return protocolFault("transport", `server "${server}" ${how}.${describeStderr(stderrTail)}`, undefined, details);
   }
-  return protocolFault("transport", `connection to server "${server}" closed`);
+  return protocolFault("transport", `connection to server "${server}" closed`, undefined, details);
 }
