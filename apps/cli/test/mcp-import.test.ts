@@ -39,11 +39,15 @@ describe("indusr mcp import", () => {
     expect(written.servers.github.env).toEqual({ GITHUB_TOKEN: "${GITHUB_TOKEN}" });
     expect(written.servers.remote).toEqual({ type: "http", url: "https://mcp.example.com/mcp" });
 
-    const listed = await runCli(["mcp", "list", "--json"], { sandbox });
+    const listed = await runCli(["mcp", "list", "--json"], { sandbox, env: { GITHUB_TOKEN: "t" } });
     expect(JSON.parse(listed.stdout).map((s: { name: string; transport: string }) => [s.name, s.transport])).toEqual([
       ["github", "stdio"],
       ["remote", "streamable-http"],
     ]);
+    // Without the variable the server is refused, naming the placeholder, never started with "".
+    const unset = await runCli(["mcp", "list", "--json"], { sandbox });
+    expect(JSON.parse(unset.stdout).map((s: { name: string }) => s.name)).toEqual(["remote"]);
+    expect(unset.stderr).toContain("${GITHUB_TOKEN}: environment variable GITHUB_TOKEN is not set");
   });
 
   it("imports Claude Code's project .mcp.json and VS Code's mcp.json, rewriting ${env:X}", async () => {

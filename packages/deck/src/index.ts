@@ -73,8 +73,24 @@ export {
 export type { UnavailableBackend } from "./cards/unavailable";
 
 // MCP config discovery
-export { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText } from "./mcp/config";
-export type { McpConfigDiagnostic, McpConfigLoad, McpConfigScope, McpServerOrigin } from "./mcp/config";
+export { loadMcpConfig, mcpConfigSearchPaths, parseConfigDocument, parseMcpConfigText } from "./mcp/config";
+export type {
+  McpConfigDiagnostic,
+  McpConfigLoad,
+  McpConfigScope,
+  McpDiagnosticKind,
+  McpLoadOptions,
+  McpServerOrigin,
+  PendingApproval,
+  SearchPath,
+} from "./mcp/config";
+export { MCP_DIALECTS, dialectOfFile } from "./mcp/dialect";
+export type { McpDialect } from "./mcp/dialect";
+export { approvalStateFile, approveProjectFiles, isProjectFileApproved } from "./mcp/approval";
+export { readPeerFile } from "./mcp/peer-import";
+export type { ImportedServer, PeerFileRead } from "./mcp/peer-import";
+export type { InputDefinition } from "./mcp/peer-rows";
+export type { EnvLookup } from "./mcp/placeholders";
 export { CATALOG_TABLE_END, CATALOG_TABLE_START, catalogMarkdown, withCatalogTable } from "./catalog-table";
 
 // MCP grafting

@@ -233,6 +233,7 @@ describe("loadMcpCapabilities", () => {
     expect(boot.capabilities.map((c) => c.name)).toEqual(["changing__alpha", "changing__beta", "changing__swap"]);
     expect(boot.diagnostics).toEqual([
       {
+        kind: "row",
         file: path.join(cwd, ".indusvx/mcp.json"),
         row: "servers.broken",
         message: expect.stringMatching(/^url: /),

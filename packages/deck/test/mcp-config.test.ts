@@ -23,7 +23,7 @@ describe("loadMcpConfig discovery", () => {
       ".indusvx/agent/mcp.json": JSON.stringify({ mcpServers: { legacy: { command: "legacy-cmd" } } }),
       ".indusvx/agent/mcp-servers.json": JSON.stringify({ servers: { alt: { command: "alt-cmd" } } }),
     });
-    const load = loadMcpConfig(project, env);
+    const load = loadMcpConfig(project, { env: env });
     expect(load.servers.map((s) => s.id)).toEqual(["fs", "user1", "legacy", "alt"]);
     expect(load.servers[0]).toEqual({ transport: "stdio", id: "fs", command: "node", args: ["fs.js"], env: {} });
     expect(load.servers[1]).toEqual({
@@ -36,6 +36,7 @@ describe("loadMcpConfig discovery", () => {
       file: path.join(project, ".indusvx/mcp.json"),
       row: "servers.fs",
       scope: "project",
+      dialect: "indus",
     });
     expect(load.origins.get("legacy")?.scope).toBe("legacy");
     // The project's fs shadows the user's: the later one is reported, not loaded.
@@ -43,8 +44,9 @@ describe("loadMcpConfig discovery", () => {
       {
         file: path.join(root, ".config/indusvx/mcp.json"),
         row: "servers[1]",
+        kind: "shadowed",
         message: expect.stringMatching(
-          /server "fs" is already defined in .*\.indusvx\/mcp\.json \(servers\.fs\); this definition is ignored/,
+          /server "fs" is shadowed by .*\.indusvx\/mcp\.json \(servers\.fs\), which defines it first; this definition is ignored/,
         ),
         severity: "warning",
       },
@@ -56,11 +58,18 @@ describe("loadMcpConfig discovery", () => {
     const { root } = home();
     const xdg = tempDir("deck-xdg-");
     write(xdg, { "indusvx/mcp.json": JSON.stringify({ servers: { x: { command: "x" } } }) });
-    expect(loadMcpConfig(tempDir(), { HOME: root, XDG_CONFIG_HOME: xdg }).servers.map((s) => s.id)).toEqual(["x"]);
-    const empty = loadMcpConfig(tempDir(), { HOME: root });
+    expect(loadMcpConfig(tempDir(), { env: { HOME: root, XDG_CONFIG_HOME: xdg } }).servers.map((s) => s.id)).toEqual([
+      "x",
+    ]);
+    const empty = loadMcpConfig(tempDir(), { env: { HOME: root } });
     expect(empty).toMatchObject({ servers: [], diagnostics: [], files: [] });
     expect(mcpConfigSearchPaths("/p", { HOME: "/h" }).map((p) => p.file)).toEqual([
       "/p/.indusvx/mcp.json",
+      "/p/.mcp.json",
+      "/p/.vscode/mcp.json",
+      "/p/.cursor/mcp.json",
+      "/p/opencode.json",
+      "/p/.dispatch/mcp.json",
       "/h/.config/indusvx/mcp.json",
       "/h/.indusvx/agent/mcp.json",
       "/h/.indusvx/agent/mcp-servers.json",
@@ -72,7 +81,7 @@ describe("loadMcpConfig discovery", () => {
     write(root, { ".config/indusvx/mcp.json": JSON.stringify({ servers: { user: { command: "u" } } }) });
     const dir = tempDir();
     write(dir, { "my.json": JSON.stringify({ servers: { only: { command: "o", cwd: "sub" } } }) });
-    const load = loadMcpConfig(path.join(dir, "my.json"), env);
+    const load = loadMcpConfig(path.join(dir, "my.json"), { env: env });
     expect(load.servers).toEqual([
       { transport: "stdio", id: "only", command: "o", args: [], env: {}, cwd: path.join(dir, "sub") },
     ]);
@@ -81,26 +90,31 @@ describe("loadMcpConfig discovery", () => {
 
   it("reports a missing path and a malformed file, yielding nothing, never throwing", () => {
     const dir = tempDir();
-    const missing = loadMcpConfig(path.join(dir, "nope.json"), {});
+    const missing = loadMcpConfig(path.join(dir, "nope.json"), { env: {} });
     expect(missing.servers).toEqual([]);
     expect(missing.diagnostics[0]).toMatchObject({ message: "no such file or directory", severity: "error" });
     write(dir, { "bad.json": '{"servers": {"a": {"command": "x"}' });
-    const bad = loadMcpConfig(path.join(dir, "bad.json"), {});
+    const bad = loadMcpConfig(path.join(dir, "bad.json"), { env: {} });
     expect(bad.servers).toEqual([]);
     expect(bad.diagnostics).toEqual([
       {
+        kind: "malformed",
         file: path.join(dir, "bad.json"),
         message: expect.stringMatching(/^malformed JSON, nothing loaded/),
         severity: "error",
       },
     ]);
     write(dir, { "arr.json": "[1,2]", "none.json": "{}", "num.json": '{"servers": 5}' });
-    expect(loadMcpConfig(path.join(dir, "arr.json"), {}).diagnostics[0]?.message).toMatch(/must be a JSON object/);
-    expect(loadMcpConfig(path.join(dir, "none.json"), {}).diagnostics[0]).toMatchObject({
-      severity: "warning",
-      message: expect.stringMatching(/no servers/),
+    expect(loadMcpConfig(path.join(dir, "arr.json"), { env: {} }).diagnostics[0]?.message).toMatch(
+      /must be an object with a servers/,
+    );
+    // An explicit file with nothing indus can read is an error (the CLI exits 2 on it).
+    expect(loadMcpConfig(path.join(dir, "none.json"), { env: {} }).diagnostics[0]).toMatchObject({
+      kind: "unrecognized",
+      severity: "error",
+      message: expect.stringMatching(/found no servers or mcpServers key/),
     });
-    expect(loadMcpConfig(path.join(dir, "num.json"), {}).diagnostics[0]?.message).toMatch(
+    expect(loadMcpConfig(path.join(dir, "num.json"), { env: {} }).diagnostics[0]?.message).toMatch(
       /"servers" must be an array or an object/,
     );
   });
@@ -108,7 +122,7 @@ describe("loadMcpConfig discovery", () => {
   it("reports an unreadable file (here: a directory where the file should be)", () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, ".indusvx/mcp.json"), { recursive: true });
-    const load = loadMcpConfig(dir, { HOME: dir });
+    const load = loadMcpConfig(dir, { env: { HOME: dir } });
     expect(load.servers).toEqual([]);
     expect(load.diagnostics[0]).toMatchObject({
       file: path.join(dir, ".indusvx/mcp.json"),
@@ -207,16 +221,15 @@ describe("config rows", () => {
       }`,
       "/cfg/.vscode/mcp.json",
     );
-    expect(vscode.servers.map((s) => [s.id, s.transport])).toEqual([
-      ["gh", "streamable-http"],
-      ["local", "stdio"],
-    ]);
+    // envFile is read relative to the workspace (/cfg); it does not exist, so that server is refused.
+    expect(vscode.servers.map((s) => [s.id, s.transport])).toEqual([["gh", "streamable-http"]]);
     expect(vscode.diagnostics).toEqual([
       {
+        kind: "row",
         file: "/cfg/.vscode/mcp.json",
         row: "servers.local",
-        message: 'unknown field "envFile" ignored',
-        severity: "warning",
+        message: expect.stringMatching(/^envFile \/cfg\/\.env: ENOENT.*; server skipped$/),
+        severity: "error",
       },
     ]);
     const dispatch = parse({
@@ -277,16 +290,18 @@ describe("config rows", () => {
       args: ["--root", "/srv", "node"],
       env: { TOKEN: "sekret", EMPTY: "" },
     });
-    expect(load.servers[1]).toMatchObject({
-      url: "https://api.example.com/mcp",
-      headers: { Authorization: "Bearer sekret", X: "" },
-    });
+    // An unset variable is never sent as "" or as the literal placeholder: the server is refused.
+    expect(load.servers).toHaveLength(1);
     expect(load.diagnostics).toEqual([
       {
+        kind: "placeholder",
         file: "/cfg/mcp.json",
         row: "servers.h",
-        message: 'environment variable MISSING is not set (expanded to "")',
-        severity: "warning",
+        placeholder: "${MISSING}",
+        message: expect.stringMatching(
+          /^\$\{MISSING\}: environment variable MISSING is not set; server "h" not started/,
+        ),
+        severity: "error",
       },
     ]);
   });
@@ -337,7 +352,13 @@ describe("config rows", () => {
     const load = parse({ servers: { a: { command: "x", description: "d", autoApprove: [], bogus: 1 } } });
     expect(load.servers).toHaveLength(1);
     expect(load.diagnostics).toEqual([
-      { file: "/cfg/mcp.json", row: "servers.a", message: 'unknown field "bogus" ignored', severity: "warning" },
+      {
+        kind: "field",
+        file: "/cfg/mcp.json",
+        row: "servers.a",
+        message: 'unknown field "bogus" ignored',
+        severity: "warning",
+      },
     ]);
   });
 });
@@ -351,7 +372,7 @@ describe("resolveMcpConfig (boot without connecting)", () => {
       ".indusvx/mcp.json": JSON.stringify({ servers: { local: { command: "l" } } }),
     });
     const env = { HOME: tempDir() };
-    const explicit = resolveMcpConfig({ mcp: [path.join(dir, "a.json"), path.join(dir, "b.json")] }, dir, env);
+    const explicit = resolveMcpConfig({ mcp: [path.join(dir, "a.json"), path.join(dir, "b.json")] }, dir, { env });
     expect(explicit.servers.map((s) => [s.id, s.transport])).toEqual([
       ["one", "stdio"],
       ["two", "streamable-http"],
@@ -365,8 +386,8 @@ describe("resolveMcpConfig (boot without connecting)", () => {
     expect(explicit.diagnostics).toEqual([expect.objectContaining({ row: "mcpServers.one", severity: "warning" })]);
     expect(explicit.disabled.map((d) => d.name)).toEqual(["off"]);
     expect(explicit.files.map((f) => path.basename(f.file))).toEqual(["a.json", "b.json"]);
-    const discovered = resolveMcpConfig({}, dir, env);
+    const discovered = resolveMcpConfig({}, dir, { env });
     expect(discovered.servers.map((s) => s.id)).toEqual(["local"]);
-    expect(resolveMcpConfig({ mcp: [] }, dir, env).servers.map((s) => s.id)).toEqual(["local"]);
+    expect(resolveMcpConfig({ mcp: [] }, dir, { env }).servers.map((s) => s.id)).toEqual(["local"]);
   });
 });

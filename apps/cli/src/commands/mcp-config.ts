@@ -33,7 +33,7 @@ function target(server: ServerConfig): string {
 
 function load(flags: ConfigFlags) {
   const cli = cliEnv(flags);
-  const resolved = resolveMcpConfig({ mcp: flags.mcp ?? [] }, cli.cwd, cli.env);
+  const resolved = resolveMcpConfig({ mcp: flags.mcp ?? [] }, cli.cwd, { env: cli.env });
   warnDiagnostics(cli, resolved.diagnostics);
   const rows = resolved.servers.map((server) => ({
     server: redactServer(server),

@@ -12,9 +12,9 @@ import type { CapabilitySource } from "../tool-deck";
 import { type AttachOptions, attachBridgeCapabilities } from "./attach";
 import type { BridgeCapability } from "./bridge-capability";
 import type { McpConfigDiagnostic, McpServerOrigin } from "./config";
-import type { EnvLookup } from "./expand";
+import type { EnvLookup } from "./placeholders";
 import { type DeckBridgeLedger, type LiveBridge, emptyBridgeLedger } from "./live-bridge";
-import { type McpInvocation, resolveMcpConfig } from "./resolve";
+import { type McpInvocation, type ResolvedMcpConfig, resolveMcpConfig } from "./resolve";
 
 export type { McpInvocation } from "./resolve";
 
@@ -23,6 +23,10 @@ export interface McpBootOptions extends AttachOptions {
   readonly env?: EnvLookup;
   /** A ledger to enroll into (empty by default). */
   readonly ledger?: DeckBridgeLedger;
+  /** `${input:id}` answers (see `ResolvedMcpConfig.pendingInputs`). */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** An already resolved config (the CLI resolves first to ask for approval and inputs). */
+  readonly config?: ResolvedMcpConfig;
 }
 
 export interface McpBoot {
@@ -53,7 +57,12 @@ export async function loadMcpCapabilities(
   cwd: string,
   options: McpBootOptions = {},
 ): Promise<McpBoot> {
-  const { servers, origins, diagnostics } = resolveMcpConfig(invocation, cwd, options.env ?? process.env);
+  const { servers, origins, diagnostics } =
+    options.config ??
+    resolveMcpConfig(invocation, cwd, {
+      env: options.env ?? process.env,
+      ...(options.inputs ? { inputs: options.inputs } : {}),
+    });
   const start = options.ledger ?? emptyBridgeLedger();
   const attached = await attachBridgeCapabilities(start, servers, options);
   const live = attached.live;

@@ -1,27 +1,48 @@
 /**
- * MCP config discovery. Reads the `.indusvx/mcp.json` family (or one explicit
- * file) into validated `ServerConfig`s, accepting what users paste from other
- * tools: `servers` as an array or an object, Claude/Cursor/Gemini
- * `mcpServers`, VS Code `type`, Dispatch `transport`/`disabled`, opencode
- * `mcp`. A bad row is skipped, a malformed file yields nothing, and nothing
- * ever throws; every problem comes back as a diagnostic naming file and row.
+ * MCP config discovery. Reads indus's own files and every other client's
+ * (Claude Desktop and Code, VS Code, Cursor, Gemini, Codex TOML, opencode,
+ * Windsurf) into validated `ServerConfig`s. Each file is read in its client's
+ * dialect, placeholders are expanded or the server is refused, a bad row is
+ * skipped, and nothing ever throws: every problem comes back as a diagnostic
+ * naming the file and the row.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseEnv } from "node:util";
 import type { ServerConfig } from "@indus/contract";
 import { parseServerConfig } from "@indus/contract";
-import { type EnvLookup, expandVars } from "./expand";
+import { parse as parseToml } from "smol-toml";
+import { isProjectFileApproved } from "./approval";
+import { type McpDialect, dialectOfFile } from "./dialect";
 import { parseJsonc } from "./jsonc";
+import { type InputDefinition, type Row, peerRowsOf } from "./peer-rows";
+import { type EnvLookup, type PlaceholderContext, expandPlaceholders } from "./placeholders";
+import { RowError, translateRow } from "./translate-row";
 
 export type McpConfigScope = "explicit" | "project" | "user" | "legacy";
 
+/** What went wrong, for branching (never parse the message). */
+export type McpDiagnosticKind =
+  | "missing"
+  | "unreadable"
+  | "malformed"
+  | "unrecognized"
+  | "row"
+  | "field"
+  | "placeholder"
+  | "shadowed"
+  | "needs-approval";
+
 export interface McpConfigDiagnostic {
+  readonly kind: McpDiagnosticKind;
   readonly file: string;
   /** The row, as a path into the file: `servers[2]`, `mcpServers.github`. */
   readonly row?: string;
   readonly message: string;
   readonly severity: "error" | "warning";
+  /** For `placeholder`: the placeholder as written, e.g. `${input:api-key}`. */
+  readonly placeholder?: string;
 }
 
 /** Where one loaded server came from. */
@@ -29,32 +50,72 @@ export interface McpServerOrigin {
   readonly file: string;
   readonly row: string;
   readonly scope: McpConfigScope;
+  readonly dialect: McpDialect;
+}
+
+/** A server from another tool's project file, waiting for the user's approval. */
+export interface PendingApproval {
+  readonly project: string;
+  readonly file: string;
+  readonly names: readonly string[];
 }
 
 export interface McpConfigLoad {
-  /** Valid, enabled servers in precedence order; ids unique (the first definition wins). */
+  /** Valid, enabled servers in precedence order; names unique (the first definition wins). */
   readonly servers: ServerConfig[];
   readonly diagnostics: McpConfigDiagnostic[];
-  /** Server id → where it was defined. */
+  /** Server name → where it was defined. */
   readonly origins: ReadonlyMap<string, McpServerOrigin>;
-  /** Rows switched off with `enabled: false` / `disabled: true`. */
-  readonly disabled: readonly ({ readonly name: string } & McpServerOrigin)[];
+  /** Rows switched off (`enabled: false`, `disabled: true`, a client's disable list). */
+  readonly disabled: readonly ({ readonly name: string; readonly reason?: string } & McpServerOrigin)[];
   /** Every file that was read (present and parsed or not), in order. */
-  readonly files: readonly { readonly file: string; readonly scope: McpConfigScope }[];
+  readonly files: readonly { readonly file: string; readonly scope: McpConfigScope; readonly dialect: McpDialect }[];
+  /** Every location that was looked at, present or not. */
+  readonly searched: readonly string[];
+  /** Other tools' project files whose servers wait for approval. */
+  readonly pendingApproval: readonly PendingApproval[];
+  /** `${input:id}` values a server needs before it can start (ask, then load again with `inputs`). */
+  readonly pendingInputs: readonly (InputDefinition & { readonly file: string })[];
+}
+
+export interface McpLoadOptions {
+  /** HOME, XDG_* and `${VAR}` values (`process.env` unless injected). */
+  readonly env?: EnvLookup;
+  /** The folder indus runs in: `${workspaceFolder}` and the key of per-project state. */
+  readonly cwd?: string;
+  /** Answers for `${input:id}` placeholders. */
+  readonly inputs?: Readonly<Record<string, string>>;
+  /** `skip`: start servers from other tools' project files without asking (explicit `--mcp` paths). */
+  readonly approval?: "required" | "skip";
+}
+
+export interface SearchPath {
+  readonly scope: McpConfigScope;
+  readonly file: string;
+  /** Another tool's file under the project: its servers start only once approved. */
+  readonly foreign: boolean;
+}
+
+function homeOf(env: EnvLookup): string {
+  return env.HOME ?? env.USERPROFILE ?? os.homedir();
 }
 
 /** The discovery locations, in precedence order. `env` supplies HOME and XDG_CONFIG_HOME. */
-export function mcpConfigSearchPaths(
-  cwd: string,
-  env: EnvLookup = process.env,
-): { scope: McpConfigScope; file: string }[] {
-  const home = env.HOME ?? env.USERPROFILE ?? os.homedir();
+export function mcpConfigSearchPaths(cwd: string, env: EnvLookup = process.env): SearchPath[] {
+  const home = homeOf(env);
   const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : path.join(home, ".config");
+  const project = path.resolve(cwd);
+  const foreign = (rel: string): SearchPath => ({ scope: "project", file: path.join(project, rel), foreign: true });
   return [
-    { scope: "project", file: path.join(path.resolve(cwd), ".indusvx", "mcp.json") },
-    { scope: "user", file: path.join(xdg, "indusvx", "mcp.json") },
-    { scope: "legacy", file: path.join(home, ".indusvx", "agent", "mcp.json") },
-    { scope: "legacy", file: path.join(home, ".indusvx", "agent", "mcp-servers.json") },
+    { scope: "project", file: path.join(project, ".indusvx", "mcp.json"), foreign: false },
+    foreign(".mcp.json"),
+    foreign(path.join(".vscode", "mcp.json")),
+    foreign(path.join(".cursor", "mcp.json")),
+    foreign("opencode.json"),
+    foreign(path.join(".dispatch", "mcp.json")),
+    { scope: "user", file: path.join(xdg, "indusvx", "mcp.json"), foreign: false },
+    { scope: "legacy", file: path.join(home, ".indusvx", "agent", "mcp.json"), foreign: false },
+    { scope: "legacy", file: path.join(home, ".indusvx", "agent", "mcp-servers.json"), foreign: false },
   ];
 }
 
@@ -62,9 +123,10 @@ export function mcpConfigSearchPaths(
  * An existing file is read on its own; a directory is treated as the cwd and
  * the search paths are merged in order. Never throws.
  */
-export function loadMcpConfig(pathOrCwd: string, env: EnvLookup = process.env): McpConfigLoad {
-  const acc = new Accumulator();
+export function loadMcpConfig(pathOrCwd: string, options: McpLoadOptions = {}): McpConfigLoad {
+  const env = options.env ?? process.env;
   const target = path.resolve(pathOrCwd);
+  const acc = new Accumulator(env, options.inputs ?? {});
   let stat: fs.Stats | undefined;
   try {
     stat = fs.statSync(target);
@@ -72,13 +134,19 @@ export function loadMcpConfig(pathOrCwd: string, env: EnvLookup = process.env): 
     stat = undefined;
   }
   if (stat?.isFile()) {
-    acc.readFile(target, "explicit", path.dirname(target), env);
+    const cwd = path.resolve(options.cwd ?? process.cwd());
+    acc.searched.push(target);
+    acc.readFile({ file: target, scope: "explicit", project: projectOfFile(target, cwd), approved: true });
   } else if (stat?.isDirectory()) {
-    for (const { scope, file } of mcpConfigSearchPaths(target, env)) {
-      if (fs.existsSync(file)) acc.readFile(file, scope, target, env);
+    for (const place of mcpConfigSearchPaths(target, env)) {
+      acc.searched.push(place.file);
+      if (!fs.existsSync(place.file)) continue;
+      const approved = !place.foreign || options.approval === "skip" || isProjectFileApproved(target, place.file, env);
+      acc.readFile({ file: place.file, scope: place.scope, project: target, approved });
     }
   } else {
-    acc.diagnostics.push({ file: target, message: "no such file or directory", severity: "error" });
+    acc.searched.push(target);
+    acc.fileProblem(target, "missing", "no such file or directory");
   }
   return acc.result();
 }
@@ -87,295 +155,172 @@ export function loadMcpConfig(pathOrCwd: string, env: EnvLookup = process.env): 
 export function parseMcpConfigText(
   text: string,
   file: string,
-  options: { env?: EnvLookup; baseDir?: string; scope?: McpConfigScope } = {},
+  options: McpLoadOptions & { scope?: McpConfigScope; dialect?: McpDialect } = {},
 ): McpConfigLoad {
-  const acc = new Accumulator();
-  acc.parseText(
-    text,
-    file,
-    options.scope ?? "explicit",
-    options.baseDir ?? path.dirname(path.resolve(file)),
-    options.env ?? process.env,
-  );
+  const env = options.env ?? process.env;
+  const acc = new Accumulator(env, options.inputs ?? {});
+  const resolved = path.resolve(file);
+  acc.parseText(text, {
+    file: resolved,
+    scope: options.scope ?? "explicit",
+    project: projectOfFile(resolved, path.resolve(options.cwd ?? process.cwd())),
+    approved: true,
+    ...(options.dialect ? { dialect: options.dialect } : {}),
+  });
   return acc.result();
 }
 
-// ------------------------------------------------------------------ rows
-
-type Row = Readonly<Record<string, unknown>>;
-
-const FIELDS = new Set([
-  "name",
-  "id",
-  "transport",
-  "type",
-  "command",
-  "args",
-  "env",
-  "environment",
-  "cwd",
-  "url",
-  "httpUrl",
-  "serverUrl",
-  "headers",
-  "enabled",
-  "disabled",
-  "startupTimeoutMs",
-  "startup_timeout_ms",
-  "startup_timeout_sec",
-  "listTimeoutMs",
-  "toolTimeoutMs",
-  "tool_timeout_ms",
-  "tool_timeout_sec",
-  "timeout",
-  "includeTools",
-  "excludeTools",
-  "enabled_tools",
-  "disabled_tools",
-  "reconnect",
-  "oauth",
-]);
-
-/** Fields other tools write that have no meaning here: accepted without a warning. */
-const FOREIGN = new Set([
-  "description",
-  "alwaysAllow",
-  "autoApprove",
-  "trust",
-  "gallery",
-  "version",
-  "icon",
-  "title",
-  "$schema",
-]);
-
-const TRANSPORT_ALIASES: Readonly<Record<string, ServerConfig["transport"]>> = {
-  stdio: "stdio",
-  local: "stdio",
-  sse: "sse",
-  http: "streamable-http",
-  "streamable-http": "streamable-http",
-  streamable_http: "streamable-http",
-  streamablehttp: "streamable-http",
-  remote: "streamable-http",
-};
-
-class RowError extends Error {}
-
-function asStringList(value: unknown, field: string): string[] {
-  if (!Array.isArray(value)) throw new RowError(`${field}: must be an array of strings`);
-  return value.map((v, i) => {
-    if (typeof v === "string") return v;
-    if (typeof v === "number" || typeof v === "boolean") return String(v);
-    throw new RowError(`${field}.${i}: must be a string`);
-  });
+/** `<p>/.vscode/mcp.json` belongs to `<p>`; a file elsewhere belongs to the cwd. */
+function projectOfFile(file: string, cwd: string): string {
+  const parent = path.basename(path.dirname(file));
+  if ([".vscode", ".cursor", ".indusvx", ".dispatch"].includes(parent)) return path.dirname(path.dirname(file));
+  if ([".mcp.json", "opencode.json", "opencode.jsonc"].includes(path.basename(file))) return path.dirname(file);
+  return cwd;
 }
 
-function asStringMap(value: unknown, field: string): Record<string, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new RowError(`${field}: must be an object of strings`);
-  const out: Record<string, string> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v === "string") out[key] = v;
-    else if (typeof v === "number" || typeof v === "boolean") out[key] = String(v);
-    else throw new RowError(`${field}.${key}: must be a string`);
-  }
-  return out;
-}
-
-function asMs(row: Row, msKeys: readonly string[], secKeys: readonly string[]): number | undefined {
-  for (const key of msKeys) if (row[key] !== undefined) return row[key] as number;
-  for (const key of secKeys) {
-    const v = row[key];
-    if (typeof v === "number") return Math.round(v * 1000);
-    if (v !== undefined) return v as number; // let the schema name the bad value
-  }
-  return undefined;
-}
-
-/** `oauth.clientSecret` is written as a `${VAR}` reference; the rest is validated by the schema as is. */
-function expandOAuthSecret(oauth: unknown, expand: (s: string) => string): unknown {
-  if (typeof oauth !== "object" || oauth === null || Array.isArray(oauth)) return oauth;
-  const secret = (oauth as Row).clientSecret;
-  return typeof secret === "string" ? { ...oauth, clientSecret: expand(secret) } : oauth;
-}
-
-/** Normalizes one pasted row into the contract's input shape (validation comes after). */
-function normalizeRow(
-  name: string,
-  row: Row,
-  baseDir: string,
-  env: EnvLookup,
-  warn: (message: string) => void,
-): Record<string, unknown> {
-  for (const key of Object.keys(row)) {
-    if (!FIELDS.has(key) && !FOREIGN.has(key)) warn(`unknown field "${key}" ignored`);
-  }
-  const missing = new Set<string>();
-  const expand = (s: string) => expandVars(s, env, (v) => missing.add(v));
-
-  const declared = row.transport ?? row.type;
-  let transport: ServerConfig["transport"] | undefined;
-  if (declared !== undefined) {
-    if (typeof declared !== "string" || TRANSPORT_ALIASES[declared.toLowerCase()] === undefined) {
-      throw new RowError(
-        `${row.transport !== undefined ? "transport" : "type"}: unknown transport ${JSON.stringify(declared)}; use stdio, http or sse`,
-      );
-    }
-    transport = TRANSPORT_ALIASES[declared.toLowerCase()];
-  }
-
-  let command = row.command;
-  let args = row.args === undefined ? [] : asStringList(row.args, "args");
-  if (Array.isArray(command)) {
-    // opencode: "command": ["npx", "-y", "server"]
-    const parts = asStringList(command, "command");
-    command = parts[0];
-    args = [...parts.slice(1), ...args];
-  }
-  const url = row.httpUrl ?? row.url ?? row.serverUrl;
-  if (transport === undefined) {
-    if (command !== undefined && url !== undefined)
-      throw new RowError("has both command and url; set transport (stdio, http or sse)");
-    if (command !== undefined) transport = "stdio";
-    else if (url !== undefined) transport = "streamable-http";
-    else throw new RowError("needs a command (stdio) or a url (http)");
-  }
-
-  const shared: Record<string, unknown> = { transport, id: name };
-  const startup = asMs(row, ["startupTimeoutMs", "startup_timeout_ms"], ["startup_timeout_sec"]);
-  const tool = asMs(row, ["toolTimeoutMs", "tool_timeout_ms", "timeout"], ["tool_timeout_sec"]);
-  if (startup !== undefined) shared.startupTimeoutMs = startup;
-  if (tool !== undefined) shared.toolTimeoutMs = tool;
-  if (row.listTimeoutMs !== undefined) shared.listTimeoutMs = row.listTimeoutMs;
-  const include = row.includeTools ?? row.enabled_tools;
-  const exclude = row.excludeTools ?? row.disabled_tools;
-  if (include !== undefined) shared.includeTools = include;
-  if (exclude !== undefined) shared.excludeTools = exclude;
-  if (row.reconnect !== undefined) shared.reconnect = row.reconnect;
-
-  let out: Record<string, unknown>;
-  if (transport === "stdio") {
-    if (typeof command !== "string") throw new RowError("command: must be a string naming the program to run");
-    const envMap = row.env ?? row.environment;
-    const vars = envMap === undefined ? {} : asStringMap(envMap, row.env !== undefined ? "env" : "environment");
-    out = {
-      ...shared,
-      command: expand(command),
-      args: args.map(expand),
-      env: Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, expand(v)])),
-    };
-    if (row.cwd !== undefined) {
-      if (typeof row.cwd !== "string") throw new RowError("cwd: must be a string");
-      let dir = expand(row.cwd);
-      if (dir === "~" || dir.startsWith("~/")) dir = path.join(env.HOME ?? os.homedir(), dir.slice(1));
-      out.cwd = path.resolve(baseDir, dir);
-    }
-  } else {
-    if (typeof url !== "string") throw new RowError("url: must be a string");
-    const headers = row.headers === undefined ? {} : asStringMap(row.headers, "headers");
-    out = {
-      ...shared,
-      url: expand(url),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v)])),
-    };
-    if (row.oauth !== undefined) out.oauth = expandOAuthSecret(row.oauth, expand);
-    if (row.cwd !== undefined) warn('"cwd" only applies to stdio servers; ignored');
-  }
-  for (const variable of missing) warn(`environment variable ${variable} is not set (expanded to "")`);
-  return out;
+/** Parses a config file's text in its format (TOML for Codex, JSONC otherwise). */
+export function parseConfigDocument(text: string, dialect: McpDialect): unknown {
+  if (dialect === "codex") return parseToml(text);
+  return parseJsonc(text);
 }
 
 // ------------------------------------------------------------------ files
+
+interface FileContext {
+  readonly file: string;
+  readonly scope: McpConfigScope;
+  readonly project: string;
+  readonly approved: boolean;
+  readonly dialect?: McpDialect;
+}
+
+interface RowContext extends FileContext {
+  readonly dialect: McpDialect;
+  readonly inputs: readonly InputDefinition[];
+}
 
 class Accumulator {
   readonly servers: ServerConfig[] = [];
   readonly diagnostics: McpConfigDiagnostic[] = [];
   readonly origins = new Map<string, McpServerOrigin>();
-  readonly disabled: ({ name: string } & McpServerOrigin)[] = [];
-  readonly files: { file: string; scope: McpConfigScope }[] = [];
+  readonly disabled: ({ name: string; reason?: string } & McpServerOrigin)[] = [];
+  readonly files: { file: string; scope: McpConfigScope; dialect: McpDialect }[] = [];
+  readonly searched: string[] = [];
+  readonly pendingApproval: PendingApproval[] = [];
+  readonly pendingInputs: (InputDefinition & { file: string })[] = [];
 
-  readFile(file: string, scope: McpConfigScope, baseDir: string, env: EnvLookup): void {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      this.files.push({ file, scope });
-      this.diagnostics.push({ file, message: `cannot read: ${(error as Error).message}`, severity: "error" });
-      return;
-    }
-    this.parseText(text, file, scope, baseDir, env);
+  constructor(
+    private readonly env: EnvLookup,
+    private readonly inputs: Readonly<Record<string, string>>,
+  ) {}
+
+  fileProblem(file: string, kind: McpDiagnosticKind, message: string, severity: "error" | "warning" = "error"): void {
+    this.diagnostics.push({ kind, file, message, severity });
   }
 
-  parseText(text: string, file: string, scope: McpConfigScope, baseDir: string, env: EnvLookup): void {
-    this.files.push({ file, scope });
-    const error = (message: string): void => {
-      this.diagnostics.push({ file, message, severity: "error" });
-    };
+  readFile(ctx: FileContext): void {
+    let text: string;
+    try {
+      text = fs.readFileSync(ctx.file, "utf8");
+    } catch (error) {
+      this.files.push({ file: ctx.file, scope: ctx.scope, dialect: dialectOfFile(ctx.file) });
+      this.fileProblem(ctx.file, "unreadable", `cannot read: ${(error as Error).message}`);
+      return;
+    }
+    this.parseText(text, ctx);
+  }
+
+  parseText(text: string, ctx: FileContext): void {
+    const dialect = ctx.dialect ?? dialectOfFile(ctx.file);
+    this.files.push({ file: ctx.file, scope: ctx.scope, dialect });
     let doc: unknown;
     try {
-      doc = parseJsonc(text);
+      doc = parseConfigDocument(text, dialect);
     } catch (e) {
-      error(`malformed JSON, nothing loaded from this file: ${(e as Error).message}`);
+      const format = dialect === "codex" ? "TOML" : "JSON";
+      this.fileProblem(
+        ctx.file,
+        "malformed",
+        `malformed ${format}, nothing loaded from this file: ${(e as Error).message}`,
+      );
       return;
     }
     if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
-      error("must be a JSON object with a servers (or mcpServers) key; nothing loaded");
+      this.fileProblem(
+        ctx.file,
+        "unrecognized",
+        "must be an object with a servers (or mcpServers) key; nothing loaded",
+      );
       return;
     }
-    const top = doc as Row;
-    const keys = (["servers", "mcpServers", "mcp"] as const).filter((k) => top[k] !== undefined);
-    if (keys.length === 0) {
-      this.diagnostics.push({ file, message: "no servers or mcpServers key; nothing to load", severity: "warning" });
+    const home = homeOf(this.env);
+    const found = peerRowsOf(doc as Row, dialect, ctx.file, ctx.project, home);
+    for (const problem of found.problems) this.fileProblem(ctx.file, "unrecognized", problem);
+    if (found.empty) {
+      const keys =
+        dialect === "codex"
+          ? "[mcp_servers] table"
+          : dialect === "opencode"
+            ? '"mcp" key'
+            : "servers or mcpServers key";
+      this.fileProblem(
+        ctx.file,
+        "unrecognized",
+        `found no ${keys}; nothing to load`,
+        ctx.scope === "explicit" ? "error" : "warning",
+      );
       return;
     }
-    for (const key of keys) {
-      const block = top[key];
-      if (Array.isArray(block)) {
-        block.forEach((row, i) => {
-          const name = typeof row === "object" && row !== null ? ((row as Row).name ?? (row as Row).id) : undefined;
-          this.addRow(typeof name === "string" ? name : undefined, row, `${key}[${i}]`, file, scope, baseDir, env);
-        });
-      } else if (typeof block === "object" && block !== null) {
-        for (const [name, row] of Object.entries(block)) {
-          const label = /^[A-Za-z_$][\w$-]*$/.test(name) ? `${key}.${name}` : `${key}[${JSON.stringify(name)}]`;
-          this.addRow(name, row, label, file, scope, baseDir, env);
-        }
-      } else {
-        error(`"${key}" must be an array or an object of servers; nothing loaded from it`);
-      }
+    const rowCtx: RowContext = { ...ctx, dialect, inputs: found.inputs };
+    const waiting: string[] = [];
+    for (const row of found.rows) {
+      const name = this.addRow(row.name, row.value, row.row, rowCtx, row.disabledBy);
+      if (name !== undefined) waiting.push(name);
+    }
+    if (waiting.length > 0) {
+      this.pendingApproval.push({ project: ctx.project, file: ctx.file, names: waiting });
+      this.diagnostics.push({
+        kind: "needs-approval",
+        file: ctx.file,
+        message: `${waiting.length === 1 ? "server" : "servers"} ${waiting.join(", ")} from another tool's project file ${waiting.length === 1 ? "is" : "are"} not started until you approve this file for ${ctx.project}`,
+        severity: "warning",
+      });
     }
   }
 
+  /** Loads one row; returns its name when it waits for approval. */
   addRow(
     name: string | undefined,
     value: unknown,
     row: string,
-    file: string,
-    scope: McpConfigScope,
-    baseDir: string,
-    env: EnvLookup,
-  ): void {
-    const skip = (message: string): void => {
-      this.diagnostics.push({ file, row, message: `${message}; server skipped`, severity: "error" });
-    };
-    const warn = (message: string): void => {
-      this.diagnostics.push({ file, row, message, severity: "warning" });
+    ctx: RowContext,
+    disabledBy?: string,
+  ): string | undefined {
+    const { file } = ctx;
+    const skip = (message: string): undefined => {
+      this.diagnostics.push({ kind: "row", file, row, message: `${message}; server skipped`, severity: "error" });
+      return undefined;
     };
     if (typeof value !== "object" || value === null || Array.isArray(value)) return skip("must be an object");
-    const r = value as Row;
     if (name === undefined || name.trim() === "") return skip('needs a "name"');
-    if (r.enabled === false || r.disabled === true) {
-      this.disabled.push({ name, file, row, scope });
-      return;
-    }
-    let candidate: Record<string, unknown>;
+    let row_: Record<string, unknown>;
     try {
-      candidate = normalizeRow(name, r, baseDir, env, warn);
+      row_ = translateRow(ctx.dialect, value as Row, {
+        warn: (message) => this.diagnostics.push({ kind: "field", file, row, message, severity: "warning" }),
+        note: () => undefined,
+      });
     } catch (e) {
       if (e instanceof RowError) return skip(e.message);
       throw e;
     }
+    const origin: McpServerOrigin = { file, row, scope: ctx.scope, dialect: ctx.dialect };
+    if (row_.enabled === false || disabledBy !== undefined) {
+      this.disabled.push({ name, ...origin, ...(disabledBy ? { reason: disabledBy } : {}) });
+      return undefined;
+    }
+    if (!ctx.approved) return name;
+    const candidate = this.materialize(name, row_, ctx, row);
+    if (candidate === undefined) return undefined;
     const parsed = parseServerConfig(candidate);
     if (!parsed.ok) {
       return skip(
@@ -385,15 +330,89 @@ class Accumulator {
     const earlier = this.origins.get(parsed.value.id);
     if (earlier) {
       this.diagnostics.push({
+        kind: "shadowed",
         file,
         row,
-        message: `server "${parsed.value.id}" is already defined in ${earlier.file} (${earlier.row}); this definition is ignored`,
+        message: `server "${parsed.value.id}" is shadowed by ${earlier.file} (${earlier.row}), which defines it first; this definition is ignored`,
         severity: "warning",
       });
-      return;
+      return undefined;
     }
     this.servers.push(parsed.value);
-    this.origins.set(parsed.value.id, { file, row, scope });
+    this.origins.set(parsed.value.id, origin);
+    return undefined;
+  }
+
+  /** Expands placeholders and reads `envFile`; refuses the server (undefined) when a value is missing. */
+  private materialize(name: string, row: Record<string, unknown>, ctx: RowContext, rowPath: string) {
+    const placeholders: PlaceholderContext = {
+      env: this.env,
+      workspace: ctx.project,
+      home: homeOf(this.env),
+      inputs: this.inputs,
+    };
+    const missing = new Set<string>();
+    const expand = (s: string): string => {
+      const result = expandPlaceholders(s, placeholders);
+      for (const p of result.unresolved) missing.add(p);
+      return result.value;
+    };
+    const expandMap = (m: unknown) =>
+      Object.fromEntries(Object.entries((m ?? {}) as Record<string, string>).map(([k, v]) => [k, expand(v)]));
+    const { enabled: _enabled, envFile, ...rest } = row;
+    const out: Record<string, unknown> = { ...rest, id: name, transport: row.transport ?? "streamable-http" };
+    const baseDir = ctx.scope === "explicit" ? path.dirname(ctx.file) : ctx.project;
+    if (typeof row.command === "string") {
+      out.transport = row.transport ?? "stdio";
+      out.command = expand(row.command);
+      out.args = ((row.args ?? []) as string[]).map(expand);
+      let fromFile: Record<string, string> = {};
+      if (typeof envFile === "string") {
+        const envPath = path.resolve(ctx.project, expand(envFile));
+        try {
+          fromFile = parseEnv(fs.readFileSync(envPath, "utf8")) as Record<string, string>;
+        } catch (error) {
+          this.diagnostics.push({
+            kind: "row",
+            file: ctx.file,
+            row: rowPath,
+            message: `envFile ${envPath}: ${(error as Error).message}; server skipped`,
+            severity: "error",
+          });
+          return undefined;
+        }
+      }
+      out.env = { ...fromFile, ...expandMap(row.env) };
+      if (typeof row.cwd === "string") {
+        let dir = expand(row.cwd);
+        if (dir === "~" || dir.startsWith("~/")) dir = path.join(homeOf(this.env), dir.slice(1));
+        out.cwd = path.resolve(baseDir, dir);
+      }
+    } else {
+      out.url = expand(String(row.url));
+      out.headers = expandMap(row.headers);
+      // `oauth.clientSecret` is written as a `${VAR}` reference; the rest is validated by the schema as is.
+      const oauth = row.oauth as Row | undefined;
+      if (oauth && typeof oauth === "object" && typeof oauth.clientSecret === "string")
+        out.oauth = { ...oauth, clientSecret: expand(oauth.clientSecret) };
+    }
+    if (missing.size === 0) return out;
+    for (const placeholder of missing) {
+      const input = /^\$\{input:([^}]+)\}$/.exec(placeholder)?.[1];
+      if (input !== undefined && !this.pendingInputs.some((p) => p.id === input)) {
+        const def = ctx.inputs.find((i) => i.id === input);
+        this.pendingInputs.push({ ...(def ?? { id: input }), file: ctx.file });
+      }
+      this.diagnostics.push({
+        kind: "placeholder",
+        file: ctx.file,
+        row: rowPath,
+        placeholder,
+        message: `${describeMissing(placeholder)}; server "${name}" not started (a placeholder is never sent as a literal value)`,
+        severity: "error",
+      });
+    }
+    return undefined;
   }
 
   result(): McpConfigLoad {
@@ -403,6 +422,18 @@ class Accumulator {
       origins: this.origins,
       disabled: this.disabled,
       files: this.files,
+      searched: this.searched,
+      pendingApproval: this.pendingApproval,
+      pendingInputs: this.pendingInputs,
     };
   }
+}
+
+function describeMissing(placeholder: string): string {
+  const body = placeholder.startsWith("${") ? placeholder.slice(2, -1) : placeholder;
+  if (body.startsWith("input:"))
+    return `${placeholder} needs a value typed in on a terminal (an interactive run asks once)`;
+  if (/^(env:)?[A-Za-z_][A-Za-z0-9_]*$/.test(body))
+    return `${placeholder}: environment variable ${body.replace(/^env:/, "")} is not set`;
+  return `${placeholder} is not a placeholder indus can expand`;
 }

@@ -1,11 +1,18 @@
 /**
- * Which servers a session uses: explicit `--mcp` paths win, otherwise the cwd
- * is discovered. Several paths merge in order; the first definition of an id
- * wins and later ones are reported. Reads files only; connects nothing.
+ * Which servers a session uses: explicit `--mcp` paths win (and skip the
+ * approval of other tools' project files, since the user named them),
+ * otherwise the cwd is discovered. Several paths merge in order; the first
+ * definition of a name wins and later ones are reported as shadowed.
+ * Reads files only; connects nothing.
  */
 import type { ServerConfig } from "@indus/contract";
-import { type McpConfigDiagnostic, type McpConfigLoad, type McpServerOrigin, loadMcpConfig } from "./config";
-import type { EnvLookup } from "./expand";
+import {
+  type McpConfigDiagnostic,
+  type McpConfigLoad,
+  type McpLoadOptions,
+  type McpServerOrigin,
+  loadMcpConfig,
+} from "./config";
 
 export interface McpInvocation {
   /** `--mcp` values: config files, or directories to discover under. Empty or absent: discover under the cwd. */
@@ -18,31 +25,47 @@ export interface ResolvedMcpConfig {
   readonly diagnostics: readonly McpConfigDiagnostic[];
   readonly disabled: McpConfigLoad["disabled"];
   readonly files: McpConfigLoad["files"];
+  readonly searched: McpConfigLoad["searched"];
+  readonly pendingApproval: McpConfigLoad["pendingApproval"];
+  readonly pendingInputs: McpConfigLoad["pendingInputs"];
+  /** True when the servers came from explicit `--mcp` paths. */
+  readonly explicit: boolean;
 }
 
 export function resolveMcpConfig(
   invocation: McpInvocation,
   cwd: string,
-  env: EnvLookup = process.env,
+  options: Omit<McpLoadOptions, "cwd"> = {},
 ): ResolvedMcpConfig {
-  const paths = invocation.mcp && invocation.mcp.length > 0 ? invocation.mcp : [cwd];
+  const explicit = invocation.mcp !== undefined && invocation.mcp.length > 0;
+  const paths = explicit && invocation.mcp ? invocation.mcp : [cwd];
   const servers: ServerConfig[] = [];
   const diagnostics: McpConfigDiagnostic[] = [];
   const origins = new Map<string, McpServerOrigin>();
-  const disabled: McpConfigLoad["disabled"][number][] = [];
-  const files: McpConfigLoad["files"][number][] = [];
+  const merged = {
+    disabled: [] as McpConfigLoad["disabled"][number][],
+    files: [] as McpConfigLoad["files"][number][],
+    searched: [] as string[],
+    pendingApproval: [] as McpConfigLoad["pendingApproval"][number][],
+    pendingInputs: [] as McpConfigLoad["pendingInputs"][number][],
+  };
   for (const entry of paths) {
-    const load = loadMcpConfig(entry, env);
+    const load = loadMcpConfig(entry, { ...options, cwd, ...(explicit ? { approval: "skip" as const } : {}) });
     diagnostics.push(...load.diagnostics);
-    disabled.push(...load.disabled);
-    files.push(...load.files);
+    merged.disabled.push(...load.disabled);
+    merged.files.push(...load.files);
+    merged.searched.push(...load.searched);
+    merged.pendingApproval.push(...load.pendingApproval);
+    merged.pendingInputs.push(...load.pendingInputs.filter((p) => !merged.pendingInputs.some((q) => q.id === p.id)));
     for (const server of load.servers) {
       const origin = load.origins.get(server.id) as McpServerOrigin;
       const earlier = origins.get(server.id);
       if (earlier) {
         diagnostics.push({
-          ...origin,
-          message: `server "${server.id}" is already defined in ${earlier.file} (${earlier.row}); this definition is ignored`,
+          kind: "shadowed",
+          file: origin.file,
+          row: origin.row,
+          message: `server "${server.id}" is shadowed by ${earlier.file} (${earlier.row}), which defines it first; this definition is ignored`,
           severity: "warning",
         });
         continue;
@@ -51,5 +74,5 @@ export function resolveMcpConfig(
       origins.set(server.id, origin);
     }
   }
-  return { servers, origins, diagnostics, disabled, files };
+  return { servers, origins, diagnostics, ...merged, explicit };
 }
