@@ -165,7 +165,14 @@ export function buildProgram(
           "Environment variable holding the bearer token clients must send",
           "INDUSR_SERVE_TOKEN",
         )
-        .option("--stateless", "HTTP without sessions, for replicas behind a load balancer"),
+        .option(
+          "--stateless",
+          "HTTP without per-process state (2025-era clients too), for replicas behind a load balancer",
+        )
+        .option(
+          "--session-prefix <marker>",
+          "Start every 2025-era session id with this replica marker (e.g. a.), for session-pinning proxies",
+        ),
       ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
     ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand as never), [options])),
   );

@@ -1,70 +1,37 @@
 /**
  * Republishes a box's gateway catalog (the resources and prompts of the
- * servers behind it) through one session's server. Shapes are MCP's own and
- * pass through untouched; names and URIs are whatever the catalog listed
- * (already namespaced by their source). Lists are served in one page.
+ * servers behind it) through one server. Shapes are MCP's own and pass
+ * through untouched; names and URIs are whatever the catalog listed (already
+ * namespaced by their source). Lists are served in one page.
  */
 import type { GatewayCatalog } from "@indus/contract";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import type {
-  GetPromptResult,
-  ListPromptsResult,
-  ListResourceTemplatesResult,
-  ListResourcesResult,
-  ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/server";
 import { toRpcError } from "./rpc-errors";
-import { handleStrictly } from "./strict-handlers";
 import type { CatalogSite } from "./rpc-errors";
+import { GET_PROMPT_PARAMS, PAGINATED_PARAMS, READ_RESOURCE_PARAMS, handleStrictly } from "./strict-handlers";
+
+type Result = Record<string, unknown>;
 
 export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog): void {
-  handleStrictly(server, ListResourcesRequestSchema, (_request, extra) =>
-    guarded(
-      "list",
-      async () =>
-        ({
-          resources: [...(await catalog.listResources({ signal: extra.signal }))],
-        }) as ListResourcesResult,
-    ),
+  handleStrictly(server, "resources/list", PAGINATED_PARAMS, (_params, ctx) =>
+    guarded("list", async () => ({ resources: [...(await catalog.listResources({ signal: ctx.mcpReq.signal }))] })),
   );
-  handleStrictly(server, ListResourceTemplatesRequestSchema, (_request, extra) =>
-    guarded(
-      "list",
-      async () =>
-        ({
-          resourceTemplates: [...(await catalog.listResourceTemplates({ signal: extra.signal }))],
-        }) as ListResourceTemplatesResult,
-    ),
+  handleStrictly(server, "resources/templates/list", PAGINATED_PARAMS, (_params, ctx) =>
+    guarded("list", async () => ({
+      resourceTemplates: [...(await catalog.listResourceTemplates({ signal: ctx.mcpReq.signal }))],
+    })),
   );
-  handleStrictly(server, ReadResourceRequestSchema, (request, extra) =>
-    guarded(
-      "resource",
-      async () => (await catalog.readResource(request.params.uri, { signal: extra.signal })) as ReadResourceResult,
-    ),
+  handleStrictly(server, "resources/read", READ_RESOURCE_PARAMS, (params, ctx) =>
+    guarded("resource", async () => (await catalog.readResource(params.uri, { signal: ctx.mcpReq.signal })) as Result),
   );
-  handleStrictly(server, ListPromptsRequestSchema, (_request, extra) =>
-    guarded(
-      "list",
-      async () =>
-        ({
-          prompts: [...(await catalog.listPrompts({ signal: extra.signal }))],
-        }) as ListPromptsResult,
-    ),
+  handleStrictly(server, "prompts/list", PAGINATED_PARAMS, (_params, ctx) =>
+    guarded("list", async () => ({ prompts: [...(await catalog.listPrompts({ signal: ctx.mcpReq.signal }))] })),
   );
-  handleStrictly(server, GetPromptRequestSchema, (request, extra) =>
+  handleStrictly(server, "prompts/get", GET_PROMPT_PARAMS, (params, ctx) =>
     guarded(
       "prompt",
       async () =>
-        (await catalog.getPrompt(request.params.name, request.params.arguments ?? {}, {
-          signal: extra.signal,
-        })) as GetPromptResult,
+        (await catalog.getPrompt(params.name, params.arguments ?? {}, { signal: ctx.mcpReq.signal })) as Result,
     ),
   );
 }

@@ -1,11 +1,12 @@
 /**
  * @indus/provider-host: publish an indus tool box as an MCP server, over
- * stdio for one client or Streamable HTTP for many.
+ * stdio for one client or Streamable HTTP for many, to 2025-era and
+ * 2026-07-28 clients alike.
  */
 export { DEFAULT_HOST_INFO, createProviderHost } from "./provider-host";
 export type { ProviderHost, ProviderHostInfo, ProviderHostOptions, RunningProviderHost } from "./provider-host";
 export { StdioHostTransport, serveStdio } from "./stdio";
-export type { StdioHostOptions } from "./stdio";
+export type { StdioHostOptions, StdioProviderHost } from "./stdio";
 export { DEFAULT_TOKEN_ENV, serveHttp } from "./http/http-host";
 export type { HttpHostOptions, HttpProviderHost } from "./http/http-host";
 export { DEFAULT_MAX_BODY_BYTES } from "./http/request-body";

@@ -5,31 +5,35 @@
  * downstream "resource not found" into "internal error").
  */
 import { isProtocolFault } from "@indus/contract";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
-/** MCP's code for `resources/read` of an unknown URI. */
-export const RESOURCE_NOT_FOUND = -32002;
+/** MCP's code for `resources/read` of an unknown URI (the 2026 codec remaps it to -32602, SEP-2164). */
+export const RESOURCE_NOT_FOUND = ProtocolErrorCode.ResourceNotFound;
+/** The 2025 SDK's "connection closed" code, which v2 no longer names. */
+export const CONNECTION_CLOSED = -32000;
+/** The 2025 SDK's "request timeout" code, which v2 no longer names. */
+export const REQUEST_TIMEOUT = -32001;
 
 export type CatalogSite = "resource" | "prompt" | "list";
 
-export function toRpcError(error: unknown, site: CatalogSite): McpError {
-  if (error instanceof McpError) return error;
+export function toRpcError(error: unknown, site: CatalogSite): ProtocolError {
+  if (error instanceof ProtocolError) return error;
   const downstream = downstreamCode(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (downstream !== undefined) return new McpError(downstream, message);
+  if (downstream !== undefined) return new ProtocolError(downstream, message);
   if (isProtocolFault(error)) {
     switch (error.kind) {
       case "protocol":
-        if (site === "resource") return new McpError(RESOURCE_NOT_FOUND, message);
-        if (site === "prompt") return new McpError(ErrorCode.InvalidParams, message);
-        return new McpError(ErrorCode.InternalError, message);
+        if (site === "resource") return new ProtocolError(RESOURCE_NOT_FOUND, message);
+        if (site === "prompt") return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+        return new ProtocolError(ProtocolErrorCode.InternalError, message);
       case "timeout":
-        return new McpError(ErrorCode.RequestTimeout, message);
+        return new ProtocolError(REQUEST_TIMEOUT, message);
       default:
-        return new McpError(ErrorCode.InternalError, message);
+        return new ProtocolError(ProtocolErrorCode.InternalError, message);
     }
   }
-  return new McpError(ErrorCode.InternalError, message);
+  return new ProtocolError(ProtocolErrorCode.InternalError, message);
 }
 
 function downstreamCode(error: unknown): number | undefined {

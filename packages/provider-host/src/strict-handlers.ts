@@ -1,59 +1,30 @@
 /**
- * Request handlers that answer malformed params with JSON-RPC InvalidParams.
- * The SDK parses a request against the handler's schema before calling it and
- * lets the schema error escape, which clients then see as -32603 Internal
- * error. Registering under a lenient copy of the schema (any params object)
- * and parsing strictly here gives the client the right code and the path.
+ * Request handlers that answer malformed params with JSON-RPC InvalidParams
+ * (-32602) in both eras. A spec method registered the plain way has its
+ * request checked by the SDK with an error that clients see as -32603
+ * Internal error; the SDK's 3-argument form (`{ params }` schema) answers
+ * -32602 naming the problem, so the host registers every spec method but
+ * `tools/call` (which the SDK's `Server` re-parses strictly itself) that way.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { AnyObjectSchema, SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { ErrorCode, McpError, RequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  GetPromptRequestParamsSchema,
+  PaginatedRequestParamsSchema,
+  ReadResourceRequestParamsSchema,
+} from "@modelcontextprotocol/core";
+import type { Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 
-type Handler<T extends AnyObjectSchema> =
-  Parameters<Server["setRequestHandler"]> extends [unknown, infer H]
-    ? H extends (request: never, extra: infer E) => infer R
-      ? (request: SchemaOutput<T>, extra: E) => R
-      : never
-    : never;
+/** `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`. */
+export const PAGINATED_PARAMS = PaginatedRequestParamsSchema;
+export const READ_RESOURCE_PARAMS = ReadResourceRequestParamsSchema;
+export const GET_PROMPT_PARAMS = GetPromptRequestParamsSchema;
 
-interface ParseIssue {
-  readonly path: ReadonlyArray<PropertyKey>;
-  readonly message: string;
-}
+type Result = Record<string, unknown>;
 
-interface ZodObjectLike {
-  extend(shape: Record<string, unknown>): unknown;
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: ParseIssue[] } };
-}
-
-/**
- * `tools/call` is the exception: the SDK's `Server` already re-parses it
- * strictly and answers InvalidParams, so it is registered leniently and not
- * parsed a third time on the hot path.
- */
-export function handleStrictly<T extends AnyObjectSchema>(server: Server, schema: T, handler: Handler<T>): void {
-  const strict = schema as unknown as ZodObjectLike;
-  const lenient = strict.extend({ params: RequestSchema.shape.params }) as T;
-  const run = handler as unknown as (request: unknown, extra: unknown) => ReturnType<Handler<T>>;
-  if (isToolCall(strict)) {
-    server.setRequestHandler(lenient, handler);
-    return;
-  }
-  server.setRequestHandler(lenient, (request: { method: string }, extra: unknown) => {
-    const parsed = strict.safeParse(request);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.map(String).join(".")}`;
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid ${request.method} request${where}: ${issue?.message ?? "malformed"}`,
-      );
-    }
-    return run(parsed.data, extra);
-  });
-}
-
-function isToolCall(schema: ZodObjectLike): boolean {
-  const method = (schema as unknown as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
-  return method === "tools/call";
+export function handleStrictly<P extends StandardSchemaV1>(
+  server: Server,
+  method: string,
+  params: P,
+  handler: (params: StandardSchemaV1.InferOutput<P>, ctx: ServerContext) => Result | Promise<Result>,
+): void {
+  server.setRequestHandler(method, { params }, handler);
 }

@@ -5,8 +5,8 @@
  * stringified everything).
  */
 import type { JsonValue, ToolContentBlock, ToolDescriptor, ToolOutcome } from "@indus/contract";
-import { ContentBlockSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ContentBlockSchema } from "@modelcontextprotocol/core";
+import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/server";
 
 /**
  * A descriptor as an MCP tool. The JSON Schema is served as-is (no draft-07

@@ -16,6 +16,7 @@ interface ServeFlags extends DeckFlags {
   readonly port: string;
   readonly tokenEnv: string;
   readonly stateless?: boolean;
+  readonly sessionPrefix?: string;
 }
 
 function portOf(value: string): number {
@@ -36,6 +37,9 @@ function untilSignal(): Promise<string> {
 export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   if (flags.stdio && flags.http) throw new UsageError("choose --stdio or --http, not both");
   const port = portOf(flags.port);
+  if (flags.sessionPrefix !== undefined && !/^[\x21-\x7e]{1,32}$/.test(flags.sessionPrefix)) {
+    throw new UsageError("--session-prefix must be 1-32 visible ASCII characters");
+  }
   // stdout carries the protocol in stdio mode: nothing else may write to it.
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
   const { bootDeck } = await import("../boot");
@@ -57,6 +61,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
         tokenEnv: flags.tokenEnv,
         env: cli.env,
         ...(flags.stateless ? { stateless: true } : {}),
+        ...(flags.sessionPrefix !== undefined ? { sessionIdPrefix: flags.sessionPrefix } : {}),
         ...(instructions ? { instructions } : {}),
       }).catch((error: Error) => {
         throw new UsageError(error.message);

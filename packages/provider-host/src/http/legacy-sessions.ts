@@ -1,0 +1,175 @@
+/**
+ * The 2025-era leg of the HTTP host: one MCP session per client, each with
+ * its own SDK `Server` and Streamable HTTP transport. The host owns what the
+ * SDK leaves to "external middleware": routing by `Mcp-Session-Id`, the
+ * session limit, idle expiry and ending cancelled exchanges. Session ids may
+ * carry a replica marker (`sessionIdPrefix`) so a load balancer can send a
+ * session's later requests to the replica that minted it.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from "@modelcontextprotocol/server";
+import type { RequestId } from "@modelcontextprotocol/server";
+import type { ProviderHost, RunningProviderHost } from "../provider-host";
+import { sendError } from "./http-replies";
+
+export interface LegacySessionOptions {
+  readonly maxSessions: number;
+  readonly idleTimeoutMs: number;
+  readonly keepAliveMs: number;
+  readonly jsonResponse: boolean;
+  readonly sessionIdPrefix: string;
+}
+
+interface Session {
+  id?: string;
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly running: RunningProviderHost;
+  /** Open HTTP exchanges (POSTs and GET streams) of this session. */
+  open: number;
+  lastSeen: number;
+  /** The open POST answering each JSON-RPC request id, for cancellation. */
+  readonly answering: Map<RequestId, ServerResponse>;
+}
+
+export interface LegacySessions {
+  readonly count: number;
+  /** A POST from a 2025-era client: an `initialize` opens a session, anything else needs one. */
+  post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
+  /** A GET (event stream) or DELETE (end) of an existing session. */
+  sessionRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** Stops idle expiry and ends every session. */
+  closeAll(): Promise<void>;
+}
+
+export function legacySessions(host: ProviderHost, options: LegacySessionOptions): LegacySessions {
+  const sessions = new Map<string, Session>();
+  let pendingSessions = 0;
+
+  const newTransport = (onInitialized: (id: string) => void) =>
+    new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => `${options.sessionIdPrefix}${randomUUID()}`,
+      enableJsonResponse: options.jsonResponse,
+      keepAliveMs: options.keepAliveMs,
+      onsessioninitialized: onInitialized,
+    });
+
+  async function post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    if (request.headers["mcp-session-id"] !== undefined) return routed(request, response, body);
+    if (!containsInitialize(body)) return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
+    return open(request, response, body);
+  }
+
+  async function open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    if (sessions.size + pendingSessions >= options.maxSessions) {
+      return sendError(response, 503, -32000, "Service Unavailable: too many sessions", { "Retry-After": "5" });
+    }
+    pendingSessions++;
+    let session: Session | undefined;
+    try {
+      const transport = newTransport((id) => {
+        if (session === undefined) return;
+        session.id = id;
+        sessions.set(id, session);
+      });
+      const running = await host.connect(transport);
+      session = { transport, running, open: 0, lastSeen: Date.now(), answering: new Map() };
+      const opened = session;
+      void running.waiting().then(() => {
+        if (opened.id !== undefined) sessions.delete(opened.id);
+      });
+      await exchange(opened, request, response, body);
+      // The initialize was refused (bad headers, bad frame): no session exists.
+      if (transport.sessionId === undefined) await running.cancel();
+    } finally {
+      pendingSessions--;
+    }
+  }
+
+  async function routed(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    const id = request.headers["mcp-session-id"];
+    if (typeof id !== "string" || id === "") {
+      return sendError(response, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+    }
+    const session = sessions.get(id);
+    if (session === undefined) return sendError(response, 404, -32001, "Session not found");
+    return exchange(session, request, response, body);
+  }
+
+  async function exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
+    session.open++;
+    session.lastSeen = Date.now();
+    const requestIds = messagesOf(body)
+      .filter(isJSONRPCRequest)
+      .map((message) => message.id);
+    for (const id of requestIds) session.answering.set(id, response);
+    response.once("close", () => {
+      session.open--;
+      session.lastSeen = Date.now();
+      for (const id of requestIds) if (session.answering.get(id) === response) session.answering.delete(id);
+    });
+    await session.transport.handleRequest(request, response, body);
+    for (const id of cancelledIds(body)) endCancelledExchange(session, id);
+  }
+
+  /**
+   * A cancelled request gets no response (MCP), so the SDK would hold its
+   * POST open until the client hangs up, which the SDK client does not do;
+   * the open exchange would then block idle expiry and a graceful drain.
+   * End it: the SSE stream is closed cleanly; a JSON-mode answer, which has
+   * no clean way to end without a body, is cut.
+   */
+  function endCancelledExchange(session: Session, id: RequestId): void {
+    const answering = session.answering.get(id);
+    if (answering === undefined) return;
+    if (options.jsonResponse) answering.destroy();
+    else session.transport.closeSSEStream(id);
+  }
+
+  const sweeper =
+    options.idleTimeoutMs > 0
+      ? setInterval(
+          () => {
+            const now = Date.now();
+            for (const session of sessions.values()) {
+              if (session.open === 0 && now - session.lastSeen >= options.idleTimeoutMs) void session.running.cancel();
+            }
+          },
+          Math.max(50, Math.min(options.idleTimeoutMs / 2, 60_000)),
+        )
+      : undefined;
+  sweeper?.unref();
+
+  return {
+    get count() {
+      return sessions.size;
+    },
+    post,
+    sessionRequest: (request, response) => routed(request, response, undefined),
+    async closeAll() {
+      if (sweeper !== undefined) clearInterval(sweeper);
+      await Promise.all([...sessions.values()].map((session) => session.running.cancel().catch(() => {})));
+    },
+  };
+}
+
+function messagesOf(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [body];
+}
+
+/** Request ids named by `notifications/cancelled` messages in a POST body. */
+function cancelledIds(body: unknown): RequestId[] {
+  const ids: RequestId[] = [];
+  for (const message of messagesOf(body)) {
+    if (!isJSONRPCNotification(message) || message.method !== "notifications/cancelled") continue;
+    const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof id === "string" || typeof id === "number") ids.push(id);
+  }
+  return ids;
+}
+
+/** True when a POST body holds an `initialize` request (alone or in a batch). */
+function containsInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+}

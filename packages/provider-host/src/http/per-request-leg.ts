@@ -1,0 +1,72 @@
+/**
+ * The per-request leg of the HTTP host: the SDK's `createMcpHandler`, which
+ * builds a fresh server for every request and holds no state between them,
+ * so replicas behind a plain load balancer need no affinity. It serves every
+ * 2026-07-28 request, and in stateless mode 2025-era requests too (the SDK's
+ * stateless legacy fallback). Box changes reach modern clients on their
+ * `subscriptions/listen` streams.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ToolBox } from "@indus/contract";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import type { NodeIncomingMessageLike } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
+import type { ServerEventBus } from "@modelcontextprotocol/server";
+import { announceChanges } from "../host-instance";
+import type { ProviderHost } from "../provider-host";
+
+export interface PerRequestLegOptions {
+  /** Serve 2025-era requests here too (statelessly) instead of rejecting them. */
+  readonly legacyStateless: boolean;
+  readonly keepAliveMs: number;
+  readonly jsonResponse: boolean;
+  readonly maxBodyBytes: number;
+  /** A shared change bus for multi-process deployments; in-process by default. */
+  readonly bus?: ServerEventBus;
+}
+
+export interface PerRequestLeg {
+  serve(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
+  /** Ends open modern exchanges (listen streams included) and stops announcing changes. */
+  close(): Promise<void>;
+}
+
+export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequestLegOptions): PerRequestLeg {
+  const handler = createMcpHandler((context) => host.factory(context), {
+    legacy: options.legacyStateless ? "stateless" : "reject",
+    responseMode: options.jsonResponse ? "json" : "auto",
+    keepAliveMs: options.keepAliveMs,
+    maxRequestBodySize: options.maxBodyBytes,
+    ...(options.bus !== undefined && { bus: options.bus }),
+    onerror: () => {},
+  });
+  const unsubscribe = announceChanges(box, {
+    tools: () => handler.notify.toolsChanged(),
+    resources: () => handler.notify.resourcesChanged(),
+    prompts: () => handler.notify.promptsChanged(),
+  });
+  const serveNode = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
+  return {
+    serve: (request, response, body) => serveNode(request as NodeIncomingMessageLike, response, body),
+    async close() {
+      unsubscribe();
+      await handler.close();
+    },
+  };
+}
+
+/** The SDK's own era decision for a POST whose body the host already parsed. */
+export function isLegacyPost(request: IncomingMessage, body: unknown): Promise<boolean> {
+  return isLegacyRequest(headersOnly(request), body);
+}
+
+/** The request line and headers as a web `Request`: classifying a parsed body needs no more. */
+function headersOnly(request: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return new Request(`http://localhost${request.url ?? "/"}`, { method: request.method ?? "POST", headers });
+}

@@ -1,0 +1,146 @@
+/**
+ * The stdio wire for a single client (how Claude Desktop and most local
+ * clients launch a server): newline-delimited JSON-RPC on stdin/stdout. The
+ * SDK's own stdio transport silently skips a line that is not JSON; MCP wants
+ * it answered, so this transport frames the lines itself and answers a line
+ * that is not JSON with -32700 and JSON that is not JSON-RPC with -32600.
+ * It also ends on end-of-input (MCP's shutdown signal for stdio) and on a
+ * closed output pipe (EPIPE), quietly, instead of crashing the process.
+ */
+import type { Readable, Writable } from "node:stream";
+import { ProtocolErrorCode, parseJSONRPCMessage, serializeMessage } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+
+/** A line longer than this ends the connection: no client sends one. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export class StdioHostTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private partial: Buffer | undefined;
+  private started = false;
+  private closed = false;
+  private outputBroken = false;
+  private resolveEnded!: () => void;
+  private readonly ended = new Promise<void>((resolve) => (this.resolveEnded = resolve));
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+  ) {}
+
+  /** Resolves once the wire is closed, whoever installed `onclose`. */
+  whenClosed(): Promise<void> {
+    return this.ended;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  start(): Promise<void> {
+    if (this.started) throw new Error("StdioHostTransport already started");
+    this.started = true;
+    this.stdin.on("data", this.onData);
+    this.stdin.on("end", this.onInputEnded);
+    this.stdin.on("close", this.onInputEnded);
+    this.stdin.on("error", this.onInputError);
+    this.stdout.on("error", this.onOutputError);
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onInputEnded);
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.outputBroken || this.stdout.destroyed || this.stdout.writableEnded)
+      return Promise.resolve();
+    if (this.stdout.write(serializeMessage(message))) return Promise.resolve();
+    return new Promise((resolve) => this.stdout.once("drain", resolve));
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    this.partial = undefined;
+    this.stdin.off("data", this.onData);
+    this.stdin.off("end", this.onInputEnded);
+    this.stdin.off("close", this.onInputEnded);
+    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    // Keep a listener on both pipes: a late EPIPE must not become an uncaught error.
+    this.stdout.off("error", this.onOutputError);
+    this.stdout.on("error", ignore);
+    this.stdin.off("error", this.onInputError);
+    this.stdin.on("error", ignore);
+    this.onclose?.();
+    this.resolveEnded();
+    return Promise.resolve();
+  }
+
+  private readonly onData = (chunk: Buffer) => {
+    let data = chunk;
+    if (this.partial !== undefined) {
+      data = Buffer.concat([this.partial, chunk]);
+      this.partial = undefined;
+    }
+    let start = 0;
+    for (let newline = data.indexOf(NEWLINE); newline !== -1; newline = data.indexOf(NEWLINE, start)) {
+      this.readLine(data.toString("utf8", start, newline));
+      start = newline + 1;
+      if (this.closed) return;
+    }
+    if (start >= data.length) return;
+    if (data.length - start > MAX_LINE_BYTES) {
+      this.onerror?.(new Error(`stdio line exceeds ${MAX_LINE_BYTES} bytes`));
+      void this.close();
+      return;
+    }
+    this.partial = data.subarray(start);
+  };
+
+  private readLine(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      this.reject(ProtocolErrorCode.ParseError, "Parse error", error);
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      this.reject(ProtocolErrorCode.InvalidRequest, "Invalid Request", error);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  private reject(code: number, message: string, cause: unknown): void {
+    const reply = { jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage;
+    this.send(reply).catch(ignore);
+    this.onerror?.(cause instanceof Error ? cause : new Error(String(cause)));
+  }
+
+  private readonly onInputEnded = () => {
+    void this.close();
+  };
+
+  private readonly onInputError = (error: Error) => {
+    this.onerror?.(error);
+  };
+
+  private readonly onOutputError = (error: Error) => {
+    // EPIPE and friends: the client is gone. Release a writer waiting on
+    // 'drain' (it never comes on a broken pipe) and end the session.
+    this.outputBroken = true;
+    this.stdout.emit("drain");
+    this.onerror?.(error);
+    void this.close();
+  };
+}
+
+function ignore(): void {}

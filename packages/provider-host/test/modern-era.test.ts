@@ -1,0 +1,187 @@
+/**
+ * The same host behaviour as the 2025-era suites (http, stdio,
+ * provider-host), seen by a 2026-07-28 client: the v2 SDK `Client` pinned to
+ * the modern era, over Streamable HTTP (in-process host) and stdio (the built
+ * host as a child process).
+ */
+import { serveHttp } from "@indus/provider-host";
+import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createDemoBox } from "./fixtures/demo-box.mjs";
+import { MCP_HEADERS, rawRequest } from "./support/http";
+import { STDIO_HOST } from "./support/processes";
+
+jest.setTimeout(60_000);
+
+const MODERN = "2026-07-28";
+const hosts: HttpProviderHost[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  for (const host of hosts.splice(0)) await host.close({ graceMs: 0 });
+});
+
+function modernClient(): Client {
+  const client = new Client(
+    { name: "modern-test", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: MODERN } } },
+  );
+  clients.push(client);
+  return client;
+}
+
+async function startHttp(options: HttpHostOptions = {}, demo = createDemoBox()) {
+  const host = await serveHttp(demo.box, options);
+  hosts.push(host);
+  return { host, ...demo };
+}
+
+async function overHttp(): Promise<Client> {
+  const { host } = await startHttp();
+  const client = modernClient();
+  await client.connect(new StreamableHTTPClientTransport(host.url));
+  return client;
+}
+
+async function overStdio(): Promise<Client> {
+  const client = modernClient();
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [STDIO_HOST], stderr: "pipe" }));
+  return client;
+}
+
+/** A raw 2026-07-28 request: the `_meta` envelope and the routing headers, no session. */
+function modernFrame(method: string, params: Record<string, unknown> = {}) {
+  return {
+    headers: { ...MCP_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": method },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    }),
+  };
+}
+
+async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not reached");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function stats(client: Client): Promise<{ started: number; aborted: number }> {
+  const result = await client.callTool({ name: "stats", arguments: {} });
+  return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { started: number; aborted: number };
+}
+
+describe.each([
+  ["Streamable HTTP", overHttp],
+  ["stdio", overStdio],
+])("a 2026-07-28 client over %s", (_transport, connect) => {
+  it("discovers the host in the modern era, lists and calls its tools", async () => {
+    const client = await connect();
+    expect(client.getProtocolEra()).toBe("modern");
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).toEqual(expect.arrayContaining(["echo", "add", "slow"]));
+    const result = await client.callTool({ name: "echo", arguments: { message: "hi" } });
+    expect(result.content).toEqual([{ type: "text", text: "Echo: hi" }]);
+  });
+
+  it("answers an unknown tool and malformed params with InvalidParams", async () => {
+    const client = await connect();
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.readResource({ uri: 42 as unknown as string })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("carries progress with the caller's token, and cancellation", async () => {
+    const client = await connect();
+    const reports: number[] = [];
+    await client.callTool(
+      { name: "slow", arguments: { ms: 300, steps: 3 } },
+      { onprogress: (p) => reports.push(p.progress) },
+    );
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(reports).toEqual([1, 2, 3].slice(0, reports.length));
+
+    const controller = new AbortController();
+    const call = client.callTool({ name: "slow", arguments: { ms: 60_000, steps: 4 } }, { signal: controller.signal });
+    await waitUntil(async () => (await stats(client)).started === 2);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitUntil(async () => (await stats(client)).aborted === 1);
+  });
+
+  it("announces tools enrolled at runtime on a subscriptions/listen stream", async () => {
+    const client = await connect();
+    let changes = 0;
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
+      changes++;
+    });
+    const subscription = await client.listen({ toolsListChanged: true });
+    await client.callTool({ name: "grow", arguments: {} });
+    await waitUntil(() => changes >= 1);
+    await subscription.close();
+    expect((await client.listTools({}, { cacheMode: "bypass" })).tools.map((tool) => tool.name)).toContain("extra_10");
+  });
+
+  it("serves resources and prompts through the box's catalog", async () => {
+    const client = await connect();
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(["demo://greeting"]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["greet"]);
+    const prompt = await client.getPrompt({ name: "greet", arguments: { who: "Ada" } });
+    expect(prompt.messages).toEqual([{ role: "user", content: { type: "text", text: "Say hello to Ada" } }]);
+  });
+});
+
+describe("modern HTTP, on the wire", () => {
+  it("keeps no session and stamps list results with ttlMs and a private cache scope", async () => {
+    const { host } = await startHttp({ listTtlMs: 5_000 });
+    const response = await rawRequest(host.url, modernFrame("tools/list"));
+    expect(response.status).toBe(200);
+    expect(response.headers["mcp-session-id"]).toBeUndefined();
+    const body = JSON.parse(response.body) as { result: { ttlMs: number; cacheScope: string; tools: unknown[] } };
+    expect(body.result).toMatchObject({ ttlMs: 5_000, cacheScope: "private" });
+    expect(body.result.tools.length).toBeGreaterThan(3);
+    expect(host.sessionCount).toBe(0);
+  });
+
+  it("serves both eras on one endpoint: a 2025 initialize still opens a session", async () => {
+    const { host } = await startHttp();
+    const legacy = await rawRequest(host.url, {
+      headers: MCP_HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    });
+    expect(legacy.status).toBe(200);
+    expect(typeof legacy.headers["mcp-session-id"]).toBe("string");
+    expect(host.sessionCount).toBe(1);
+    const modern = await rawRequest(host.url, modernFrame("server/discover"));
+    expect(modern.status).toBe(200);
+    expect(JSON.parse(modern.body).result.supportedVersions).toContain(MODERN);
+  });
+
+  it("mints legacy session ids with the replica marker", async () => {
+    const { host } = await startHttp({ sessionIdPrefix: "r7." });
+    const client = new (await import("@modelcontextprotocol/sdk/client/index.js")).Client({ name: "v1", version: "1" });
+    const { StreamableHTTPClientTransport: LegacyTransport } =
+      await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const transport = new LegacyTransport(host.url);
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^r7\./);
+    await client.close();
+  });
+});
