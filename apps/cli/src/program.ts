@@ -170,6 +170,10 @@ export function buildProgram(
           "HTTP without per-process state (2025-era clients too), for replicas behind a load balancer",
         )
         .option(
+          "--allowed-hosts <list>",
+          "Comma-separated Host values (host:port) to accept besides the bound address, e.g. a proxy's public name",
+        )
+        .option(
           "--session-prefix <marker>",
           "Start every 2025-era session id with this replica marker (e.g. a.), for session-pinning proxies",
         ),

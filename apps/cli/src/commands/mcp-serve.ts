@@ -17,6 +17,17 @@ interface ServeFlags extends DeckFlags {
   readonly tokenEnv: string;
   readonly stateless?: boolean;
   readonly sessionPrefix?: string;
+  readonly allowedHosts?: string;
+}
+
+/** The bound address's own loopback names stay allowed next to the listed ones. */
+function allowedHostsOf(list: string, host: string, port: number): string[] {
+  const extra = list
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  if (port === 0) return extra;
+  return [...extra, `${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
 }
 
 function portOf(value: string): number {
@@ -62,6 +73,9 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
         env: cli.env,
         ...(flags.stateless ? { stateless: true } : {}),
         ...(flags.sessionPrefix !== undefined ? { sessionIdPrefix: flags.sessionPrefix } : {}),
+        ...(flags.allowedHosts !== undefined
+          ? { allowedHosts: allowedHostsOf(flags.allowedHosts, flags.host, port) }
+          : {}),
         ...(instructions ? { instructions } : {}),
       }).catch((error: Error) => {
         throw new UsageError(error.message);
