@@ -1,9 +1,10 @@
 // A ToolBox that forwards every call to one upstream MCP server through a bare
-// SDK Client: the smallest honest stand-in for a mounted fleet (the bench may
-// not depend on @indus/fleet). Content blocks other than text ride as JSON.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// v2 SDK Client on the raw request path (as @indus/endpoint calls tools): the
+// smallest honest stand-in for a mounted fleet (the bench may not depend on
+// @indus/fleet). Content blocks other than text ride as JSON.
+import { Client } from "@modelcontextprotocol/client";
 
-/** @param {import("@modelcontextprotocol/sdk/shared/transport.js").Transport} transport */
+/** @param {import("@modelcontextprotocol/client").Transport} transport */
 export async function createForwardingBox(transport) {
   const client = new Client({ name: "bench-forwarder", version: "1.0.0" });
   await client.connect(transport);
@@ -20,13 +21,20 @@ export async function createForwardingBox(transport) {
     runner: {
       async run(call, options = {}) {
         try {
-          const result = await client.callTool({ name: call.name, arguments: call.input ?? {} }, undefined, {
-            signal: options.signal,
-            onprogress: options.onProgress
-              ? (progress) =>
-                  options.onProgress({ progress: progress.progress, total: progress.total, message: progress.message })
-              : undefined,
-          });
+          const result = await client.request(
+            { method: "tools/call", params: { name: call.name, arguments: call.input ?? {} } },
+            {
+              signal: options.signal,
+              onprogress: options.onProgress
+                ? (progress) =>
+                    options.onProgress({
+                      progress: progress.progress,
+                      total: progress.total,
+                      message: progress.message,
+                    })
+                : undefined,
+            },
+          );
           return {
             callId: call.id,
             isError: result.isError === true,

@@ -3,7 +3,7 @@
 //   node forwarding-host.mjs stdio   serve one client on stdin/stdout
 //   node forwarding-host.mjs http    serve Streamable HTTP; prints the URL
 import { createRequire } from "node:module";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { serveHttp, serveStdio } from "../dist/index.js";
 import { createForwardingBox } from "./forwarding-box.mjs";
 

@@ -5,9 +5,9 @@
  */
 export { DEFAULT_HOST_INFO, createProviderHost } from "./provider-host";
 export type { ProviderHost, ProviderHostInfo, ProviderHostOptions, RunningProviderHost } from "./provider-host";
-export { StdioHostTransport, serveStdio } from "./stdio";
-export type { StdioHostOptions, StdioProviderHost } from "./stdio";
-export { DEFAULT_TOKEN_ENV, serveHttp } from "./http/http-host";
-export type { HttpHostOptions, HttpProviderHost } from "./http/http-host";
+export { StdioHostTransport, serveStdio } from "./stdio-host";
+export type { StdioHostOptions, StdioProviderHost } from "./stdio-host";
+export { DEFAULT_TOKEN_ENV, serveHttp } from "./http/serve-http";
+export type { HttpHostOptions, HttpProviderHost } from "./http/serve-http";
 export { DEFAULT_MAX_BODY_BYTES } from "./http/request-body";
 export { toCallToolResult, toMcpContent, toMcpTool } from "./tool-mapping";

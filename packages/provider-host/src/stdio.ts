@@ -1,21 +1,19 @@
 /**
- * Serves a box to the one client on stdin/stdout, in whichever protocol era
- * the client opens with: the SDK's `serveStdio` pins one server instance per
- * connection (a 2026-07-28 `server/discover` probe or a 2025 `initialize`),
- * and routes list_changed to `subscriptions/listen` streams for modern
- * clients. The host adds its own wire (parse-error answers, EOF, EPIPE).
+ * The stdio transport for a single client (how Claude Desktop and most local
+ * clients launch a server). It wraps the SDK's stdio transport with the three
+ * behaviours a long-lived child process needs and the SDK leaves out:
+ * end-of-input ends the session (MCP's shutdown signal for stdio), a closed
+ * output pipe (EPIPE) ends it quietly instead of crashing the process, and a
+ * line that is not JSON-RPC is answered with a JSON-RPC error.
  */
 import type { Readable, Writable } from "node:stream";
 import type { ToolBox } from "@indus/contract";
-import type { Server } from "@modelcontextprotocol/server";
-import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
-import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
-import type { HostInstance, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
-import { DEFAULT_HOST_INFO, abortCalls, interruptCalls } from "./provider-host";
-import type { RunningProviderHost } from "./provider-host";
-import { StdioHostTransport } from "./stdio-transport";
-
-export { StdioHostTransport } from "./stdio-transport";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { createProviderHost } from "./provider-host";
+import type { ProviderHostInfo, ProviderHostOptions, RunningProviderHost } from "./provider-host";
 
 export interface StdioHostOptions extends ProviderHostOptions {
   readonly info?: ProviderHostInfo;
@@ -23,14 +21,6 @@ export interface StdioHostOptions extends ProviderHostOptions {
   readonly stdin?: Readable;
   /** Defaults to `process.stdout`. Nothing else may write to it. */
   readonly stdout?: Writable;
-}
-
-/** The stdio session: like a connected session, but its server exists only once the client has spoken. */
-export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
-  /** The server pinned to the connection, once the client opened it. */
-  readonly server: Server | undefined;
-  /** The era the client opened with, once it did. */
-  readonly era: "legacy" | "modern" | undefined;
 }
 
 /**
@@ -41,56 +31,96 @@ export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
  *     await running.waiting();
  *     process.exit(0);
  */
-export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promise<StdioProviderHost> {
-  const build = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
-  const wire = new StdioHostTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
-  const live = new Set<HostInstance>();
-  let pinned: { instance: HostInstance; era: "legacy" | "modern" } | undefined;
+export async function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promise<RunningProviderHost> {
+  const host = createProviderHost(box, options.info, options);
+  const transport = new StdioHostTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
+  return host.connect(transport);
+}
 
-  const handle = sdkServeStdio(
-    ({ era }) => {
-      const instance = build();
-      const unsubscribe = announceChanges(
-        box,
-        serverAnnouncer(instance.server, () => live.has(instance)),
-      );
-      live.add(instance);
-      pinned = { instance, era };
-      instance.server.onclose = () => {
-        live.delete(instance);
-        unsubscribe();
-        abortCalls(instance, "the client session ended");
-      };
-      return instance.server;
-    },
-    { transport: wire, onerror: () => {} },
-  );
+/** The SDK stdio transport, plus end-of-input, broken-pipe and parse-error handling. */
+export class StdioHostTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
 
-  let cancelling: Promise<void> | undefined;
-  return Promise.resolve({
-    get server() {
-      return pinned?.instance.server;
-    },
-    get era() {
-      return pinned?.era;
-    },
-    get inFlight() {
-      let count = 0;
-      for (const instance of live) count += instance.calls.size;
-      return count;
-    },
-    get closed() {
-      return wire.isClosed;
-    },
-    waiting: () => wire.whenClosed(),
-    cancel() {
-      cancelling ??= (async () => {
-        if (wire.isClosed) return;
-        await Promise.all([...live].map((instance) => interruptCalls(instance, "the provider host was cancelled")));
-        await handle.close();
-        await wire.close();
-      })();
-      return cancelling;
-    },
-  });
+  private readonly inner: StdioServerTransport;
+  private closed = false;
+  private outputBroken = false;
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+  ) {
+    this.inner = new StdioServerTransport(stdin, stdout);
+    this.inner.onmessage = (message) => this.onmessage?.(message);
+    this.inner.onerror = (error) => this.handleInnerError(error);
+    this.inner.onclose = () => this.finish();
+  }
+
+  async start(): Promise<void> {
+    this.stdin.on("end", this.onInputEnded);
+    this.stdin.on("close", this.onInputEnded);
+    this.stdout.on("error", this.onOutputError);
+    await this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || this.outputBroken || this.stdout.destroyed || this.stdout.writableEnded) return;
+    await this.inner.send(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.inner.close();
+    this.finish();
+  }
+
+  private readonly onInputEnded = () => {
+    void this.close();
+  };
+
+  private readonly onOutputError = (error: Error) => {
+    // EPIPE and friends: the client is gone. Release a writer waiting on
+    // 'drain' (it never comes on a broken pipe) and end the session.
+    this.outputBroken = true;
+    this.stdout.emit("drain");
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  private handleInnerError(error: Error): void {
+    const code = parseErrorCode(error);
+    if (code !== undefined) {
+      const reply = {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code, message: code === ErrorCode.ParseError ? "Parse error" : "Invalid Request" },
+      } as unknown as JSONRPCMessage;
+      this.send(reply).catch(() => {});
+    }
+    this.onerror?.(error);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off("end", this.onInputEnded);
+    this.stdin.off("close", this.onInputEnded);
+    // Keep a listener on stdout: a late EPIPE must not become an uncaught error.
+    this.stdout.off("error", this.onOutputError);
+    this.stdout.on("error", ignore);
+    this.onclose?.();
+  }
+}
+
+function ignore(): void {}
+
+/**
+ * The JSON-RPC code for a line the SDK could not read: not JSON at all, or
+ * JSON that is not a JSON-RPC message (a schema error carries `issues`).
+ */
+function parseErrorCode(error: Error): number | undefined {
+  if (error instanceof SyntaxError) return ErrorCode.ParseError;
+  if (Array.isArray((error as { issues?: unknown }).issues)) return ErrorCode.InvalidRequest;
+  return undefined;
 }

@@ -193,7 +193,7 @@ describe("bad input", () => {
     const sessionId = await rawSession(host);
     const cases: Array<[string, Parameters<typeof rawRequest>[1], number, number | undefined]> = [
       ["malformed JSON", { body: "{not json" }, 400, -32700],
-      ["not JSON-RPC", { headers: sessionHeaders(sessionId), body: '{"hello":"world"}' }, 400, -32600],
+      ["not JSON-RPC", { headers: sessionHeaders(sessionId), body: '{"hello":"world"}' }, 400, -32700],
       ["wrong content type", { headers: { ...MCP_HEADERS, "content-type": "text/plain" }, body: "{}" }, 415, -32000],
       ["no Accept", { headers: { "content-type": "application/json" }, body: JSON.stringify(INITIALIZE) }, 406, -32000],
       ["oversized body", { body: JSON.stringify({ ...INITIALIZE, pad: "x".repeat(4096) }) }, 413, -32000],
@@ -354,18 +354,18 @@ describe("lifecycle", () => {
   });
 
   it("expires idle sessions but not ones with an open stream", async () => {
-    const { host } = await start({ idleTimeoutMs: 600 });
-    const { client } = await connect(host.url);
+    const { host } = await start({ idleTimeoutMs: 300 });
     const idle = await rawSession(host);
-    expect(host.sessionCount).toBe(2);
+    const { client } = await connect(host.url);
     await delay(300); // the SDK client's GET stream is open by now
+    expect(host.sessionCount).toBe(2);
     await waitUntil(() => host.sessionCount === 1);
     const gone = await rawRequest(host.url, {
       headers: sessionHeaders(idle),
       body: '{"jsonrpc":"2.0","id":3,"method":"ping"}',
     });
     expect(gone.status).toBe(404);
-    await delay(900);
+    await delay(600);
     await expectStillServing(host, client);
   });
 

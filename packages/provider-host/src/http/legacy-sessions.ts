@@ -9,7 +9,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
-import { isInitializeRequest, isJSONRPCNotification, isJSONRPCRequest } from "@modelcontextprotocol/server";
+import {
+  isInitializeRequest,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+} from "@modelcontextprotocol/server";
 import type { RequestId } from "@modelcontextprotocol/server";
 import type { ProviderHost, RunningProviderHost } from "../provider-host";
 import { sendError } from "./http-replies";
@@ -56,6 +61,10 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
     });
 
   async function post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    // The 2025 transport of SDK 1.x answered this -32700, and clients of the host saw that; v2 says -32600.
+    if (!messagesOf(body).every(isJSONRPCMessage)) {
+      return sendError(response, 400, -32700, "Parse error: not a JSON-RPC message");
+    }
     if (request.headers["mcp-session-id"] !== undefined) return routed(request, response, body);
     if (!containsInitialize(body)) return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
     return open(request, response, body);
@@ -152,6 +161,10 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
       await Promise.all([...sessions.values()].map((session) => session.running.cancel().catch(() => {})));
     },
   };
+}
+
+function isJSONRPCMessage(message: unknown): boolean {
+  return isJSONRPCRequest(message) || isJSONRPCNotification(message) || isJSONRPCResponse(message);
 }
 
 function messagesOf(body: unknown): unknown[] {

@@ -1,0 +1,96 @@
+/**
+ * Serves a box to the one client on stdin/stdout, in whichever protocol era
+ * the client opens with: the SDK's `serveStdio` pins one server instance per
+ * connection (a 2026-07-28 `server/discover` probe or a 2025 `initialize`),
+ * and routes list_changed to `subscriptions/listen` streams for modern
+ * clients. The host adds its own wire (parse-error answers, EOF, EPIPE).
+ */
+import type { Readable, Writable } from "node:stream";
+import type { ToolBox } from "@indus/contract";
+import type { Server } from "@modelcontextprotocol/server";
+import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
+import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
+import type { HostInstance, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
+import { DEFAULT_HOST_INFO, abortCalls, interruptCalls } from "./provider-host";
+import type { RunningProviderHost } from "./provider-host";
+import { StdioHostTransport } from "./stdio-transport";
+
+export { StdioHostTransport } from "./stdio-transport";
+
+export interface StdioHostOptions extends ProviderHostOptions {
+  readonly info?: ProviderHostInfo;
+  /** Defaults to `process.stdin`. */
+  readonly stdin?: Readable;
+  /** Defaults to `process.stdout`. Nothing else may write to it. */
+  readonly stdout?: Writable;
+}
+
+/** The stdio session: like a connected session, but its server exists only once the client has spoken. */
+export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
+  /** The server pinned to the connection, once the client opened it. */
+  readonly server: Server | undefined;
+  /** The era the client opened with, once it did. */
+  readonly era: "legacy" | "modern" | undefined;
+}
+
+/**
+ * Serves `box` to the one client on stdin/stdout. `waiting()` resolves when
+ * stdin ends or stdout breaks, so a host process can exit then:
+ *
+ *     const running = await serveStdio(box);
+ *     await running.waiting();
+ *     process.exit(0);
+ */
+export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promise<StdioProviderHost> {
+  const build = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
+  const wire = new StdioHostTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
+  const live = new Set<HostInstance>();
+  let pinned: { instance: HostInstance; era: "legacy" | "modern" } | undefined;
+
+  const handle = sdkServeStdio(
+    ({ era }) => {
+      const instance = build();
+      const unsubscribe = announceChanges(
+        box,
+        serverAnnouncer(instance.server, () => live.has(instance)),
+      );
+      live.add(instance);
+      pinned = { instance, era };
+      instance.server.onclose = () => {
+        live.delete(instance);
+        unsubscribe();
+        abortCalls(instance, "the client session ended");
+      };
+      return instance.server;
+    },
+    { transport: wire, onerror: () => {} },
+  );
+
+  let cancelling: Promise<void> | undefined;
+  return Promise.resolve({
+    get server() {
+      return pinned?.instance.server;
+    },
+    get era() {
+      return pinned?.era;
+    },
+    get inFlight() {
+      let count = 0;
+      for (const instance of live) count += instance.calls.size;
+      return count;
+    },
+    get closed() {
+      return wire.isClosed;
+    },
+    waiting: () => wire.whenClosed(),
+    cancel() {
+      cancelling ??= (async () => {
+        if (wire.isClosed) return;
+        await Promise.all([...live].map((instance) => interruptCalls(instance, "the provider host was cancelled")));
+        await handle.close();
+        await wire.close();
+      })();
+      return cancelling;
+    },
+  });
+}
