@@ -37,11 +37,29 @@ export interface McpControl {
   setEnabled(id: string, enabled: boolean): void;
 }
 
+/** A catalog card the deck left out because nothing could serve it, and why (for `indusr tools`). */
+export interface UnofferedTool {
+  readonly tool: string;
+  readonly reason: string;
+}
+
+/** MCP servers whose tools the model reaches only through `saas-action` discover/execute. */
+export interface DeferredTools {
+  /** Server id -> why: marked `"defer": true`, or over the tool-definition budget. */
+  readonly servers: ReadonlyMap<string, "config" | "budget">;
+  /** Estimated tokens of every MCP tool definition, and of those still sent to the model. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly budgetTokens?: number;
+}
+
 export interface BootedDeck {
   readonly box: ToolBox;
   origin(toolName: string): ToolOrigin;
   readonly servers: readonly ServerReport[];
   readonly diagnostics: readonly ConfigDiagnostic[];
   readonly mcp: McpControl;
+  readonly deferred?: DeferredTools;
+  readonly unoffered?: readonly UnofferedTool[];
   close(): Promise<void>;
 }

@@ -17,10 +17,20 @@ import {
   type ServerProgress as DeckServerProgress,
 } from "@indus/deck";
 import { FleetCatalog } from "@indus/fleet";
-import type { BootedDeck, ConfigDiagnostic, McpControl, ServerReport, ToolOrigin } from "./boot-types";
+import type {
+  BootedDeck,
+  ConfigDiagnostic,
+  DeferredTools,
+  McpControl,
+  ServerReport,
+  ToolOrigin,
+  UnofferedTool,
+} from "./boot-types";
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./program";
 import { silentProgress, type ProgressSink } from "./progress";
+import { chooseDeferred } from "./tool-search/deferral";
+import { McpToolGateway } from "./tool-search/mcp-tool-gateway";
 
 export interface BootOptions {
   readonly cwd: string;
@@ -33,6 +43,8 @@ export interface BootOptions {
   readonly sessionDir?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly progress?: ProgressSink;
+  /** Tokens the MCP tool definitions may take before they are deferred behind `saas-action`; none: no limit. */
+  readonly mcpToolBudget?: number;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -43,17 +55,23 @@ function serverOf(cap: Capability): string | undefined {
   return typeof server === "string" ? server : undefined;
 }
 
-/** A view of the MCP source that hides servers switched off for the session. */
+/** A view of the MCP source that hides deferred servers and servers switched off for the session. */
 class SwitchableSource implements CapabilitySource {
   private readonly disabled = new Set<string>();
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly inner: CapabilitySource) {
+  constructor(
+    private readonly inner: CapabilitySource,
+    private readonly deferred: ReadonlySet<string> = new Set(),
+  ) {
     inner.onChanged(() => this.emit());
   }
 
   capabilities(): readonly Capability[] {
-    return this.inner.capabilities().filter((cap) => !this.disabled.has(serverOf(cap) ?? ""));
+    return this.inner.capabilities().filter((cap) => {
+      const server = serverOf(cap) ?? "";
+      return !this.disabled.has(server) && !this.deferred.has(server);
+    });
   }
 
   onChanged(listener: () => void): () => void {
@@ -143,9 +161,31 @@ export async function connectMcp(
   return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics };
 }
 
+/** Which servers' tools stay out of the model's list, decided once the servers have listed them. */
+function deferralOf(mcp: McpBoot, budgetTokens: number | undefined): DeferredTools {
+  const tools = mcp.source.capabilities().map((cap) => ({
+    name: cap.name,
+    description: cap.description,
+    parameters: cap.parameters,
+    server: serverOf(cap) ?? "",
+  }));
+  const chosen = chooseDeferred({
+    tools,
+    servers: mcp.servers,
+    ...(budgetTokens !== undefined ? { budgetTokens } : {}),
+  });
+  return {
+    servers: chosen.reasons,
+    tokensBefore: chosen.tokensBefore,
+    tokensAfter: chosen.tokensAfter,
+    ...(budgetTokens !== undefined ? { budgetTokens } : {}),
+  };
+}
+
 export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
+  const gateway = new McpToolGateway(options.cwd);
   const ctx = deckContext(options.cwd, {
-    framework: options.sessionDir ? { sessionDir: options.sessionDir } : {},
+    framework: { ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}), saas: gateway },
     options: { env: options.env ?? process.env },
   });
   if (options.noTools) return emptyDeck();
@@ -165,11 +205,21 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
         `--tools names ${selection.unknown.map((n) => `"${n}"`).join(", ")}, which the ${options.profile} profile does not offer (it offers: ${offered})`,
       );
     }
-    deck = deck.retain(selection.keep);
+    deck = deck.retain((cap) => selection.keep(cap));
   }
 
   const { mcp, reports, diagnostics } = await connectMcp(options);
-  const switchable = new SwitchableSource(mcp.source);
+  const deferred = deferralOf(mcp, options.mcpToolBudget);
+  gateway.attach(mcp.source);
+  const unoffered: UnofferedTool[] = [];
+  if (mcp.servers.length === 0 && deck.tools().some((cap) => cap.name === "saas-action")) {
+    deck = deck.retain((cap) => cap.name !== "saas-action");
+    unoffered.push({
+      tool: "saas-action",
+      reason: "no MCP server is configured, so there is nothing to discover or execute (add one with `indusr mcp add`)",
+    });
+  }
+  const switchable = new SwitchableSource(mcp.source, new Set(deferred.servers.keys()));
   deck = deck.graft(switchable);
   // Mounted servers' resources and prompts ride on the box, for `mcp serve` to republish.
   const deckBox = deck.intoToolBox();
@@ -194,5 +244,5 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   const close = async () => {
     await Promise.all([deck.dispose().catch(() => undefined), mcp.tearDown()]);
   };
-  return { box, origin, servers, diagnostics, mcp: control, close };
+  return { box, origin, servers, diagnostics, mcp: control, deferred, unoffered, close };
 }

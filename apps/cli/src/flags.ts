@@ -99,6 +99,15 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     description: "Run one task non-interactively and print the result",
   },
   {
+    name: "mcp-tool-budget",
+    aliases: [],
+    kind: "number",
+    group: "tools",
+    value: "tokens",
+    description:
+      "Defer MCP tools behind saas-action discover/execute when their definitions exceed this many tokens (default: 10% of the context window)",
+  },
+  {
     name: "max-turns",
     aliases: [],
     kind: "number",

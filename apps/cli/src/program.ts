@@ -34,6 +34,7 @@ export function buildProgram(
     ...TOOL_FLAGS,
     "session-dir",
     "print",
+    "mcp-tool-budget",
     "max-turns",
     "allow",
     "yes",
@@ -48,7 +49,7 @@ export function buildProgram(
 
   const tools = withFlags(
     new Command("tools").description("List every tool the agent sees: built-ins, app cards and MCP tools"),
-    [...TOOL_FLAGS, "json"],
+    [...TOOL_FLAGS, "mcp-tool-budget", "json"],
   );
   tools.action((options: Record<string, unknown>) =>
     run(() => import("./commands/tools").then((m) => m.toolsCommand as never), [options]),

@@ -33,6 +33,8 @@ const sharedFields = {
   /** Tools matching one of these globs are never mounted; wins over include. */
   excludeTools: toolGlobs.optional(),
   reconnect: ReconnectPolicySchema.optional(),
+  /** Keep this server's tools out of the model's tool list: the agent reaches them through a search tool. */
+  defer: z.boolean().optional(),
 };
 
 /**

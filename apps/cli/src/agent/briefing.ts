@@ -15,6 +15,8 @@ export interface BriefingInput {
   readonly servers: readonly ServerReport[];
   /** Servers switched off with `/mcp disable` (their tools are hidden). */
   readonly disabled?: ReadonlySet<string>;
+  /** Servers whose tools are reached only through `saas-action` discover/execute. */
+  readonly deferred?: ReadonlySet<string>;
   readonly planMode: boolean;
   readonly now?: Date;
 }
@@ -61,14 +63,14 @@ export function composeBriefing(input: BriefingInput): string {
       out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
   }
 
-  if (remote.length > 0 || input.servers.length > 0) {
+  if (remote.length > 0 || input.servers.some((s) => !input.deferred?.has(s.id))) {
     out.push(
       "",
       "# MCP servers",
       "These tools come from MCP servers the user mounted. Call them exactly like the built-ins; each is named <server>__<tool>.",
     );
     for (const server of input.servers) {
-      if (input.disabled?.has(server.id)) continue;
+      if (input.disabled?.has(server.id) || input.deferred?.has(server.id)) continue;
       const tools = remote.filter((d) => serverOf(d.name, input.servers) === server.id);
       if (server.phase !== "ready") {
         const why = server.fault ? `${server.fault.kind}: ${firstLine(server.fault.message)}` : server.phase;
@@ -90,6 +92,21 @@ export function composeBriefing(input: BriefingInput): string {
       out.push("", "## other mounted tools");
       for (const d of orphans) out.push(`- ${d.name}: ${firstLine(d.description)}`);
     }
+  }
+
+  const deferred = input.servers.filter(
+    (s) => input.deferred?.has(s.id) && !input.disabled?.has(s.id) && s.phase === "ready",
+  );
+  if (deferred.length > 0) {
+    const search = local.some((d) => d.name === "saas-action");
+    out.push(
+      "",
+      "# Deferred MCP servers",
+      search
+        ? 'These servers\' tools are not in your tool list, to save context. Find one with saas-action (action "discover", query = what you need, vendor = the server), then run it with action "execute", slug = the tool\'s exact name, params = its arguments.'
+        : "These servers' tools are not in your tool list, to save context.",
+      ...deferred.map((s) => `- ${s.id} (${s.toolCount} tool${s.toolCount === 1 ? "" : "s"})`),
+    );
   }
 
   if (hasPlanTools) {

@@ -18,6 +18,7 @@ import { chooseModel, preflight } from "./preflight";
 import { resolveModelConfig, type ModelConfig } from "./provider-config";
 import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
 import { AgentSession } from "./session";
+import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { startupWarnings } from "../startup-warnings";
 import { loadSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
@@ -34,6 +35,7 @@ export interface AgentFlags {
   readonly sessionDir?: string;
   readonly print?: string;
   readonly maxTurns?: number;
+  readonly mcpToolBudget?: number;
   readonly allow?: readonly string[];
   readonly yes?: boolean;
   readonly provider?: string;
@@ -151,6 +153,9 @@ async function prepare(
     logDir,
     sessionDir,
     env,
+    mcpToolBudget:
+      flags.mcpToolBudget ??
+      Math.floor((settings.contextWindow ?? defaultContextWindow(config.provider)) * DEFAULT_BUDGET_SHARE),
     progress: progress
       ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" })
       : silentProgress,

@@ -13,7 +13,6 @@
 import path from "node:path";
 import {
   jsonSchema,
-  streamText,
   tool,
   type LanguageModel,
   type ModelMessage,
@@ -21,7 +20,7 @@ import {
   type ToolResultPart,
   type ToolSet,
 } from "ai";
-import type { JsonSchema, ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
+import type { ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
 import type { BootedDeck, ServerReport } from "../boot-types";
 import { composeBriefing } from "./briefing";
 import {
@@ -40,10 +39,13 @@ import { writePlan } from "@indus/deck";
 import { planMarker, type PlanApprover } from "./plan-mode";
 import { DEFAULT_RESULT_MAX_CHARS, renderResult } from "./tool-output";
 import { newSessionId, Transcript } from "./transcript";
+import { gateView, type GateView } from "./gate-view";
+import { streamTurn, type StreamedTurn } from "./turn-stream";
 
 /** What of a booted deck the session uses (tests hand in their own). */
 export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics"> & {
   readonly mcp?: BootedDeck["mcp"];
+  readonly deferred?: BootedDeck["deferred"];
 };
 
 export interface SessionOptions {
@@ -79,7 +81,15 @@ export interface TaskResult {
 
 interface PendingCall {
   readonly call: ToolCall;
-  readonly readOnly: boolean;
+  /** What the permission gate judges (a `saas-action` execute is judged as the tool it runs). */
+  readonly gate: GateView;
+}
+
+/** A running task's counters. */
+interface TaskProgress {
+  readonly started: number;
+  turns: number;
+  usage: UsageTotals;
 }
 
 const INTERRUPTED_TEXT = "Interrupted: the user stopped this call before it finished.";
@@ -162,6 +172,7 @@ export class AgentSession {
       origin: (name) => this.options.deck.origin(name),
       servers: this.servers(),
       disabled: this.disabled,
+      ...(this.options.deck.deferred ? { deferred: new Set(this.options.deck.deferred.servers.keys()) } : {}),
       planMode: this.planMode,
     });
   }
@@ -227,174 +238,156 @@ export class AgentSession {
 
   /** Run one task: the user's prompt, then turns until the model is done. */
   async run(prompt: string, signal: AbortSignal): Promise<TaskResult> {
-    const taskStarted = Date.now();
-    let turns = 0;
-    let usage = ZERO_USAGE;
+    const task: TaskProgress = { started: Date.now(), turns: 0, usage: ZERO_USAGE };
     this.push({ role: "user", content: prompt });
-
-    const finish = (subtype: ResultSubtype, text: string, error?: string): TaskResult => {
-      const result: TaskResult = { subtype, text, ...(error !== undefined ? { error } : {}), turns, usage };
-      const event: AgentEvent = {
-        type: "result",
-        subtype,
-        isError: subtype !== "success",
-        result: text,
-        ...(error !== undefined ? { error } : {}),
-        sessionId: this.id,
-        turns,
-        durationMs: Date.now() - taskStarted,
-        usage,
-        transcript: this.transcript.file,
-      };
-      this.transcript.append({ ...event, type: "result" });
-      this.emit(event);
-      return result;
-    };
-
     for (;;) {
-      if (signal.aborted) return finish("interrupted", "", "interrupted by the user");
-      turns += 1;
-      this.totalTurns += 1;
-      const turn = turns;
-      this.emit({ type: "turn_start", turn });
+      if (signal.aborted) return this.finish(task, "interrupted", "", "interrupted by the user");
+      const done = await this.runTurn(task, signal);
+      if (done) return done;
+    }
+  }
 
-      const descriptors = this.descriptors();
-      const byName = new Map(descriptors.map((d) => [d.name, d]));
-      let text = "";
-      let streamError: unknown;
-      let finishReason = "unknown";
-      let turnUsage: Partial<UsageTotals> = {};
-      const calls: ToolCall[] = [];
-      /** Calls the SDK already answered (unknown tool, unparseable input). */
-      const answered = new Map<string, string>();
+  /** One request to the model and the calls it asked for; a result when the task ends with this turn. */
+  private async runTurn(task: TaskProgress, signal: AbortSignal): Promise<TaskResult | undefined> {
+    task.turns += 1;
+    this.totalTurns += 1;
+    const turn = task.turns;
+    this.emit({ type: "turn_start", turn });
 
-      const stream = streamText({
+    const descriptors = this.descriptors();
+    const byName = new Map(descriptors.map((d) => [d.name, d]));
+    const readOnlyOf = (call: ToolCall) => byName.get(call.name)?.annotations?.readOnlyHint === true;
+    const streamed = await streamTurn(
+      {
         model: this.options.model,
         ...this.prompt(),
         tools: toModelTools(descriptors),
-        abortSignal: signal,
+        signal,
         maxRetries: this.options.maxRetries,
         ...(this.options.maxOutputTokens !== undefined ? { maxOutputTokens: this.options.maxOutputTokens } : {}),
-        onError: ({ error }) => {
-          streamError ??= error;
-        },
-      });
+      },
+      turn,
+      (event) => this.emit(event),
+      readOnlyOf,
+    );
+    task.usage = addUsage(task.usage, streamed.usage);
+    this.totalUsage = addUsage(this.totalUsage, streamed.usage);
+    const usage = { ...ZERO_USAGE, ...streamed.usage };
 
-      try {
-        for await (const part of stream.fullStream) {
-          switch (part.type) {
-            case "text-delta":
-              text += part.text;
-              this.emit({ type: "text_delta", turn, text: part.text });
-              break;
-            case "reasoning-delta":
-              this.emit({ type: "reasoning_delta", turn, text: part.text });
-              break;
-            case "tool-call": {
-              const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
-              calls.push(call);
-              this.emit({
-                type: "tool_call",
-                turn,
-                id: call.id,
-                name: call.name,
-                input: call.input,
-                readOnly: byName.get(call.name)?.annotations?.readOnlyHint === true,
-              });
-              break;
-            }
-            case "tool-error":
-              answered.set(part.toolCallId, String(part.error));
-              break;
-            case "finish-step":
-              finishReason = part.finishReason;
-              turnUsage = {
-                inputTokens: part.usage.inputTokens ?? 0,
-                outputTokens: part.usage.outputTokens ?? 0,
-                totalTokens: part.usage.totalTokens ?? (part.usage.inputTokens ?? 0) + (part.usage.outputTokens ?? 0),
-                cachedInputTokens: part.usage.cachedInputTokens ?? 0,
-                reasoningTokens: part.usage.reasoningTokens ?? 0,
-              };
-              break;
-            case "error":
-              streamError ??= part.error;
-              break;
-            default:
-              break;
-          }
-        }
-      } catch (error) {
-        streamError ??= error;
-      }
-
-      usage = addUsage(usage, turnUsage);
-      this.totalUsage = addUsage(this.totalUsage, turnUsage);
-
-      if (signal.aborted) {
-        // Keep what was said so the next prompt has its context.
-        if (text.length > 0)
-          this.push({ role: "assistant", content: [{ type: "text", text: `${text}\n\n[interrupted by the user]` }] });
-        this.emit({ type: "turn_end", turn, finishReason: "interrupted", usage: { ...ZERO_USAGE, ...turnUsage } });
-        return finish("interrupted", text, "interrupted by the user");
-      }
-      if (streamError !== undefined) {
-        this.emit({ type: "turn_end", turn, finishReason: "error", usage: { ...ZERO_USAGE, ...turnUsage } });
-        return finish("error_model", text, `model request failed: ${describeModelError(streamError)}`);
-      }
-
-      const response = await stream.response;
-      const responseMessages = [...response.messages] as ModelMessage[];
-      // The SDK answers invalid calls itself, in a trailing tool message; ours join it.
-      let toolMessage: Extract<ModelMessage, { role: "tool" }> | undefined;
-      for (const message of responseMessages) {
-        if (message.role === "tool") toolMessage = message;
-        else this.push(message);
-      }
-      for (const [id, error] of answered) {
-        const call = calls.find((c) => c.id === id);
-        this.emit({
-          type: "tool_result",
-          turn,
-          id,
-          name: call?.name ?? "?",
-          isError: true,
-          content: error,
-          durationMs: 0,
+    if (signal.aborted) {
+      // Keep what was said so the next prompt has its context.
+      if (streamed.text.length > 0)
+        this.push({
+          role: "assistant",
+          content: [{ type: "text", text: `${streamed.text}\n\n[interrupted by the user]` }],
         });
-      }
-      this.emit({ type: "turn_end", turn, finishReason, usage: { ...ZERO_USAGE, ...turnUsage } });
-
-      const pending: PendingCall[] = calls
-        .filter((call) => !answered.has(call.id))
-        .map((call) => ({ call, readOnly: byName.get(call.name)?.annotations?.readOnlyHint === true }));
-
-      if (pending.length === 0 && answered.size === 0) {
-        if (toolMessage) this.push(toolMessage);
-        if (finishReason === "length")
-          this.emit({
-            type: "warning",
-            message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)",
-          });
-        return finish("success", text);
-      }
-
-      const outOfTurns = turns >= this.options.maxTurns;
-      const parts = outOfTurns
-        ? pending.map((p) =>
-            this.refusedPart(turn, p.call, "max-turns", "Not run: the session reached its turn limit (--max-turns)."),
-          )
-        : await this.runCalls(turn, pending, signal);
-      const content = [...(toolMessage?.content ?? []), ...parts] as ToolResultPart[];
-      if (content.length > 0) this.push({ role: "tool", content });
-
-      if (signal.aborted) return finish("interrupted", text, "interrupted by the user");
-      if (outOfTurns)
-        return finish(
-          "error_max_turns",
-          text,
-          `stopped after ${turns} turn${turns === 1 ? "" : "s"} (--max-turns ${this.options.maxTurns})`,
-        );
+      this.emit({ type: "turn_end", turn, finishReason: "interrupted", usage });
+      return this.finish(task, "interrupted", streamed.text, "interrupted by the user");
     }
+    if (streamed.error) {
+      this.emit({ type: "turn_end", turn, finishReason: "error", usage });
+      return this.finish(
+        task,
+        "error_model",
+        streamed.text,
+        `model request failed: ${describeModelError(streamed.error.cause)}`,
+      );
+    }
+
+    const toolMessage = await this.recordResponse(turn, streamed);
+    this.emit({ type: "turn_end", turn, finishReason: streamed.finishReason, usage });
+
+    const pending: PendingCall[] = streamed.calls
+      .filter((call) => !streamed.answered.has(call.id))
+      .map((call) => ({ call, gate: gateView(call, readOnlyOf(call)) }));
+    if (pending.length === 0 && streamed.answered.size === 0) {
+      if (toolMessage) this.push(toolMessage);
+      if (streamed.finishReason === "length")
+        this.emit({
+          type: "warning",
+          message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)",
+        });
+      return this.finish(task, "success", streamed.text);
+    }
+    return this.answerCalls(task, turn, pending, toolMessage, streamed.text, signal);
+  }
+
+  /**
+   * Keep the turn's assistant messages, report the calls the SDK answered
+   * itself, and hand back its trailing tool message (ours join it).
+   */
+  private async recordResponse(
+    turn: number,
+    streamed: StreamedTurn,
+  ): Promise<Extract<ModelMessage, { role: "tool" }> | undefined> {
+    let toolMessage: Extract<ModelMessage, { role: "tool" }> | undefined;
+    for (const message of await streamed.responseMessages()) {
+      if (message.role === "tool") toolMessage = message;
+      else this.push(message);
+    }
+    for (const [id, error] of streamed.answered) {
+      const call = streamed.calls.find((c) => c.id === id);
+      this.emit({
+        type: "tool_result",
+        turn,
+        id,
+        name: call?.name ?? "?",
+        isError: true,
+        content: error,
+        durationMs: 0,
+      });
+    }
+    return toolMessage;
+  }
+
+  /** Run (or refuse, past the turn limit) the turn's calls and file their results; a result when the task ends. */
+  private async answerCalls(
+    task: TaskProgress,
+    turn: number,
+    pending: readonly PendingCall[],
+    toolMessage: Extract<ModelMessage, { role: "tool" }> | undefined,
+    text: string,
+    signal: AbortSignal,
+  ): Promise<TaskResult | undefined> {
+    const outOfTurns = task.turns >= this.options.maxTurns;
+    const parts = outOfTurns
+      ? pending.map((p) =>
+          this.refusedPart(turn, p.call, "max-turns", "Not run: the session reached its turn limit (--max-turns)."),
+        )
+      : await this.runCalls(turn, pending, signal);
+    const content = [...(toolMessage?.content ?? []), ...parts] as ToolResultPart[];
+    if (content.length > 0) this.push({ role: "tool", content });
+
+    if (signal.aborted) return this.finish(task, "interrupted", text, "interrupted by the user");
+    if (outOfTurns)
+      return this.finish(
+        task,
+        "error_max_turns",
+        text,
+        `stopped after ${task.turns} turn${task.turns === 1 ? "" : "s"} (--max-turns ${this.options.maxTurns})`,
+      );
+    return undefined;
+  }
+
+  /** Report and record how the task ended. */
+  private finish(task: TaskProgress, subtype: ResultSubtype, text: string, error?: string): TaskResult {
+    const { turns, usage } = task;
+    const result: TaskResult = { subtype, text, ...(error !== undefined ? { error } : {}), turns, usage };
+    const event: AgentEvent = {
+      type: "result",
+      subtype,
+      isError: subtype !== "success",
+      result: text,
+      ...(error !== undefined ? { error } : {}),
+      sessionId: this.id,
+      turns,
+      durationMs: Date.now() - task.started,
+      usage,
+      transcript: this.transcript.file,
+    };
+    this.transcript.append({ ...event, type: "result" });
+    this.emit(event);
+    return result;
   }
 
   private toolPart(call: ToolCall, isError: boolean, text: string): ToolResultPart {
@@ -443,8 +436,8 @@ export class AgentSession {
         parts[i] = await this.settle(turn, pending[i]!.call, outcomes[k]!, signal);
     };
 
-    for (const [i, { call, readOnly }] of pending.entries()) {
-      if (readOnly) {
+    for (const [i, { call, gate }] of pending.entries()) {
+      if (gate.readOnly) {
         batch.push(i);
         continue;
       }
@@ -453,7 +446,7 @@ export class AgentSession {
         parts[i] = this.refusedPart(turn, call, "interrupted", INTERRUPTED_TEXT);
         continue;
       }
-      const decision = await this.options.gate.check(call, false, this.planMode, signal);
+      const decision = await this.options.gate.check(gate.call, false, this.planMode, signal);
       if (!decision.ok) {
         parts[i] = this.refusedPart(
           turn,

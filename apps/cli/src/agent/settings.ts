@@ -21,6 +21,8 @@ export interface AgentSettings {
   readonly allow?: readonly string[];
   /** Tool results longer than this are capped and spilled to a file. */
   readonly toolResultMaxChars?: number;
+  /** The model's context window in tokens (sets the default MCP tool budget). */
+  readonly contextWindow?: number;
 }
 
 /** Keys only the user's own settings file may set. */
@@ -59,6 +61,7 @@ function validate(raw: Record<string, unknown>, file: string, warnings: string[]
       case "maxTurns":
       case "maxOutputTokens":
       case "toolResultMaxChars":
+      case "contextWindow":
         if (positiveInt(value) !== undefined) out[key] = value;
         else warn(key, "expected a whole number of at least 1");
         break;

@@ -20,6 +20,8 @@ export interface DeckFlags {
   readonly logDir?: string;
   readonly sessionDir?: string;
   readonly json?: boolean;
+  /** Only `tools` and the agent take it; other commands show every MCP tool. */
+  readonly mcpToolBudget?: number;
 }
 
 /** The choices come from the flag table (not the contract) so this path never loads zod. */
@@ -59,6 +61,7 @@ export function bootOptionsOf(flags: DeckFlags, fallbackProfile: Profile) {
       logDir: flags.logDir ?? defaultLogDir(cli, flags.sessionDir),
       ...(flags.sessionDir ? { sessionDir: flags.sessionDir } : {}),
       env: cli.env,
+      ...(flags.mcpToolBudget !== undefined ? { mcpToolBudget: flags.mcpToolBudget } : {}),
       progress: progressFor(cli, flags),
     },
   };

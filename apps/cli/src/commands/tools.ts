@@ -1,5 +1,7 @@
 /** `indusr tools`: the deck as the agent sees it. */
+import type { BootedDeck } from "../boot-types";
 import { EXIT } from "../program";
+import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { withDeck, type DeckFlags } from "./shared";
 
 function firstLine(text: string): string {
@@ -26,8 +28,26 @@ export function table(rows: readonly (readonly string[])[], maxLast = 80): strin
     .join("\n");
 }
 
+/** What the agent's tool list leaves out, and why: deferred servers and cards nothing can serve. */
+function omissionLines(deck: BootedDeck): string[] {
+  const lines: string[] = [];
+  const deferred = deck.deferred;
+  if (deferred && deferred.servers.size > 0) {
+    const why = [...deferred.servers].map(
+      ([id, reason]) => `${id} (${reason === "config" ? '"defer": true' : "budget"})`,
+    );
+    lines.push(
+      `deferred MCP servers, reached through saas-action discover/execute: ${why.join(", ")}`,
+      `MCP tool definitions: ~${deferred.tokensBefore} tokens, ~${deferred.tokensAfter} sent to the model${deferred.budgetTokens !== undefined ? ` (budget ${deferred.budgetTokens}, --mcp-tool-budget)` : ""}`,
+    );
+  }
+  for (const missing of deck.unoffered ?? []) lines.push(`not offered: ${missing.tool}: ${missing.reason}`);
+  return lines;
+}
+
 export async function toolsCommand(flags: DeckFlags): Promise<number> {
-  return withDeck(flags, "all", async (deck) => {
+  const budget = flags.mcpToolBudget ?? Math.floor(defaultContextWindow("openai") * DEFAULT_BUDGET_SHARE);
+  return withDeck({ ...flags, mcpToolBudget: budget }, "all", async (deck) => {
     const descriptors = deck.box.descriptors();
     if (flags.json) {
       const out = descriptors.map((d) => ({
@@ -52,6 +72,7 @@ export async function toolsCommand(flags: DeckFlags): Promise<number> {
     process.stdout.write(
       `\n${descriptors.length} tools${deck.servers.length > 0 ? ` (${servers} of ${deck.servers.length} MCP servers ready)` : ""}\n`,
     );
+    for (const line of omissionLines(deck)) process.stdout.write(`${line}\n`);
     return EXIT.ok;
   });
 }

@@ -1,7 +1,9 @@
 /**
- * The `saas-action` app card: discover and execute third-party SaaS actions
- * through the injected gateway. Vendor action slugs (`GITHUB_CREATE_ISSUE`)
- * pass through verbatim. Without a gateway the card answers with a typed stub.
+ * The `saas-action` app card: discover and execute tools the model is not
+ * shown directly (deferred MCP server tools, third-party SaaS actions) through
+ * the injected gateway. Names and vendor slugs (`github__create_issue`,
+ * `GITHUB_CREATE_ISSUE`) pass through verbatim. A host that has no gateway
+ * should not offer the card; called anyway, it answers with a typed stub.
  */
 import type { Capability, CapabilityCard, DeckContext, JsonValue } from "@indus/contract";
 import { capabilityId } from "@indus/contract";
@@ -18,14 +20,14 @@ export function buildSaasCapability(deck: DeckContext): Capability {
     label: "SaaS actions",
     readOnly: false,
     description:
-      "Use third-party SaaS apps (GitHub, Slack, Gmail, ...). action=discover finds available actions (filter by vendor and/or query); action=execute runs one by its exact slug (e.g. GITHUB_CREATE_ISSUE) with params.",
+      "Find and run tools that are not in your tool list (tools of deferred MCP servers, connected SaaS apps). action=discover searches them by name and description (query, optionally vendor = server or app) and returns each match's exact name, description and input schema; action=execute runs one by that exact name (slug) with params matching its schema.",
     parameters: objectSchema(
       {
         action: { type: "string", enum: [...ACTIONS] },
-        vendor: { type: "string", description: "discover: the app, e.g. github." },
-        query: { type: "string", description: "discover: what you want to do." },
-        slug: { type: "string", description: "execute: the action slug exactly as discovered." },
-        params: { type: "object", description: "execute: the action's arguments." },
+        vendor: { type: "string", description: "discover: only this MCP server or app, e.g. github." },
+        query: { type: "string", description: "discover: what you want to do, in a few words." },
+        slug: { type: "string", description: "execute: the tool or action name exactly as discovered." },
+        params: { type: "object", description: "execute: the arguments, matching the discovered input schema." },
       },
       ["action"],
     ),
@@ -37,7 +39,7 @@ export function buildSaasCapability(deck: DeckContext): Capability {
       let slug: string | undefined;
       let params: JsonValue = {};
       if (action === "execute") {
-        slug = reqString(args, ["slug", "action_slug", "actionSlug"]);
+        slug = reqString(args, ["slug", "name", "tool", "action_slug", "actionSlug"]);
         const raw = args.params ?? args.arguments ?? {};
         if (typeof raw !== "object" || raw === null || Array.isArray(raw))
           throw new ArgError('"params" must be an object');
@@ -57,7 +59,9 @@ export function buildSaasCapability(deck: DeckContext): Capability {
               ctx.signal,
             )
           : await gateway.execute(slug as string, params, ctx.signal);
-      return { content: [{ type: "json", value }] };
+      return typeof value === "string"
+        ? { content: [{ type: "text", text: value }] }
+        : { content: [{ type: "json", value }] };
     },
   });
 }
@@ -67,7 +71,7 @@ export function saasCard(): CapabilityCard {
     id: capabilityId("saas-action"),
     title: "SaaS actions",
     summary:
-      "discover | execute third-party actions over the injected gateway (slugs verbatim); a typed stub when none.",
+      "discover | execute deferred MCP tools and third-party actions over the injected gateway (names verbatim); a typed stub when none.",
     profiles: ["all"],
     build: (ctx) => buildSaasCapability(ctx),
   };

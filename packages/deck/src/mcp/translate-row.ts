@@ -47,6 +47,7 @@ const FIELDS = new Set([
   "disabledTools",
   "reconnect",
   "oauth",
+  "defer",
 ]);
 
 /** Fields other clients write that have no meaning here: dropped without a warning. */
@@ -210,5 +211,6 @@ export function translateRow(dialect: McpDialect, raw: Row, report: TranslateRep
   if (include !== undefined) out.includeTools = include;
   if (exclude !== undefined) out.excludeTools = exclude;
   if (raw.reconnect !== undefined) out.reconnect = raw.reconnect;
+  if (raw.defer !== undefined) out.defer = raw.defer;
   return out;
 }

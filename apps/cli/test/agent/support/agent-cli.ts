@@ -49,6 +49,7 @@ export function bin(): string {
 }
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js", { paths: [APP] });
 export const CRASHY = path.join(__dirname, "..", "fixtures", "crashy-server.mjs");
+export const TINY = path.join(__dirname, "..", "fixtures", "tiny-server.mjs");
 
 export interface AgentSandbox {
   readonly root: string;
@@ -90,6 +91,8 @@ export function agentSandbox(): AgentSandbox {
 
 export const everythingServer = { command: process.execPath, args: [EVERYTHING, "stdio"] };
 export const crashyServer = { command: process.execPath, args: [CRASHY] };
+/** A small server named `name` with tools ping, lookup and store. */
+export const tinyServer = (name: string) => ({ command: process.execPath, args: [TINY, name] });
 
 export interface Running {
   readonly child: ChildProcess;

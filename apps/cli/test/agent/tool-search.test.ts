@@ -1,0 +1,112 @@
+/**
+ * Deferred MCP tools and `saas-action` over MCP, as a user runs them: the
+ * built binary, real stdio servers, and the scripted model server seeing
+ * exactly which tools each request declares.
+ */
+import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
+import {
+  agentSandbox,
+  events,
+  everythingServer,
+  removeBinSnapshot,
+  runAgent,
+  tinyServer,
+  type AgentSandbox,
+} from "./support/agent-cli";
+
+jest.setTimeout(120_000);
+
+let fake: FakeModelServer | undefined;
+let sandbox: AgentSandbox;
+
+beforeEach(() => {
+  sandbox = agentSandbox();
+});
+afterAll(() => removeBinSnapshot());
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  sandbox.cleanup();
+});
+
+const modelArgs = (server: FakeModelServer) => ["--provider", "openai", "--base-url", server.baseUrl, "--model", "m"];
+
+test('saas-action discover with query "echo" returns everything__echo, and execute runs it under the same --allow', async () => {
+  fake = await startFakeModel({
+    script: [
+      callTool("saas-action", { action: "discover", query: "echo" }),
+      callTool("saas-action", { action: "execute", slug: "everything__echo", params: { message: "found you" } }),
+      (request) => say(`Done: ${lastToolResults(request)[0]?.text}`),
+    ],
+  });
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const r = await runAgent(
+    [
+      "-p",
+      "find an echo tool",
+      "--mcp",
+      mcp,
+      "--allow",
+      "everything__*",
+      "--output-format",
+      "stream-json",
+      ...modelArgs(fake),
+    ],
+    sandbox,
+  );
+  expect(r.code).toBe(0);
+  const discovered = JSON.parse(lastToolResults(fake.requests[1]!)[0]!.text) as {
+    matches: { name: string; description: string; inputSchema: unknown }[];
+  };
+  expect(discovered.matches[0]).toMatchObject({ name: "everything__echo", inputSchema: expect.any(Object) });
+  expect(discovered.matches[0]!.description).toMatch(/echo/i);
+  expect(lastToolResults(fake.requests[2]!)[0]!.text).toBe("Echo: found you");
+  expect(events(r.stdout).at(-1)).toMatchObject({
+    type: "result",
+    subtype: "success",
+    result: "Done: Echo: found you",
+  });
+});
+
+test("with 20 servers over a small budget the model is sent only built-ins plus saas-action, and a deferred tool still runs", async () => {
+  fake = await startFakeModel({
+    script: [
+      callTool("saas-action", { action: "discover", query: "ping", vendor: "s17" }),
+      callTool("saas-action", { action: "execute", slug: "s17__ping", params: {} }),
+      (request) => say(`Got ${lastToolResults(request)[0]?.text}`),
+    ],
+  });
+  const servers = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, tinyServer(`s${i}`)]));
+  const mcp = sandbox.mcpConfig(servers);
+  const r = await runAgent(
+    ["-p", "ping s17", "--mcp", mcp, "--mcp-tool-budget", "500", "--allow", "s17__*", ...modelArgs(fake)],
+    sandbox,
+  );
+  expect(r.stderr).not.toMatch(/warning/);
+  expect(r.code).toBe(0);
+  const first = fake.requests[0]!;
+  const names = first.tools.map((t) => t.name);
+  expect(names).toContain("saas-action");
+  expect(names.filter((n) => n.includes("__"))).toEqual([]);
+  expect(first.system).toContain("# Deferred MCP servers");
+  expect(first.system).toMatch(/- s17 \(3 tools\)/);
+  expect(JSON.parse(lastToolResults(fake.requests[1]!)[0]!.text)).toMatchObject({
+    matches: [expect.objectContaining({ name: "s17__ping" })],
+  });
+  expect(r.stdout).toBe("Got pong from s17\n");
+});
+
+test('a server marked "defer": true is deferred whatever the budget; with no servers saas-action is not offered and `tools` says why', async () => {
+  const mcp = sandbox.mcpConfig({ everything: { ...everythingServer, defer: true }, s1: tinyServer("s1") });
+  const listed = await runAgent(["tools", "--mcp", mcp], sandbox);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toMatch(/^s1__ping /m);
+  expect(listed.stdout).not.toMatch(/^everything__echo /m);
+  expect(listed.stdout).toMatch(
+    /deferred MCP servers, reached through saas-action discover\/execute: everything \("defer": true\)/,
+  );
+
+  const none = await runAgent(["tools"], sandbox);
+  expect(none.stdout).not.toMatch(/^saas-action /m);
+  expect(none.stdout).toMatch(/not offered: saas-action: no MCP server is configured/);
+});
