@@ -4,7 +4,7 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import { isDeckFault, type Capability, type Profile, type ToolBox } from "@indus/contract";
+import { isDeckFault, type Capability, type DelegateRunner, type Profile, type ToolBox } from "@indus/contract";
 import {
   appNovelCards,
   builtinIds,
@@ -45,6 +45,8 @@ export interface BootOptions {
   readonly progress?: ProgressSink;
   /** Tokens the MCP tool definitions may take before they are deferred behind `saas-action`; none: no limit. */
   readonly mcpToolBudget?: number;
+  /** Runs `task` sub-agents; only the agent has one, so other commands leave `task` out. */
+  readonly delegate?: DelegateRunner;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -185,7 +187,11 @@ function deferralOf(mcp: McpBoot, budgetTokens: number | undefined): DeferredToo
 export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   const gateway = new McpToolGateway(options.cwd);
   const ctx = deckContext(options.cwd, {
-    framework: { ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}), saas: gateway },
+    framework: {
+      ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
+      ...(options.delegate ? { delegate: options.delegate } : {}),
+      saas: gateway,
+    },
     options: { env: options.env ?? process.env },
   });
   if (options.noTools) return emptyDeck();
@@ -218,6 +224,10 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
       tool: "saas-action",
       reason: "no MCP server is configured, so there is nothing to discover or execute (add one with `indusr mcp add`)",
     });
+  }
+  if (!options.delegate && deck.tools().some((cap) => cap.name === "task")) {
+    deck = deck.retain((cap) => cap.name !== "task");
+    unoffered.push({ tool: "task", reason: "only the agent (indusr -p, or the interactive session) runs sub-agents" });
   }
   const switchable = new SwitchableSource(mcp.source, new Set(deferred.servers.keys()));
   deck = deck.graft(switchable);

@@ -108,6 +108,14 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
       "Defer MCP tools behind saas-action discover/execute when their definitions exceed this many tokens (default: 10% of the context window)",
   },
   {
+    name: "subagent-model",
+    aliases: [],
+    kind: "string",
+    group: "model",
+    value: "model",
+    description: "Model for task sub-agents (same provider; default: the session's model)",
+  },
+  {
     name: "max-turns",
     aliases: [],
     kind: "number",

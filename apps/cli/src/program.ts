@@ -40,6 +40,7 @@ export function buildProgram(
     "yes",
     "provider",
     "model",
+    "subagent-model",
     "base-url",
     "output-format",
   ]);

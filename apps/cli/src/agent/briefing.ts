@@ -19,6 +19,8 @@ export interface BriefingInput {
   readonly deferred?: ReadonlySet<string>;
   readonly planMode: boolean;
   readonly now?: Date;
+  /** A `task` sub-agent gets its own opening: one objective, a self-contained final answer. */
+  readonly role?: "main" | "sub-agent";
 }
 
 /** Server instructions are the server author's text; keep one from drowning the rest. */
@@ -38,12 +40,17 @@ function serverOf(name: string, servers: readonly ServerReport[]): string | unde
 export function composeBriefing(input: BriefingInput): string {
   const out: string[] = [];
   const date = (input.now ?? new Date()).toISOString().slice(0, 10);
+  const sub = input.role === "sub-agent";
   out.push(
-    "You are indusr, a coding agent working in a user's project from their terminal.",
+    sub
+      ? "You are a sub-agent of indusr: the main agent handed you one objective. You do not see its conversation; everything you were given is in the first message."
+      : "You are indusr, a coding agent working in a user's project from their terminal.",
     `Working directory: ${input.cwd}`,
     `Platform: ${os.platform()} ${os.arch()} · Date: ${date}`,
     "",
-    "Work through the tools below: read before you edit, keep changes minimal, and check your work. When the task is done, reply with a short summary of what you did.",
+    sub
+      ? "Work through the tools below until the objective is met, then reply with a final answer that stands on its own: the main agent sees only that answer, not your tool calls."
+      : "Work through the tools below: read before you edit, keep changes minimal, and check your work. When the task is done, reply with a short summary of what you did.",
     "",
     "# Permissions",
     'Read-only tools always run. Tools that change things may need the user\'s approval; a refused call comes back as a tool result starting with "Refused:". Do not retry a refused call unchanged: adapt, or explain what you would do.',

@@ -85,6 +85,8 @@ export type AgentEvent =
       readonly usage: UsageTotals;
     }
   | { readonly type: "warning"; readonly message: string }
+  /** A tool call made by a `task` sub-agent, shown compactly under the parent's call. */
+  | { readonly type: "subagent_call"; readonly agent: string; readonly name: string; readonly input: unknown }
   | {
       readonly type: "result";
       readonly subtype: ResultSubtype;

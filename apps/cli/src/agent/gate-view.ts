@@ -3,7 +3,8 @@
  * `saas-action` call is judged by what it does: `discover` only searches (so
  * it is read-only), and `execute` is judged as the tool it runs, so
  * `--allow everything__*` approves a deferred `everything__echo` exactly as it
- * would the mounted one, and plan mode refuses it the same way.
+ * would the mounted one, and plan mode refuses it the same way. A `task` call
+ * is read-only unless it asks for the `general` sub-agent, which may change things.
  */
 import type { ToolCall } from "@indus/contract";
 
@@ -20,6 +21,8 @@ function field(input: unknown, keys: readonly string[]): unknown {
 }
 
 export function gateView(call: ToolCall, readOnly: boolean): GateView {
+  // An `explore` sub-agent only reads; a `general` one is judged as `task` itself.
+  if (call.name === "task") return { call, readOnly: field(call.input, ["agent", "subagent_type"]) !== "general" };
   if (call.name !== "saas-action") return { call, readOnly };
   const action = field(call.input, ["action"]);
   if (action === "discover") return { call, readOnly: true };

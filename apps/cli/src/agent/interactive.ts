@@ -15,7 +15,7 @@ import { Writable } from "node:stream";
 import { VERSION } from "../version";
 import { cliEnv } from "../cli-env";
 import type { AgentEvent } from "./events";
-import { sessionSettings } from "./session-settings";
+import { bindSubAgents, sessionSettings } from "./session-settings";
 import { PermissionGate, type PermissionAnswer } from "./permission";
 import { activityLine, makeStyle, summariseInput, type Style } from "./render";
 import { startupWarnings } from "../startup-warnings";
@@ -213,6 +213,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     autoApprovePlans: false,
     emit: (event) => view.onEvent(event),
   });
+  bindSubAgents(prepared, session, gate, (event) => view.onEvent(event));
 
   const slash: SlashContext = {
     session,

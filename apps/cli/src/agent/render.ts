@@ -38,7 +38,7 @@ function clip(text: string, max: number): string {
 export function summariseInput(input: unknown, max = 100): string {
   if (input === null || typeof input !== "object") return clip(JSON.stringify(input) ?? "", max);
   const object = input as Record<string, unknown>;
-  for (const key of ["command", "path", "file_path", "pattern", "url", "query", "message"]) {
+  for (const key of ["command", "path", "file_path", "pattern", "url", "query", "message", "objective"]) {
     if (typeof object[key] === "string") return clip(object[key], max);
   }
   return clip(JSON.stringify(input), max);
@@ -140,6 +140,10 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
       return [`${style.yellow("◆")} plan mode ${event.active ? "on: only read-only tools run" : "off"}`];
     case "warning":
       return [`${style.yellow("warning:")} ${event.message}`];
+    case "subagent_call":
+      return [
+        `  ${style.dim(`↳ ${event.agent}: ${event.name} ${summariseInput(event.input, Math.max(20, width - event.name.length - event.agent.length - 10))}`)}`,
+      ];
     default:
       return undefined;
   }

@@ -12,7 +12,8 @@ import type { BootedDeck } from "../boot-types";
 import { silentProgress, terminalProgress } from "../progress";
 import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
-import { sessionSettings } from "./session-settings";
+import { bindSubAgents, sessionSettings } from "./session-settings";
+import { SubAgentRunner } from "./sub-agent";
 import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
 import { chooseModel, preflight } from "./preflight";
 import { resolveModelConfig, type ModelConfig } from "./provider-config";
@@ -40,6 +41,7 @@ export interface AgentFlags {
   readonly yes?: boolean;
   readonly provider?: string;
   readonly model?: string;
+  readonly subagentModel?: string;
   readonly baseUrl?: string;
   readonly outputFormat?: string;
 }
@@ -114,6 +116,9 @@ export interface Prepared {
   readonly maxTurns: number;
   readonly allow: readonly string[];
   readonly resultMaxChars?: number;
+  /** Runs `task` sub-agents; bound to the session once it exists. */
+  readonly delegate: SubAgentRunner;
+  readonly subagentModel?: string;
 }
 
 /** Settings, model config, preflight and boot; preflight and boot overlap. */
@@ -140,6 +145,7 @@ async function prepare(
     flags.logDir !== undefined ? path.resolve(cli.cwd, flags.logDir) : defaultLogDir({ ...cli, home }, sessionDir);
   const profile = (flags.profile ?? "all") as BootOptions["profile"];
 
+  const delegate = new SubAgentRunner();
   const checked = preflight(config);
   // Off the terminal nothing is drawing: say at once that the model is unusable
   // rather than after the slowest server has started (the deck is closed after).
@@ -153,6 +159,7 @@ async function prepare(
     logDir,
     sessionDir,
     env,
+    delegate,
     mcpToolBudget:
       flags.mcpToolBudget ??
       Math.floor((settings.contextWindow ?? defaultContextWindow(config.provider)) * DEFAULT_BUDGET_SHARE),
@@ -182,6 +189,8 @@ async function prepare(
     maxTurns: flags.maxTurns ?? settings.maxTurns ?? DEFAULT_MAX_TURNS,
     allow: [...(flags.allow ?? []), ...(settings.allow ?? [])],
     ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
+    delegate,
+    ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
   };
 }
 
@@ -266,12 +275,14 @@ async function runPrint(
     yes: flags.yes === true,
     ...(canAsk ? { ask: terminalAsker(io, color, () => controller.abort()) } : {}),
   });
+  const emit = (event: AgentEvent) => renderer.onEvent(event);
   const session = new AgentSession({
     ...sessionSettings(prepared),
     gate,
     autoApprovePlans: flags.yes === true || matchesAny("exit_plan_mode", prepared.allow),
-    emit: (event: AgentEvent) => renderer.onEvent(event),
+    emit,
   });
+  bindSubAgents(prepared, session, gate, emit);
 
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {

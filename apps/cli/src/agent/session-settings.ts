@@ -2,8 +2,11 @@
  * What every session of a prepared run shares, whether it answers one task
  * (`-p`) or a whole interactive session: model, deck, places and limits.
  */
+import type { EventSink } from "./events";
 import { createLanguageModel } from "./language-model";
+import type { PermissionGate } from "./permission";
 import type { Prepared } from "./run-agent";
+import type { AgentSession } from "./session";
 
 export function sessionSettings(prepared: Prepared) {
   return {
@@ -19,4 +22,17 @@ export function sessionSettings(prepared: Prepared) {
     ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
     ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
   };
+}
+
+/** Let `task` start sub-agents from this session: same settings (or `--subagent-model`), same gate. */
+export function bindSubAgents(prepared: Prepared, session: AgentSession, gate: PermissionGate, emit: EventSink): void {
+  const settings = sessionSettings(prepared);
+  const modelId = prepared.subagentModel ?? prepared.modelId;
+  prepared.delegate.bind({
+    options: { ...settings, modelId, model: createLanguageModel(prepared.config, modelId) },
+    deck: prepared.deck,
+    gate,
+    emit,
+    parentId: session.id,
+  });
 }

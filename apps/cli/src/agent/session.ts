@@ -69,6 +69,8 @@ export interface SessionOptions {
   readonly sessionId?: string;
   /** How long a cancelled tool may take to settle before the session moves on. */
   readonly cancelGraceMs?: number;
+  /** A `task` sub-agent's session (its own briefing opening). */
+  readonly role?: "main" | "sub-agent";
 }
 
 export interface TaskResult {
@@ -174,6 +176,7 @@ export class AgentSession {
       disabled: this.disabled,
       ...(this.options.deck.deferred ? { deferred: new Set(this.options.deck.deferred.servers.keys()) } : {}),
       planMode: this.planMode,
+      ...(this.options.role ? { role: this.options.role } : {}),
     });
   }
 

@@ -3,7 +3,7 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
-import type { Profile } from "@indus/contract";
+import type { DelegateRunner, Profile } from "@indus/contract";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { findFlag } from "../flags";
@@ -84,8 +84,10 @@ export async function withDeck<T>(
   flags: DeckFlags,
   fallbackProfile: Profile,
   body: (deck: BootedDeck, cli: CliEnv) => Promise<T>,
+  extra: { readonly delegate?: DelegateRunner } = {},
 ): Promise<T> {
-  const { cli, options } = bootOptionsOf(flags, fallbackProfile);
+  const { cli, options: base } = bootOptionsOf(flags, fallbackProfile);
+  const options = { ...base, ...extra };
   // A --no-tools session never loads the deck.
   const deck = options.noTools
     ? (await import("../empty-deck")).emptyDeck()

@@ -1,5 +1,6 @@
 /** `indusr tools`: the deck as the agent sees it. */
 import type { BootedDeck } from "../boot-types";
+import { listingOnlyDelegate } from "../agent/sub-agent-roster";
 import { EXIT } from "../program";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { withDeck, type DeckFlags } from "./shared";
@@ -47,32 +48,38 @@ function omissionLines(deck: BootedDeck): string[] {
 
 export async function toolsCommand(flags: DeckFlags): Promise<number> {
   const budget = flags.mcpToolBudget ?? Math.floor(defaultContextWindow("openai") * DEFAULT_BUDGET_SHARE);
-  return withDeck({ ...flags, mcpToolBudget: budget }, "all", async (deck) => {
-    const descriptors = deck.box.descriptors();
-    if (flags.json) {
-      const out = descriptors.map((d) => ({
-        ...d,
-        origin: deck.origin(d.name),
-        readOnly: d.annotations?.readOnlyHint === true,
-      }));
-      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  // The agent always has a sub-agent runner, so list `task` as it would see it.
+  return withDeck(
+    { ...flags, mcpToolBudget: budget },
+    "all",
+    async (deck) => {
+      const descriptors = deck.box.descriptors();
+      if (flags.json) {
+        const out = descriptors.map((d) => ({
+          ...d,
+          origin: deck.origin(d.name),
+          readOnly: d.annotations?.readOnlyHint === true,
+        }));
+        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        return EXIT.ok;
+      }
+      const rows = [["NAME", "ORIGIN", "READ-ONLY", "DESCRIPTION"]];
+      for (const d of descriptors) {
+        rows.push([
+          d.name,
+          deck.origin(d.name),
+          d.annotations?.readOnlyHint === true ? "yes" : "no",
+          firstLine(d.description),
+        ]);
+      }
+      process.stdout.write(`${table(rows)}\n`);
+      const servers = deck.servers.filter((s) => s.phase === "ready").length;
+      process.stdout.write(
+        `\n${descriptors.length} tools${deck.servers.length > 0 ? ` (${servers} of ${deck.servers.length} MCP servers ready)` : ""}\n`,
+      );
+      for (const line of omissionLines(deck)) process.stdout.write(`${line}\n`);
       return EXIT.ok;
-    }
-    const rows = [["NAME", "ORIGIN", "READ-ONLY", "DESCRIPTION"]];
-    for (const d of descriptors) {
-      rows.push([
-        d.name,
-        deck.origin(d.name),
-        d.annotations?.readOnlyHint === true ? "yes" : "no",
-        firstLine(d.description),
-      ]);
-    }
-    process.stdout.write(`${table(rows)}\n`);
-    const servers = deck.servers.filter((s) => s.phase === "ready").length;
-    process.stdout.write(
-      `\n${descriptors.length} tools${deck.servers.length > 0 ? ` (${servers} of ${deck.servers.length} MCP servers ready)` : ""}\n`,
-    );
-    for (const line of omissionLines(deck)) process.stdout.write(`${line}\n`);
-    return EXIT.ok;
-  });
+    },
+    { delegate: listingOnlyDelegate },
+  );
 }
