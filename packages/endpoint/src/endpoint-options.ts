@@ -36,7 +36,11 @@ export interface EndpointOptions {
   readonly timeouts?: Partial<EndpointTimeouts>;
   /** Time a server gets after stdin is closed before SIGTERM, and again before SIGKILL. */
   readonly closeGraceMs?: number;
-  /** Largest single message accepted on a stdio server's stdout. */
+  /**
+   * Largest single message accepted: a line on a stdio server's stdout, an
+   * HTTP response body, or one SSE event. Over it, the request fails (stdio and
+   * SSE: the endpoint faults) with a `protocol` fault naming the size.
+   */
   readonly maxMessageBytes?: number;
   /** Lines of stderr kept in memory per server. */
   readonly stderrLines?: number;

@@ -14,14 +14,17 @@
  * | `tools/call` failure, or the caller's abort   | `tool-error`    |
  * | the server dies or the connection drops (the  | `transport`     |
  * |   endpoint's fault and its calls in flight)   |                 |
- * | an over-size message on stdout                | `protocol`      |
+ * | an over-size message on stdout, HTTP body or  | `protocol`      |
+ * |   SSE event (HTTP causes: see network-cause)  |                 |
  * | any operation on an endpoint not `ready`      | `not-connected` |
  */
 import { isProtocolFault, protocolFault, type FaultDetails, type FaultKind, type ProtocolFault } from "@indus/contract";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallerAborted, DeadlineExceeded } from "./deadline";
-import { ProcessStdioTransport, type ExitInfo } from "./process-stdio-transport";
+import { ProcessStdioTransport, type ExitInfo, type PipeLoss } from "./process-stdio-transport";
 import { describeStderr } from "./stderr-tail";
+import { networkCause } from "./network-cause";
+import { isResponseTooLarge } from "./response-cap";
 
 export type FaultSite = "connect" | "list" | "call";
 
@@ -31,11 +34,19 @@ export interface ServerEvidence {
   readonly spawned: boolean;
   readonly exit?: ExitInfo | undefined;
   readonly garbage?: { readonly count: number; readonly first?: string | undefined } | undefined;
+  /** The server closed its stdout or stopped reading stdin while running. */
+  readonly pipeLoss?: PipeLoss | undefined;
   readonly stderr: readonly string[];
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The network cause when there is one (refused, reset, TLS, ...), else the error's own text. */
+function reason(error: unknown): string {
+  const cause = networkCause(error);
+  return cause ? `${errorText(error)}: ${cause.text}` : errorText(error);
 }
 
 function exitText(exit: ExitInfo): string {
@@ -96,6 +107,7 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
     }
     return fault("timeout", `server "${server}" did not complete initialize within ${error.ms} ms.${stderr}`, error);
   }
+  if (isResponseTooLarge(error)) return fault("protocol", `server "${server}": ${error.message}`, error);
   if (error instanceof CallerAborted) return fault("tool-error", `server "${server}": call ${error.message}`, error);
   switch (site) {
     case "connect": {
@@ -105,15 +117,27 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
       if (evidence.spawned) {
         const how = evidence.exit
           ? `${exitText(evidence.exit)} before completing initialize`
-          : `could not be started (${errorText(error)})`;
+          : evidence.pipeLoss
+            ? `${pipeLossText(evidence.pipeLoss)}, before completing initialize`
+            : `could not be started (${errorText(error)})`;
         return fault("spawn-failed", `server "${server}" ${how}.${stderr}`, error);
       }
-      return fault("transport", `could not connect to server "${server}": ${errorText(error)}`, error);
+      return fault("transport", `could not connect to server "${server}": ${reason(error)}`, error);
     }
     case "list":
-      return fault("protocol", `server "${server}": listing failed: ${errorText(error)}`, error);
+      return fault("protocol", `server "${server}": listing failed: ${reason(error)}`, error);
     case "call":
-      return fault("tool-error", `server "${server}": ${errorText(error)}`, error);
+      return fault("tool-error", `server "${server}": ${reason(error)}`, error);
+  }
+}
+
+function pipeLossText(loss: PipeLoss | undefined): string {
+  switch (loss) {
+    case "stdin-broken":
+      return "stopped reading its stdin (broken pipe) while still running";
+    case "stdout-closed":
+    case undefined:
+      return "closed its stdout while still running";
   }
 }
 
@@ -137,7 +161,7 @@ export function connectionLostFault(
         details,
       );
     }
-    const how = transport.exitInfo ? exitText(transport.exitInfo) : "closed its stdout";
+    const how = transport.exitInfo ? exitText(transport.exitInfo) : pipeLossText(transport.pipeLoss);
     return protocolFault("transport", `server "${server}" ${how}.${describeStderr(stderrTail)}`, undefined, details);
   }
   return protocolFault("transport", `connection to server "${server}" closed`, undefined, details);

@@ -5,20 +5,33 @@
  * late headers, would die for no reason. Our own deadlines govern instead, so
  * both undici timeouts are off (0) unless a caller sets one. Each endpoint owns
  * its dispatcher and destroys it on close, so no keep-alive socket outlives it.
+ * Response bodies are capped (see `response-cap.ts`).
  */
 import { Agent, fetch as undiciFetch } from "undici";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { capResponse, type ResponseTooLargeError } from "./response-cap";
 
 export interface HttpFetch {
   readonly fetch: FetchLike;
   close(): Promise<void>;
 }
 
-export function createHttpFetch(bodyTimeoutMs = 0): HttpFetch {
-  const dispatcher = new Agent({ bodyTimeout: bodyTimeoutMs, headersTimeout: bodyTimeoutMs });
-  const fetch: FetchLike = (url, init) =>
+export interface HttpFetchOptions {
+  /** Idle limit on bodies and headers; 0 means none. */
+  readonly bodyTimeoutMs: number;
+  /** Largest response body (or single SSE event) accepted. */
+  readonly maxResponseBytes: number;
+  /** Told whenever a response trips the cap. */
+  readonly onTooLarge: (error: ResponseTooLargeError) => void;
+}
+
+export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
+  const dispatcher = new Agent({ bodyTimeout: options.bodyTimeoutMs, headersTimeout: options.bodyTimeoutMs });
+  const fetch: FetchLike = async (url, init) => {
     // undici's own fetch, so the dispatcher and the fetch are one version.
-    undiciFetch(url, { ...(init as object), dispatcher });
+    const response = await undiciFetch(url, { ...(init as object), dispatcher });
+    return capResponse(response, options.maxResponseBytes, options.onTooLarge);
+  };
   return {
     fetch,
     async close() {

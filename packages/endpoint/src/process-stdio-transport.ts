@@ -67,6 +67,15 @@ export interface ExitInfo {
 
 /** How long after the direct child exits we wait for its pipes to close. */
 const PIPE_DRAIN_MS = 1_000;
+/**
+ * After stdout ends (or stdin breaks), how long we wait for the process to
+ * exit before calling the pipe itself the failure: a crash usually closes
+ * stdout just before the exit event, and its exit code explains more.
+ */
+const EXIT_AFTER_EOF_MS = 200;
+
+/** Why a still-running server's connection is unusable. */
+export type PipeLoss = "stdout-closed" | "stdin-broken";
 const POLL_MS = 25;
 
 function delay(ms: number): Promise<void> {
@@ -89,6 +98,7 @@ export class ProcessStdioTransport implements Transport {
   private garbageLines = 0;
   private drained: Promise<void> | undefined;
   private firstGarbage: string | undefined;
+  private pipeLossValue: PipeLoss | undefined;
 
   constructor(private readonly options: ProcessStdioOptions) {
     this.splitter = new LineSplitter(options.maxMessageBytes);
@@ -106,6 +116,11 @@ export class ProcessStdioTransport implements Transport {
   /** Set when the stream became unusable (e.g. an over-size message). */
   get fatalError(): Error | undefined {
     return this.fatalValue;
+  }
+
+  /** Set when the server closed its stdout or stdin while still running. */
+  get pipeLoss(): PipeLoss | undefined {
+    return this.pipeLossValue;
   }
 
   /** Lines on stdout that were not JSON-RPC, and the first of them. */
@@ -129,7 +144,7 @@ export class ProcessStdioTransport implements Transport {
           windowsHide: true,
         });
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
         return;
       }
       this.child = child;
@@ -160,13 +175,33 @@ export class ProcessStdioTransport implements Transport {
         resolve();
       });
       child.once("close", () => this.finish());
-      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdin?.on("error", (error) => {
+        this.onerror?.(error);
+        this.onPipeLost("stdin-broken");
+      });
       child.stdout?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.once("end", () => this.onPipeLost("stdout-closed"));
       child.stderr?.on("error", () => undefined);
       // Always drained: an unread stderr pipe fills up and blocks the server.
       child.stderr?.on("data", (chunk: Buffer) => this.options.onStderr(chunk));
       child.stdout?.on("data", (chunk: Buffer) => this.onStdout(chunk));
     });
+  }
+
+  /**
+   * Stdout ended or stdin broke. Unless the process exits at once (a crash,
+   * reported with its exit code), the connection is dead although the process
+   * lives: close now, so calls fail at once instead of waiting their deadline,
+   * and take the process down.
+   */
+  private onPipeLost(loss: PipeLoss): void {
+    if (this.closing || this.finished || this.pipeLossValue) return;
+    this.pipeLossValue = loss;
+    setTimeout(() => {
+      if (this.exitInfoValue !== undefined || this.closing || this.finished) return;
+      this.finish();
+      void this.close();
+    }, EXIT_AFTER_EOF_MS).unref();
   }
 
   private onStdout(chunk: Buffer): void {

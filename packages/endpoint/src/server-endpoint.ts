@@ -42,6 +42,7 @@ import {
 } from "./endpoint-options";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
+import type { ResponseTooLargeError } from "./response-cap";
 import { createSseTransport, createStreamableTransport, isLegacyServerHint, isSessionGone } from "./http-transports";
 import { ProcessStdioTransport } from "./process-stdio-transport";
 import { StderrTail } from "./stderr-tail";
@@ -185,7 +186,7 @@ export class McpServerEndpoint implements ServerEndpoint {
       case "connecting":
         return this.opening ?? Promise.reject(this.notConnected("open"));
       case "faulted":
-        return Promise.reject(this.faultValue);
+        return Promise.reject(this.faultValue ?? this.notConnected("open"));
       case "closing":
       case "closed":
         return Promise.reject(protocolFault("not-connected", `server "${this.config.id}" is ${this.phaseValue}`));
@@ -373,8 +374,28 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   private http(): HttpFetch {
-    this.httpFetch ??= createHttpFetch(this.options.httpBodyTimeoutMs ?? 0);
+    this.httpFetch ??= createHttpFetch({
+      bodyTimeoutMs: this.options.httpBodyTimeoutMs ?? 0,
+      maxResponseBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      onTooLarge: (error) => this.onResponseTooLarge(error),
+    });
     return this.httpFetch;
+  }
+
+  /**
+   * An SSE event over the cap: the SDK reports the broken stream only as text
+   * and may wait for a reply that never comes, so the session is faulted here
+   * (as an over-size stdio message faults it). A whole JSON body over the cap
+   * fails only its own request.
+   */
+  private onResponseTooLarge(error: ResponseTooLargeError): void {
+    const session = this.session;
+    if (!error.inStream || !session || session.retired || this.closing) return;
+    session.retired = true;
+    this.enterFault(
+      protocolFault("protocol", `server "${this.config.id}": ${error.message}; connection closed`, error),
+    );
+    void session.client.close().catch(() => undefined);
   }
 
   private streamableTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
@@ -592,6 +613,7 @@ export class McpServerEndpoint implements ServerEndpoint {
       spawned: this.config.transport === "stdio" && !this.injected,
       exit: stdio?.exitInfo,
       garbage: stdio?.garbage,
+      pipeLoss: stdio?.pipeLoss,
       stderr: this.stderr.tail(),
     });
   }
@@ -621,7 +643,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     try {
       this.readySession("list tools");
     } catch (fault) {
-      return Promise.reject(fault);
+      return Promise.reject(fault instanceof Error ? fault : new Error(String(fault)));
     }
     const pass = this.fetchTools().then((tools) => {
       this.applyTools(tools);
