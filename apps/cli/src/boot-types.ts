@@ -16,6 +16,8 @@ export interface ServerReport {
   readonly toolCount: number;
   readonly connectMs?: number;
   readonly fault?: { readonly kind: FaultKind; readonly message: string };
+  /** A ready server whose tool listing failed (timed out, bad reply): it offers no tools. */
+  readonly listFault?: { readonly kind: FaultKind; readonly message: string };
   /** The server's `instructions` from initialize, for the briefing. */
   readonly instructions?: string;
   /** Last stderr lines of a stdio server (most useful when it failed). */

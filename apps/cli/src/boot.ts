@@ -4,7 +4,14 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import { isDeckFault, type Capability, type DelegateRunner, type Profile, type ToolBox } from "@indus/contract";
+import {
+  isDeckFault,
+  type Capability,
+  type DelegateRunner,
+  type Profile,
+  type ServerConfig,
+  type ToolBox,
+} from "@indus/contract";
 import {
   appNovelCards,
   builtinIds,
@@ -47,6 +54,8 @@ export interface BootOptions {
   readonly mcpToolBudget?: number;
   /** Runs `task` sub-agents; only the agent has one, so other commands leave `task` out. */
   readonly delegate?: DelegateRunner;
+  /** Connect only these of the configured servers (all by default). */
+  readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -103,6 +112,7 @@ function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): Server
     const endpoint = mcp.fleet?.endpoint(server.id);
     const origin = mcp.origins.get(server.id);
     const tail = endpoint?.stderrTail(20) ?? [];
+    const listFault = endpoint?.phase === "ready" ? endpoint.listFault : undefined;
     return {
       id: server.id,
       transport: endpoint?.transportKind ?? server.transport,
@@ -111,6 +121,7 @@ function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): Server
       toolCount: endpoint?.status().toolCount ?? status?.toolCount ?? 0,
       ...(connectMs.has(server.id) ? { connectMs: connectMs.get(server.id)! } : {}),
       ...(status?.fault ? { fault: { kind: status.fault.kind, message: status.fault.message } } : {}),
+      ...(listFault ? { listFault: { kind: listFault.kind, message: listFault.message } } : {}),
       ...(endpoint?.instructions ? { instructions: endpoint.instructions } : {}),
       ...(tail.length > 0 ? { stderrTail: tail } : {}),
     };
@@ -136,9 +147,20 @@ function progressFeed(sink: ProgressSink, connectMs: Map<string, number>): (p: D
   };
 }
 
+/**
+ * The total time a server gets to exit after its stdin closes before SIGKILL,
+ * 5 s as outrig gives (`INDUSR_CLOSE_GRACE_MS` to change it): half before
+ * SIGTERM, half after.
+ */
+export function closeGraceMsOf(env: NodeJS.ProcessEnv): number {
+  const configured = Number(env.INDUSR_CLOSE_GRACE_MS);
+  const total = Number.isFinite(configured) && configured >= 0 ? configured : 5_000;
+  return Math.round(total / 2);
+}
+
 /** Load and connect every configured MCP server (no deck). */
 export async function connectMcp(
-  options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress">,
+  options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers">,
 ): Promise<{ mcp: McpBoot; reports: () => ServerReport[]; diagnostics: ConfigDiagnostic[] }> {
   const sink = options.progress ?? silentProgress;
   const connectMs = new Map<string, number>();
@@ -146,8 +168,14 @@ export async function connectMcp(
   try {
     mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {
       env: options.env ?? process.env,
-      fleet: { endpointOptions: options.logDir ? { logDir: options.logDir } : {} },
+      fleet: {
+        endpointOptions: {
+          ...(options.logDir ? { logDir: options.logDir } : {}),
+          closeGraceMs: closeGraceMsOf(options.env ?? process.env),
+        },
+      },
       onProgress: progressFeed(sink, connectMs),
+      ...(options.selectServers ? { select: options.selectServers } : {}),
     });
   } finally {
     sink.finish();

@@ -2,6 +2,9 @@
  * Edits of an MCP config file that keep everything else in it: unrelated keys,
  * comments and formatting survive (jsonc-parser edits text in place), and the
  * file is replaced atomically (temp file + rename) so an error never loses it.
+ * Each edit holds the file's lock from read to rename (see `config-lock.ts`),
+ * writes through symlinks to their target, and keeps a UTF-8 BOM and CRLF
+ * line ends as it found them.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -15,6 +18,7 @@ import {
   type Node,
   type ParseError,
 } from "jsonc-parser";
+import { ConfigLockTimeout, withConfigLock, writeTarget } from "./config-lock";
 
 export type Scope = "project" | "user";
 
@@ -42,8 +46,12 @@ export class ConfigFileError extends Error {
   }
 }
 
+const BOM = "\uFEFF";
+
 interface LoadedText {
+  /** The text without a leading BOM. */
   readonly text: string;
+  readonly bom: boolean;
   readonly exists: boolean;
   readonly root: Record<string, unknown>;
 }
@@ -53,11 +61,14 @@ function load(file: string): LoadedText {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: "{}\n", exists: false, root: {} };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { text: "{}\n", bom: false, exists: false, root: {} };
     throw new ConfigFileError(file, `cannot read: ${(error as Error).message}`, { cause: error });
   }
+  const bom = text.startsWith(BOM);
+  if (bom) text = text.slice(BOM.length);
   const errors: ParseError[] = [];
-  const root = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     const first = errors[0]!;
     const line = text.slice(0, first.offset).split("\n").length;
@@ -69,7 +80,7 @@ function load(file: string): LoadedText {
   if (root === null || typeof root !== "object" || Array.isArray(root)) {
     throw new ConfigFileError(file, "must hold a JSON object; left unchanged");
   }
-  return { text, exists: true, root: root as Record<string, unknown> };
+  return { text, bom, exists: true, root: root as Record<string, unknown> };
 }
 
 /** Which key holds the servers: an existing `servers` or `mcpServers`, else `servers`. */
@@ -86,8 +97,32 @@ function detectIndent(text: string): { insertSpaces: boolean; tabSize: number } 
   return indent.startsWith("\t") ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: indent.length };
 }
 
-/** Write `text` to `file` atomically: a sibling temp file, fsync, rename. */
-export function writeFileAtomic(file: string, text: string): void {
+/**
+ * Read, edit and write `file` under its lock. `edit` returns the new text
+ * (BOM stripped; it is put back) or undefined to leave the file alone.
+ */
+function editLocked<T>(file: string, edit: (loaded: LoadedText) => { text?: string; result: T }): T {
+  const target = writeTarget(file);
+  try {
+    return withConfigLock(target, () => {
+      const loaded = load(target);
+      const { text, result } = edit(loaded);
+      if (text !== undefined) writeFileAtomic(target, loaded.bom ? BOM + text : text);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw error;
+    if (error instanceof ConfigLockTimeout) throw new ConfigFileError(file, error.message, { cause: error });
+    // Creating the folder or the lock failed (a read-only folder): nothing was written.
+    throw new ConfigFileError(file, `cannot write: ${(error as Error).message}; the file is unchanged`, {
+      cause: error,
+    });
+  }
+}
+
+/** Write `text` to `file` atomically: a sibling temp file, fsync, rename. Symlinks: the target is written. */
+export function writeFileAtomic(linkOrFile: string, text: string): void {
+  const file = writeTarget(linkOrFile);
   const dir = path.dirname(file);
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -120,7 +155,12 @@ export function writeFileAtomic(file: string, text: string): void {
 
 function serverNames(root: Record<string, unknown>): string[] {
   const servers = root[serversKey(root)];
-  if (Array.isArray(servers)) return servers.map((row) => String((row as { name?: unknown })?.name ?? ""));
+  if (Array.isArray(servers)) {
+    return servers.map((row: unknown) => {
+      const name = (row as { name?: unknown } | null | undefined)?.name;
+      return typeof name === "string" ? name : "";
+    });
+  }
   if (servers && typeof servers === "object") return Object.keys(servers);
   return [];
 }
@@ -168,7 +208,16 @@ export function addServerToFile(
   row: Record<string, unknown>,
   options: { replace?: boolean } = {},
 ): void {
-  const loaded = load(file);
+  editLocked(file, (loaded) => ({ text: addedText(file, loaded, name, row, options), result: undefined }));
+}
+
+function addedText(
+  file: string,
+  loaded: LoadedText,
+  name: string,
+  row: Record<string, unknown>,
+  options: { replace?: boolean },
+): string {
   const key = serversKey(loaded.root);
   const existing = loaded.root[key];
   if (existing !== undefined && (typeof existing !== "object" || existing === null)) {
@@ -197,24 +246,27 @@ export function addServerToFile(
       : insertMember(loaded.text, container, name, row, unit, eol);
   }
   if (!next.endsWith("\n")) next += eol;
-  writeFileAtomic(file, next);
+  return next;
 }
 
 /** Remove one server row; false when the file has no such server. */
 export function removeServerFromFile(file: string, name: string): boolean {
-  const loaded = load(file);
-  if (!loaded.exists || !serverNames(loaded.root).includes(name)) return false;
-  const key = serversKey(loaded.root);
-  const servers = loaded.root[key];
-  const jsonPath = Array.isArray(servers)
-    ? [key, servers.findIndex((r) => (r as { name?: unknown })?.name === name)]
-    : [key, name];
-  const edits = modify(loaded.text, jsonPath, undefined, { formattingOptions: detectIndent(loaded.text) });
-  writeFileAtomic(file, applyEdits(loaded.text, edits));
-  return true;
+  return editLocked(file, (loaded) => {
+    if (!loaded.exists || !serverNames(loaded.root).includes(name)) return { result: false };
+    const key = serversKey(loaded.root);
+    const servers = loaded.root[key];
+    const jsonPath = Array.isArray(servers)
+      ? [key, servers.findIndex((r) => (r as { name?: unknown })?.name === name)]
+      : [key, name];
+    const eol = loaded.text.includes("\r\n") ? "\r\n" : "\n";
+    const edits = modify(loaded.text, jsonPath, undefined, {
+      formattingOptions: { ...detectIndent(loaded.text), eol },
+    });
+    return { text: applyEdits(loaded.text, edits), result: true };
+  });
 }
 
 /** Names of the servers a file holds (empty when missing). */
 export function listServerNames(file: string): string[] {
-  return serverNames(load(file).root);
+  return serverNames(load(writeTarget(file)).root);
 }

@@ -20,7 +20,11 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 export function buildProgram(
-  run: (load: () => Promise<(...args: never[]) => Promise<number>>, args: unknown[]) => Promise<void>,
+  run: (
+    load: () => Promise<(...args: never[]) => Promise<number>>,
+    args: unknown[],
+    how?: { readonly ownSignals: boolean },
+  ) => Promise<void>,
 ): Command {
   const program = new Command("indusr")
     .description("A coding agent that sees MCP tools exactly like its built-ins, and an MCP gateway.")
@@ -45,7 +49,9 @@ export function buildProgram(
     "output-format",
   ]);
   program.action((prompt: string[], options: Record<string, unknown>) =>
-    run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options]),
+    run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options], {
+      ownSignals: true,
+    }),
   );
 
   const tools = withFlags(
@@ -200,9 +206,13 @@ export function buildProgram(
 /** Parse and run; resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(async (load, args) => {
+  const program = buildProgram(async (load, args, how) => {
+    const { installTeardown, setExitCode } = await import("./teardown");
+    installTeardown(how?.ownSignals ? ["SIGHUP"] : undefined);
     const command = await load();
     code = await (command as (...a: unknown[]) => Promise<number>)(...args);
+    // Set before the command's own teardown could be cut short.
+    setExitCode(code);
   });
   program.exitOverride();
   for (const sub of program.commands) {

@@ -16,6 +16,7 @@ export interface DiagnosticView {
 export interface FailedServerView {
   readonly id: string;
   readonly fault?: { readonly kind: string; readonly message: string };
+  readonly listFault?: { readonly kind: string; readonly message: string };
 }
 
 /** `<file> (<row>): <message>`, one per diagnostic, without the `warning:` prefix. */
@@ -23,15 +24,23 @@ export function diagnosticLines(diagnostics: readonly DiagnosticView[]): string[
   return diagnostics.map((d) => `${d.row ? `${d.file} (${d.row})` : d.file}: ${d.message}`);
 }
 
-/** One line per server that faulted at boot, without the `warning:` prefix. */
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.replace(/\.$/, "");
+}
+
+/** One line per server that faulted at boot or whose tool listing failed, without the `warning:` prefix. */
 export function failedServerLines(servers: readonly FailedServerView[]): string[] {
-  return servers.flatMap((server) =>
-    server.fault
-      ? [
-          `MCP server "${server.id}" failed (${server.fault.kind}): ${server.fault.message.split("\n")[0]!.replace(/\.$/, "")}; its tools are skipped`,
-        ]
-      : [],
-  );
+  return servers.flatMap((server) => {
+    if (server.fault)
+      return [
+        `MCP server "${server.id}" failed (${server.fault.kind}): ${firstLine(server.fault.message)}; its tools are skipped`,
+      ];
+    if (server.listFault)
+      return [
+        `MCP server "${server.id}" connected, but listing its tools failed (${server.listFault.kind}): ${firstLine(server.listFault.message)}; it offers no tools`,
+      ];
+    return [];
+  });
 }
 
 /** Both kinds, diagnostics first (they often explain the failures). */

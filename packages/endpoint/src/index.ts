@@ -11,5 +11,5 @@ export type { EndpointOptions, EndpointTimeouts } from "./endpoint-options";
 export { MAX_TOOL_NAME_LENGTH, assignToolNames, isLegalToolName, sanitizeToolName, shortHash } from "./tool-names";
 export { diffTools } from "./tool-changes";
 export type { ToolsChange, ToolsChangeListener } from "./tool-changes";
-export { liveProcessGroups } from "./process-groups";
+export { closeAllServerProcesses, liveProcessGroups } from "./process-groups";
 export { uriTemplateMatches } from "./uri-template";

@@ -7,6 +7,8 @@
 import fs from "node:fs";
 
 const liveGroups = new Set<number>();
+/** How to close each group politely (its transport's shutdown), when one is known. */
+const closers = new Map<number, (graceMs?: number) => Promise<void>>();
 let exitHookInstalled = false;
 
 function killAllOnExit(): void {
@@ -14,8 +16,9 @@ function killAllOnExit(): void {
   liveGroups.clear();
 }
 
-export function rememberProcessGroup(pgid: number): void {
+export function rememberProcessGroup(pgid: number, close?: (graceMs?: number) => Promise<void>): void {
   liveGroups.add(pgid);
+  if (close) closers.set(pgid, close);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once("exit", killAllOnExit);
@@ -24,6 +27,23 @@ export function rememberProcessGroup(pgid: number): void {
 
 export function forgetProcessGroup(pgid: number): void {
   liveGroups.delete(pgid);
+  closers.delete(pgid);
+}
+
+/**
+ * Close every server process this host spawned, whatever state its endpoint
+ * is in (still connecting, mid-call, serving): end stdin, wait, SIGTERM, wait,
+ * SIGKILL, each wait at most `graceMs` when given (shortening shutdowns
+ * already under way). For a host's signal handler: one call ends them all.
+ */
+export async function closeAllServerProcesses(options: { readonly graceMs?: number } = {}): Promise<void> {
+  const closing = [...liveGroups].map((pgid) => {
+    const close = closers.get(pgid);
+    if (close) return close(options.graceMs).catch(() => undefined);
+    signalGroup(pgid, "SIGKILL");
+    return Promise.resolve();
+  });
+  await Promise.all(closing);
 }
 
 /** Process groups spawned by this host and not yet seen gone. */

@@ -99,9 +99,12 @@ export class ProcessStdioTransport implements Transport {
   private drained: Promise<void> | undefined;
   private firstGarbage: string | undefined;
   private pipeLossValue: PipeLoss | undefined;
+  /** Each shutdown wait; `close(graceMs)` may shorten it. */
+  private graceMs: number;
 
   constructor(private readonly options: ProcessStdioOptions) {
     this.splitter = new LineSplitter(options.maxMessageBytes);
+    this.graceMs = options.closeGraceMs;
   }
 
   /** The direct child's pid (the process group id too, on POSIX). */
@@ -148,6 +151,8 @@ export class ProcessStdioTransport implements Transport {
         return;
       }
       this.child = child;
+      // Known from here on, so a signal during start-up still reaches this group.
+      if (posix && child.pid !== undefined) rememberProcessGroup(child.pid, (graceMs) => this.close(graceMs));
       this.exited = new Promise<void>((resolveExit) => {
         child.once("exit", (code, signal) => {
           this.exitInfoValue = { code, signal };
@@ -168,10 +173,7 @@ export class ProcessStdioTransport implements Transport {
       });
       child.once("spawn", () => {
         spawned = true;
-        if (child.pid !== undefined) {
-          if (posix) rememberProcessGroup(child.pid);
-          this.options.onSpawn?.(child.pid);
-        }
+        if (child.pid !== undefined) this.options.onSpawn?.(child.pid);
         resolve();
       });
       child.once("close", () => this.finish());
@@ -257,10 +259,20 @@ export class ProcessStdioTransport implements Transport {
     return this.drained;
   }
 
-  /** End stdin, give the server a grace period, then SIGTERM and SIGKILL its group. */
-  close(): Promise<void> {
+  /**
+   * End stdin, give the server a grace period, then SIGTERM and SIGKILL its
+   * group. `graceMs` caps each wait, also for a shutdown already under way
+   * (a host hurrying up after a signal).
+   */
+  close(graceMs?: number): Promise<void> {
+    if (graceMs !== undefined) this.graceMs = Math.min(this.graceMs, graceMs);
     this.closing ??= this.shutdown();
     return this.closing;
+  }
+
+  /** Wait until `done()` or `graceMs` (as it stands while waiting) has passed since `since`. */
+  private async waitGrace(since: number, done: () => boolean): Promise<void> {
+    while (!done() && Date.now() - since < this.graceMs) await delay(POLL_MS);
   }
 
   private async shutdown(): Promise<void> {
@@ -271,7 +283,7 @@ export class ProcessStdioTransport implements Transport {
       } catch {
         // Already gone.
       }
-      if (this.exitInfoValue === undefined) await Promise.race([this.exited, delay(this.options.closeGraceMs)]);
+      await this.waitGrace(Date.now(), () => this.exitInfoValue !== undefined);
       if (child.pid !== undefined) await this.reapGroup(child.pid);
       if (this.groupCleanup) await this.groupCleanup;
       // Our own child is ours to reap: wait for Node to collect it, so no zombie stays.
@@ -295,8 +307,7 @@ export class ProcessStdioTransport implements Transport {
     try {
       if (!stillThere()) return;
       send("SIGTERM");
-      const deadline = Date.now() + this.options.closeGraceMs;
-      while (stillThere() && Date.now() < deadline) await delay(POLL_MS);
+      await this.waitGrace(Date.now(), () => !stillThere());
       if (!stillThere()) return;
       send("SIGKILL");
       const killDeadline = Date.now() + 2_000;

@@ -97,6 +97,7 @@ export class McpServerEndpoint implements ServerEndpoint {
   private listing: Promise<readonly RemoteTool[]> | undefined;
   private listAgain = false;
   private listIssuesValue: readonly string[] = [];
+  private listFaultValue: ProtocolFault | undefined;
   private readonly toolListeners = new Set<ToolsChangeListener>();
   private readonly catalogListeners = new Set<(change: CatalogChange) => void>();
 
@@ -148,6 +149,15 @@ export class McpServerEndpoint implements ServerEndpoint {
   /** For stdio servers: the spawned child's pid (and process group id). */
   get pid(): number | undefined {
     return this.pidValue;
+  }
+
+  /**
+   * Why the last tool listing failed (a timeout, a bad reply), until one
+   * succeeds: a ready server whose listing failed offers no tools, and a host
+   * should say so rather than show "ready, 0 tools".
+   */
+  get listFault(): ProtocolFault | undefined {
+    return this.listFaultValue;
   }
 
   /** Tools the last listing skipped, and why. */
@@ -645,10 +655,17 @@ export class McpServerEndpoint implements ServerEndpoint {
     } catch (fault) {
       return Promise.reject(fault instanceof Error ? fault : new Error(String(fault)));
     }
-    const pass = this.fetchTools().then((tools) => {
-      this.applyTools(tools);
-      return tools;
-    });
+    const pass = this.fetchTools().then(
+      (tools) => {
+        this.listFaultValue = undefined;
+        this.applyTools(tools);
+        return tools;
+      },
+      (error: unknown) => {
+        this.listFaultValue = isProtocolFault(error) ? error : this.toFault("list", error);
+        throw this.listFaultValue;
+      },
+    );
     this.listing = pass.finally(() => {
       this.listing = undefined;
       if (this.listAgain) {

@@ -13,6 +13,7 @@ it("exports exactly these runtime names", () => {
       "MAX_TOOL_NAME_LENGTH",
       "McpServerEndpoint",
       "assignToolNames",
+      "closeAllServerProcesses",
       "createServerEndpoint",
       "diffTools",
       "isLegalToolName",

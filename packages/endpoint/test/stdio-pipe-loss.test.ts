@@ -1,6 +1,6 @@
 import { trackEndpoints } from "./helpers/tracked";
-import { fixture } from "./helpers/servers";
-import { eventually, isAlive } from "./helpers/processes";
+import { fixture, scripted } from "./helpers/servers";
+import { eventually, isAlive, liveInGroups } from "./helpers/processes";
 
 jest.setTimeout(30_000);
 
@@ -28,4 +28,20 @@ it("fails the handshake at once when the server closes its stdout before answeri
   expect(fault).toMatchObject({ kind: "spawn-failed" });
   expect((fault as Error).message).toContain('server "mute-early" closed its stdout while still running');
   expect((fault as Error).message).toContain("closing stdout: before initialize");
+});
+
+it("closeAllServerProcesses ends every spawned server, still-connecting ones too, within the given grace", async () => {
+  const { closeAllServerProcesses } = await import("@indus/endpoint");
+  const stubborn = make(scripted("stubborn", ["ignore-term=1", "spawn-child=1"]), undefined, { closeGraceMs: 30_000 });
+  await stubborn.open();
+  const connecting = make(fixture("mute-start", "never-initializes.mjs"), undefined, { closeGraceMs: 30_000 });
+  const opening = connecting.open().catch(() => undefined);
+  await eventually(() => connecting.pid !== undefined, 3_000);
+  const groups = [stubborn.pid ?? 0, connecting.pid ?? 0];
+  await eventually(() => liveInGroups(groups).length >= 3, 5_000);
+  const started = Date.now();
+  await closeAllServerProcesses({ graceMs: 300 });
+  expect(Date.now() - started).toBeLessThan(2_500);
+  expect(liveInGroups(groups)).toEqual([]);
+  await opening;
 });

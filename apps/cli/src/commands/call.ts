@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import Ajv from "ajv";
-import type { ToolDescriptor, ToolOutcome } from "@indus/contract";
+import type { ServerConfig, ToolDescriptor, ToolOutcome } from "@indus/contract";
 import { EXIT, UsageError } from "../program";
 import { withDeck, type DeckFlags } from "./shared";
 
@@ -100,39 +100,56 @@ function printOutcome(outcome: ToolOutcome): void {
     out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
 }
 
+/**
+ * The configured server that owns `tool` (`<server>__<tool>`, longest id
+ * first), or none for a built-in: a one-shot call waits for no other server.
+ */
+export function ownerOf(tool: string): (servers: readonly ServerConfig[]) => readonly ServerConfig[] {
+  return (servers) => {
+    const owners = servers.filter((server) => tool.startsWith(`${server.id}__`));
+    owners.sort((a, b) => b.id.length - a.id.length);
+    return owners.slice(0, 1);
+  };
+}
+
 export async function callCommand(tool: string, json: string | undefined, flags: CallFlags): Promise<number> {
   const args = readArgs(json, flags.argsFile);
-  return withDeck(flags, "all", async (deck) => {
-    const descriptors = deck.box.descriptors();
-    const descriptor = descriptors.find((d) => d.name === tool);
-    if (!descriptor) {
-      const close = suggest(
-        tool,
-        descriptors.map((d) => d.name),
-      );
-      throw new UsageError(
-        `no tool named "${tool}"${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""} (see \`indusr tools\`)`,
-      );
-    }
-    const problems = schemaProblems(descriptor, args);
-    if (problems.length > 0) {
-      throw new UsageError(
-        `arguments for ${tool} do not match its schema:\n${problems.map((p) => `  ${p}`).join("\n")}`,
-      );
-    }
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    process.once("SIGINT", onSignal);
-    try {
-      const outcome = await deck.box.runner.run(
-        { id: "cli-call", name: tool, input: args },
-        { signal: controller.signal },
-      );
-      if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
-      else printOutcome(outcome);
-      return outcome.isError ? EXIT.failed : EXIT.ok;
-    } finally {
-      process.off("SIGINT", onSignal);
-    }
-  });
+  return withDeck(
+    flags,
+    "all",
+    async (deck) => {
+      const descriptors = deck.box.descriptors();
+      const descriptor = descriptors.find((d) => d.name === tool);
+      if (!descriptor) {
+        const close = suggest(
+          tool,
+          descriptors.map((d) => d.name),
+        );
+        throw new UsageError(
+          `no tool named "${tool}"${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""} (see \`indusr tools\`)`,
+        );
+      }
+      const problems = schemaProblems(descriptor, args);
+      if (problems.length > 0) {
+        throw new UsageError(
+          `arguments for ${tool} do not match its schema:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+        );
+      }
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once("SIGINT", onSignal);
+      try {
+        const outcome = await deck.box.runner.run(
+          { id: "cli-call", name: tool, input: args },
+          { signal: controller.signal },
+        );
+        if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+        else printOutcome(outcome);
+        return outcome.isError ? EXIT.failed : EXIT.ok;
+      } finally {
+        process.off("SIGINT", onSignal);
+      }
+    },
+    { selectServers: ownerOf(tool) },
+  );
 }

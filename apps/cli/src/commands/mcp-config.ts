@@ -6,7 +6,7 @@ import type { ServerConfig } from "@indus/contract";
 import { resolveMcpConfig } from "@indus/deck";
 import { cliEnv } from "../cli-env";
 import { EXIT } from "../program";
-import { REDACTED, redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
+import { REDACTED, redactArgs, redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
 import { warnDiagnostics } from "./shared";
 import { table } from "./tools";
 
@@ -18,7 +18,8 @@ interface ConfigFlags {
 
 /** A server config safe to print. */
 export function redactServer(server: ServerConfig): ServerConfig {
-  if (server.transport === "stdio") return { ...server, env: redactRecord(server.env, redactEnvValue) };
+  if (server.transport === "stdio")
+    return { ...server, args: redactArgs(server.args), env: redactRecord(server.env, redactEnvValue) };
   return {
     ...server,
     url: redactUrl(server.url),
@@ -28,7 +29,7 @@ export function redactServer(server: ServerConfig): ServerConfig {
 }
 
 function target(server: ServerConfig): string {
-  return server.transport === "stdio" ? [server.command, ...server.args].join(" ") : redactUrl(server.url);
+  return server.transport === "stdio" ? [server.command, ...redactArgs(server.args)].join(" ") : redactUrl(server.url);
 }
 
 function load(flags: ConfigFlags) {

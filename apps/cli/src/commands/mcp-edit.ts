@@ -180,7 +180,7 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     );
     return EXIT.failed;
   }
-  let existing: string[] = [];
+  let existing: string[];
   try {
     existing = listServerNames(target);
   } catch (error) {

@@ -4,8 +4,10 @@
  * built-ins), so mutating tools are exposed only when asked for. Mounted
  * servers' resources and prompts are republished too, namespaced.
  */
+import { PassThrough } from "node:stream";
 import { serveHttp, serveStdio } from "@indus/provider-host";
 import { EXIT, UsageError } from "../program";
+import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
 
@@ -37,12 +39,24 @@ function portOf(value: string): number {
   return port;
 }
 
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const done = (signal: string) => resolve(signal);
-    process.once("SIGINT", () => done("SIGINT"));
-    process.once("SIGTERM", () => done("SIGTERM"));
+/**
+ * Stdin, read from the start: a client that hangs up while servers are still
+ * connecting ends the gateway at once (nothing left behind), and what it sent
+ * early waits in the buffer for the protocol.
+ */
+function watchedStdin(): { stdin: PassThrough; booted(): void } {
+  const stdin = new PassThrough();
+  let booting = true;
+  process.stdin.once("end", () => {
+    if (booting) void endProcess(EXIT.ok);
   });
+  process.stdin.pipe(stdin);
+  return {
+    stdin,
+    booted: () => {
+      booting = false;
+    },
+  };
 }
 
 export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
@@ -53,8 +67,10 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   }
   // stdout carries the protocol in stdio mode: nothing else may write to it.
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
+  const input = flags.http ? undefined : watchedStdin();
   const { bootDeck } = await import("../boot");
   const deck = await bootDeck(options);
+  const unregister = onTeardown(() => deck.close());
   warnDiagnostics(cli, deck.diagnostics);
   warnFailedServers(cli, deck.servers);
   const box = deck.box;
@@ -83,15 +99,21 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
       process.stderr.write(
         `indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`,
       );
-      await untilSignal();
+      await whenSignalled();
       await host.close();
       return EXIT.ok;
     }
-    const running = await serveStdio(box, { info, ...(instructions ? { instructions } : {}) });
-    await Promise.race([running.waiting(), untilSignal()]);
+    const running = await serveStdio(box, {
+      info,
+      ...(input ? { stdin: input.stdin } : {}),
+      ...(instructions ? { instructions } : {}),
+    });
+    input?.booted();
+    await Promise.race([running.waiting(), whenSignalled()]);
     await running.cancel();
     return EXIT.ok;
   } finally {
+    unregister();
     await deck.close();
   }
 }

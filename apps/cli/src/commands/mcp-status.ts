@@ -3,18 +3,28 @@
  * phase, tool count, fault, connect time and, for a failed stdio server, the
  * last lines it wrote to stderr. Exit 1 when any server failed.
  */
+import type { ServerReport } from "../boot-types";
 import { EXIT } from "../program";
-import { bootOptionsOf, warnDiagnostics, type DeckFlags } from "./shared";
+import { onTeardown, setExitCode } from "../teardown";
+import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
 import { table } from "./tools";
 
 export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf(flags, "all");
   const { connectMcp } = await import("../boot");
   const { mcp, reports, diagnostics } = await connectMcp(options);
+  const unregister = onTeardown(() => mcp.tearDown());
   try {
     warnDiagnostics(cli, diagnostics);
     const servers = reports();
-    const failed = servers.filter((s) => s.phase !== "ready");
+    const failed = servers.filter((s) => s.phase !== "ready" || s.listFault);
+    // A listing failure is not in the table's phase column: say it on stderr too.
+    warnFailedServers(
+      cli,
+      servers.filter((s) => s.listFault),
+    );
+    const code = failed.length > 0 ? EXIT.failed : EXIT.ok;
+    setExitCode(code);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
     } else if (servers.length === 0) {
@@ -27,7 +37,7 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
           s.phase,
           String(s.toolCount),
           s.connectMs === undefined ? "-" : `${s.connectMs} ms`,
-          s.fault ? `${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : "",
+          faultCell(s),
         ]);
       }
       process.stdout.write(`${table(rows, 120)}\n`);
@@ -39,8 +49,15 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
       }
       process.stdout.write(`\n${servers.length - failed.length} of ${servers.length} servers ready\n`);
     }
-    return failed.length > 0 ? EXIT.failed : EXIT.ok;
+    return code;
   } finally {
+    unregister();
     await mcp.tearDown();
   }
+}
+
+function faultCell(server: ServerReport): string {
+  if (server.fault) return `${server.fault.kind}: ${server.fault.message.split("\n")[0]}`;
+  if (server.listFault) return `listing failed, ${server.listFault.kind}: ${server.listFault.message.split("\n")[0]}`;
+  return "";
 }

@@ -3,13 +3,14 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
-import type { DelegateRunner, Profile } from "@indus/contract";
+import type { DelegateRunner, Profile, ServerConfig } from "@indus/contract";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { findFlag } from "../flags";
 import { UsageError } from "../program";
 import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
 import { diagnosticLines, failedServerLines } from "../startup-warnings";
+import { onTeardown, setExitCode } from "../teardown";
 
 export interface DeckFlags {
   readonly mcp?: string[];
@@ -84,7 +85,11 @@ export async function withDeck<T>(
   flags: DeckFlags,
   fallbackProfile: Profile,
   body: (deck: BootedDeck, cli: CliEnv) => Promise<T>,
-  extra: { readonly delegate?: DelegateRunner } = {},
+  extra: {
+    readonly delegate?: DelegateRunner;
+    /** Connect only these of the configured servers (a one-shot call: the tool's owner). */
+    readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
+  } = {},
 ): Promise<T> {
   const { cli, options: base } = bootOptionsOf(flags, fallbackProfile);
   const options = { ...base, ...extra };
@@ -92,11 +97,17 @@ export async function withDeck<T>(
   const deck = options.noTools
     ? (await import("../empty-deck")).emptyDeck()
     : await (await import("../boot")).bootDeck(options);
+  // A signal closes the deck's HTTP sessions too (its stdio servers close through the endpoint).
+  const unregister = onTeardown(() => deck.close());
   try {
     warnDiagnostics(cli, deck.diagnostics);
     warnFailedServers(cli, deck.servers);
-    return await body(deck, cli);
+    const result = await body(deck, cli);
+    // The exit code is known before teardown starts, so nothing during it can lose it.
+    if (typeof result === "number") setExitCode(result);
+    return result;
   } finally {
+    unregister();
     await deck.close();
   }
 }

@@ -27,6 +27,11 @@ export interface McpBootOptions extends AttachOptions {
   readonly inputs?: Readonly<Record<string, string>>;
   /** An already resolved config (the CLI resolves first to ask for approval and inputs). */
   readonly config?: ResolvedMcpConfig;
+  /**
+   * Which of the configured servers to connect (all by default): a one-shot
+   * call connects only the server that owns its tool.
+   */
+  readonly select?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
 }
 
 export interface McpBoot {
@@ -57,12 +62,14 @@ export async function loadMcpCapabilities(
   cwd: string,
   options: McpBootOptions = {},
 ): Promise<McpBoot> {
-  const { servers, origins, diagnostics } =
+  const resolved =
     options.config ??
     resolveMcpConfig(invocation, cwd, {
       env: options.env ?? process.env,
       ...(options.inputs ? { inputs: options.inputs } : {}),
     });
+  const { origins, diagnostics } = resolved;
+  const servers = options.select ? options.select(resolved.servers) : resolved.servers;
   const start = options.ledger ?? emptyBridgeLedger();
   const attached = await attachBridgeCapabilities(start, servers, options);
   const live = attached.live;

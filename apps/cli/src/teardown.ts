@@ -1,0 +1,97 @@
+/**
+ * One way out for every command. SIGINT, SIGTERM and SIGHUP set the exit code
+ * (128 + signal number) first, then close every mounted server's process group
+ * (end stdin, grace, SIGTERM, SIGKILL: a signal means the user wants out, so
+ * each wait is short) and whatever else registered a closer, then exit. A
+ * second signal exits at once; the endpoint's exit hook SIGKILLs the groups.
+ * A closed stdout (`indusr call … | head`) ends the command the same quiet way.
+ */
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+type HandledSignal = keyof typeof SIGNAL_NUMBERS;
+
+/** Each shutdown wait after a signal: stdin end → this → SIGTERM → this → SIGKILL. */
+const SIGNAL_GRACE_MS = 1_000;
+/** However teardown goes, the process is gone after this. */
+const SIGNAL_BUDGET_MS = 2_500;
+
+const closers = new Set<() => Promise<unknown>>();
+let installed = false;
+let ending: Promise<never> | undefined;
+let signalled: ((signal: HandledSignal) => void) | undefined;
+const firstSignal = new Promise<HandledSignal>((resolve) => {
+  signalled = resolve;
+});
+
+/** Run `close` on teardown too (HTTP sessions, the gateway); returns an unregister. */
+export function onTeardown(close: () => Promise<unknown>): () => void {
+  closers.add(close);
+  return () => closers.delete(close);
+}
+
+/** Resolves with the first signal received (the gateway stops serving on it). */
+export function whenSignalled(): Promise<HandledSignal> {
+  return firstSignal;
+}
+
+function sleep(ms: number): Promise<void> {
+  // Ref'd on purpose: teardown must finish before Node may call the loop empty.
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Close everything and exit with `code`; later calls share the first. */
+export function endProcess(code: number): Promise<never> {
+  process.exitCode ??= code;
+  ending ??= (async () => {
+    const closing = Promise.allSettled([
+      // Loaded here, not up front: `mcp add` and friends never pay for the endpoint.
+      import("@indus/endpoint").then((endpoint) => endpoint.closeAllServerProcesses({ graceMs: SIGNAL_GRACE_MS })),
+      ...[...closers].map((close) => close()),
+    ]);
+    await Promise.race([closing, sleep(SIGNAL_BUDGET_MS)]);
+    process.exit(code);
+  })();
+  return ending;
+}
+
+/**
+ * Record the command's exit code as soon as it is known, before its teardown
+ * starts; a signal's 128+n stands over it.
+ */
+export function setExitCode(code: number): void {
+  if (signalCode === undefined) process.exitCode = code;
+}
+
+let signalCode: number | undefined;
+
+function onSignal(signal: HandledSignal): void {
+  const code = 128 + SIGNAL_NUMBERS[signal];
+  if (ending) {
+    process.exit(code);
+  }
+  process.exitCode = code;
+  signalCode = code;
+  signalled?.(signal);
+  void endProcess(code);
+}
+
+function isBrokenPipe(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
+}
+
+export const ALL_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Install the signal handlers and the quiet EPIPE exit (once per process).
+ * The agent handles SIGINT and SIGTERM itself (Ctrl-C stops a turn), so it
+ * asks for SIGHUP only.
+ */
+export function installTeardown(signals: readonly HandledSignal[] = ALL_SIGNALS): void {
+  if (installed) return;
+  installed = true;
+  for (const signal of signals) process.on(signal, () => onSignal(signal));
+  process.stdout.on("error", (error) => {
+    if (isBrokenPipe(error)) void endProcess(typeof process.exitCode === "number" ? process.exitCode : 0);
+    else throw error;
+  });
+  process.stderr.on("error", () => undefined);
+}
