@@ -650,22 +650,11 @@ export class McpServerEndpoint implements ServerEndpoint {
       this.listAgain = true;
       return this.listing;
     }
-    try {
-      this.readySession("list tools");
-    } catch (fault) {
-      return Promise.reject(fault instanceof Error ? fault : new Error(String(fault)));
-    }
-    const pass = this.fetchTools().then(
-      (tools) => {
-        this.listFaultValue = undefined;
-        this.applyTools(tools);
-        return tools;
-      },
-      (error: unknown) => {
-        this.listFaultValue = isProtocolFault(error) ? error : this.toFault("list", error);
-        throw this.listFaultValue;
-      },
-    );
+    if (this.phaseValue !== "ready" || !this.session) return Promise.reject(this.notConnected("list tools"));
+    const pass = this.fetchTools().then((tools) => {
+      this.applyTools(tools);
+      return tools;
+    });
     this.listing = pass.finally(() => {
       this.listing = undefined;
       if (this.listAgain) {
@@ -681,7 +670,14 @@ export class McpServerEndpoint implements ServerEndpoint {
     // Not `client.listTools()`: it validates the whole page with the SDK's strict
     // schema and compiles every `outputSchema`, so one bad tool throws the whole
     // list away. We read pages as arrays and check each tool on its own.
-    const raw = await this.onSession("list tools", "list", (session) => this.allPages(session, "tools/list", "tools"));
+    let raw: unknown[];
+    try {
+      raw = await this.onSession("list tools", "list", (session) => this.allPages(session, "tools/list", "tools"));
+    } catch (error) {
+      this.listFaultValue = isProtocolFault(error) ? error : this.toFault("list", error);
+      throw this.listFaultValue;
+    }
+    this.listFaultValue = undefined;
     const { tools, issues } = buildRemoteTools(this.config.id, raw);
     this.listIssuesValue = issues;
     return tools;
