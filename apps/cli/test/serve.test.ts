@@ -40,7 +40,7 @@ describe("indusr mcp serve", () => {
       expect(missing.isError).toBe(true);
       // The mounted server's resources and prompts are republished, prompts namespaced.
       expect((await endpoint.listResources()).length).toBeGreaterThan(0);
-      const prompts = (await endpoint.listPrompts()).map((p) => String(p.name));
+      const prompts = (await endpoint.listPrompts()).map((p) => (typeof p.name === "string" ? p.name : ""));
       expect(prompts.length).toBeGreaterThan(0);
       expect(prompts.every((name) => name.startsWith("everything__"))).toBe(true);
     } finally {

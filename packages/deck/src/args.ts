@@ -107,5 +107,5 @@ export function optArray(bag: InputBag, keys: Keys): unknown[] | undefined {
   const hit = pick(bag, list(keys));
   if (hit === undefined) return undefined;
   if (!Array.isArray(hit.value)) throw new ArgError(`"${hit.key}" must be an array, got ${describe(hit.value)}`);
-  return hit.value;
+  return hit.value as unknown[];
 }

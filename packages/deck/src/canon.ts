@@ -10,7 +10,7 @@ export function canonToolName(name: string): string {
 
 export interface ToolSelection {
   /** True for a capability the list names; everything passes when the list is empty. */
-  keep(cap: Pick<Capability, "name">): boolean;
+  readonly keep: (cap: Pick<Capability, "name">) => boolean;
   /** Names that matched none of `available`, as typed. */
   readonly unknown: readonly string[];
 }

@@ -14,15 +14,14 @@ import { deckAt, tempDir } from "./helpers";
 const probe = (
   name: string,
   run: (input: unknown, ctx: ToolContext) => Promise<never> | Promise<{ content: [] }> | never,
-): Capability =>
-  ({
-    name,
-    label: name,
-    description: `probe ${name}`,
-    parameters: { type: "object" },
-    readOnly: true,
-    run,
-  });
+): Capability => ({
+  name,
+  label: name,
+  description: `probe ${name}`,
+  parameters: { type: "object" },
+  readOnly: true,
+  run,
+});
 
 describe("provisionDeck", () => {
   it("builds the profile's rows in catalog order", () => {

@@ -155,12 +155,7 @@ describe("shutdown reaches the whole process group", () => {
     const endpoint = make(scripted("orphaner", ["spawn-child=1"]), undefined, { closeGraceMs: 300 });
     await endpoint.open();
     const pid = endpoint.pid!;
-    const grandchild = Number(
-      endpoint
-        .stderrTail()
-        .find((line) => line.startsWith("grandchild "))!
-        .split(" ")[1],
-    );
+    expect(endpoint.stderrTail().some((line) => line.startsWith("grandchild "))).toBe(true);
     await endpoint.invoke("crash", { code: 1 }).catch(() => undefined);
     expect(endpoint.phase).toBe("faulted");
     expect(await eventually(() => liveInGroups([pid]).length === 0, 10_000)).toBe(true);

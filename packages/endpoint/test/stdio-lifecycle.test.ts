@@ -2,6 +2,7 @@ import { isProtocolFault, type ProtocolFault } from "@indus/contract";
 import { CLIENT_NAME, CLIENT_VERSION, createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
 import { scripted } from "./helpers/servers";
 import { isAlive } from "./helpers/processes";
+import { version as packageVersion } from "../package.json";
 
 jest.setTimeout(30_000);
 
@@ -33,7 +34,7 @@ it("walks idle → connecting → ready → closing → closed, and says who it 
 
   const who = JSON.parse(textOf(await endpoint.invoke("whoami", {})));
   expect(who).toEqual({ name: CLIENT_NAME, version: CLIENT_VERSION });
-  expect(CLIENT_VERSION).toBe(require("../package.json").version);
+  expect(CLIENT_VERSION).toBe(packageVersion);
 
   const closing = endpoint.close();
   expect(endpoint.phase).toBe("closing");

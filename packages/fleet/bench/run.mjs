@@ -262,8 +262,8 @@ async function cycles() {
   const warmup = QUICK ? 5 : 20;
   const config = { servers: [tiny("t1"), tiny("t2")] };
   const snapshot = () => {
-    global.gc?.();
-    global.gc?.();
+    globalThis.gc?.();
+    globalThis.gc?.();
     const { heapUsed, rss } = process.memoryUsage();
     return { heapUsed, rss, children: myChildren().filter((row) => row.stat !== undefined).length };
   };

@@ -1,6 +1,6 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { TOOL_NAME_PATTERN, type ServerConfig, type ToolOutcome } from "@indus/contract";
+import { TOOL_NAME_PATTERN, type ToolOutcome } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
 import { fixture, scripted } from "../../endpoint/test/helpers/servers";
@@ -98,10 +98,7 @@ describe("a mounted fleet of scripted servers", () => {
 
 it("never throws, even when no server comes up", async () => {
   const mounted = await mountProtocolBridge({
-    servers: [
-      fixture("x", "exit-at-once.mjs"),
-      { transport: "stdio", id: "y", command: "", args: [], env: {} },
-    ],
+    servers: [fixture("x", "exit-at-once.mjs"), { transport: "stdio", id: "y", command: "", args: [], env: {} }],
   });
   expect(mounted.box.descriptors()).toEqual([]);
   expect([...mounted.fleet.status().values()].map((status) => status.phase)).toEqual(["faulted", "faulted"]);

@@ -25,7 +25,8 @@ export function canonicalJson(value: unknown): string {
 
 /** Depth the recursive writer goes to before handing over to the iterative one. */
 const MAX_RECURSION = 256;
-const TOO_DEEP: unique symbol = Symbol("too deep");
+/** Thrown (this one instance) when the recursive writer reaches MAX_RECURSION. */
+const TOO_DEEP = new Error("too deep for the recursive writer");
 
 /** `v` has had `toJSON` applied already. */
 function writeShallow(v: unknown, depth: number): string {

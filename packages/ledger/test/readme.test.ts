@@ -23,6 +23,7 @@ it("runs the README example as written and prints what the README says", () => {
   const fakeConsole = {
     log: (...args: unknown[]) => printed.push(args.map((a) => (typeof a === "string" ? a : String(a))).join(" ")),
   };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the test runs the README example text as written
   new Function("ledgerApi", "console", body)(api, fakeConsole);
   expect(`${printed.join("\n")}\n`).toBe(expected);
 });

@@ -119,7 +119,7 @@ function ignore(): void {}
  * The JSON-RPC code for a line the SDK could not read: not JSON at all, or
  * JSON that is not a JSON-RPC message (a schema error carries `issues`).
  */
-function parseErrorCode(error: Error): number | undefined {
+function parseErrorCode(error: Error): ErrorCode | undefined {
   if (error instanceof SyntaxError) return ErrorCode.ParseError;
   if (Array.isArray((error as { issues?: unknown }).issues)) return ErrorCode.InvalidRequest;
   return undefined;

@@ -81,11 +81,11 @@ describe(`fuzzing with ${FRAMES} frames per transport (seed ${SEED})`, () => {
         params: { name: "echo", arguments: { message: "still here" } },
       });
       const witness = await line.next((message) => message.id === "witness", 60_000);
-      expect(witness.result.content).toEqual([{ type: "text", text: "Echo: still here" }]);
+      expect(witness.result?.content).toEqual([{ type: "text", text: "Echo: still here" }]);
       expect(line.child.exitCode).toBeNull();
       expect(line.stderr()).not.toMatch(/UNHANDLED|UNCAUGHT/);
       // Malformed lines were answered, not swallowed.
-      expect(line.messages.some((message: any) => message?.id === null && message?.error?.code === -32700)).toBe(true);
+      expect(line.messages.some((message) => message?.id === null && message?.error?.code === -32700)).toBe(true);
       const heapAfter = await stdioHeap(line, "heap-after");
       expect(heapAfter - heapBefore).toBeLessThan(HEAP_SLACK_BYTES);
 
@@ -134,5 +134,5 @@ async function heapUsed(client: Client): Promise<number> {
 async function stdioHeap(line: LineChild, id: string): Promise<number> {
   line.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "memory", arguments: {} } });
   const answer = await line.next((message) => message.id === id, 60_000);
-  return JSON.parse(answer.result.content[0].text).heapUsed as number;
+  return JSON.parse(answer.result!.content![0]!.text!).heapUsed as number;
 }

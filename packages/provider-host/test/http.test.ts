@@ -229,8 +229,8 @@ describe("bad input", () => {
     const sessionId = await rawSession(host);
     const call = async (frame: object) =>
       messagesOf(await rawRequest(host.url, { headers: sessionHeaders(sessionId), body: JSON.stringify(frame) }))[0];
-    expect((await call({ jsonrpc: "2.0", id: 5, method: "no/such" })).error.code).toBe(-32601);
-    expect((await call({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "nope" } })).error.code).toBe(
+    expect((await call({ jsonrpc: "2.0", id: 5, method: "no/such" }))?.error?.code).toBe(-32601);
+    expect((await call({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "nope" } }))?.error?.code).toBe(
       -32602,
     );
     const invalid = await call({
@@ -239,7 +239,7 @@ describe("bad input", () => {
       method: "tools/call",
       params: { name: "echo", arguments: {} },
     });
-    expect(invalid.result).toEqual({
+    expect(invalid?.result).toEqual({
       content: [
         { type: "text", text: "Invalid arguments for tool 'echo': at /: must have required property 'message'" },
       ],

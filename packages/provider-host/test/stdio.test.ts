@@ -151,8 +151,8 @@ describe("stdio, at the byte level", () => {
       line.next((message) => message.id === 9),
       line.next((message) => message.id === 10),
     ]);
-    expect(errors.map((message) => message.error.code)).toEqual([-32700, -32600, -32601, -32602, -32602]);
-    expect((await line.next((message) => message.id === 11)).result.content).toEqual([
+    expect(errors.map((message) => message.error?.code)).toEqual([-32700, -32600, -32601, -32602, -32602]);
+    expect((await line.next((message) => message.id === 11)).result?.content).toEqual([
       { type: "text", text: "Echo: ok" },
     ]);
     expect(line.child.exitCode).toBeNull();

@@ -5,7 +5,6 @@
  */
 import type { JsonSchema } from "@indus/contract";
 import { toGemini } from "./gemini";
-import { isJsonType } from "./keywords";
 import { intersect, pruneForType, unionObjects } from "./merge";
 import type { SchemaNode } from "./node";
 import { resolveOptions, type NormalizeOptions } from "./options";

@@ -106,7 +106,7 @@ export const TOO_BIG = Symbol("too-big");
 
 function plainPrototype(value: object): boolean {
   try {
-    const proto = Object.getPrototypeOf(value);
+    const proto: unknown = Object.getPrototypeOf(value);
     return proto === Object.prototype || proto === null;
   } catch {
     return false;

@@ -259,7 +259,7 @@ describe("keywords whose removal must not narrow", () => {
     expect(
       property({ type: "string", minLength: -1, maxLength: 2.5, pattern: "(", format: 7, description: 5, title: "t" }),
     ).toEqual({ type: "string", title: "t" });
-    expect(property({ type: "number", multipleOf: 0, minimum: "1", maximum: 1e400 })).toEqual({ type: "number" });
+    expect(property({ type: "number", multipleOf: 0, minimum: "1", maximum: Infinity })).toEqual({ type: "number" });
     expect(property({ type: "string", pattern: "a".repeat(10_001) })).toEqual({ type: "string" });
   });
 

@@ -48,13 +48,14 @@ it.each([...corpusCases(), ...syntheticCases()].map((entry) => [entry.label, ent
     for (const { node, path } of schemaNodes(out)) {
       const problems: string[] = [];
       for (const key of Object.keys(node)) if (!GEMINI_KEYWORDS.has(key)) problems.push(`keyword ${key}`);
-      if (node.type !== undefined && !GEMINI_TYPES.has(node.type as string)) problems.push(`type ${String(node.type)}`);
+      if (node.type !== undefined && !GEMINI_TYPES.has(node.type as string))
+        problems.push(`type ${typeof node.type === "string" ? node.type : JSON.stringify(node.type)}`);
       if (Array.isArray(node.enum) && !node.enum.every((value) => typeof value === "string"))
         problems.push("non-string enum");
       if (node.properties !== undefined && Object.keys(node.properties as object).length === 0)
         problems.push("empty properties");
       if (node.format !== undefined && !(GEMINI_FORMATS[node.type as string] ?? []).includes(node.format as string)) {
-        problems.push(`format ${String(node.format)}`);
+        problems.push(`format ${typeof node.format === "string" ? node.format : JSON.stringify(node.format)}`);
       }
       expect({ path, problems }).toEqual({ path, problems: [] });
     }

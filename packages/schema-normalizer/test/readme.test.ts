@@ -18,6 +18,7 @@ it("prints exactly what the README says it prints", () => {
   const body = example.replace(/^import .*$/m, "");
   const printed: string[] = [];
   const console = { log: (...values: unknown[]) => printed.push(values.map(String).join(" ")) };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the test runs the README example text as written
   new Function("normalizeSchema", "console", body)(api.normalizeSchema, console);
   const promised = [...example.matchAll(/^console\.log\(.*\);\n\/\/ (.*)$/gm)].map((match) => match[1]);
   expect(promised).toHaveLength(3);

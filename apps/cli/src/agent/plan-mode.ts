@@ -5,7 +5,7 @@
  * and raises the approval handshake. The plan is saved with the deck's
  * plan-file helper (`<session>/plans/<base36-time>-<slug>.md`).
  */
-import type { JsonValue, ToolCall, ToolResult } from "@indus/contract";
+import type { ToolCall, ToolResult } from "@indus/contract";
 
 export type PlanMarker = { readonly kind: "enter" } | { readonly kind: "exit"; readonly plan: string };
 

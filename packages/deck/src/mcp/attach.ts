@@ -152,7 +152,7 @@ export async function detachBridge<C extends LedgerCapability>(
   for (const server of names) next = next.withdrawServer(server);
   try {
     if (servers === undefined) await fleet.tearDown();
-    else await Promise.all(names.map((server) => fleet.endpoint(server)?.close()));
+    else await Promise.all(names.map((server) => fleet.endpoint(server)?.close() ?? Promise.resolve()));
   } catch {
     // teardown is best effort
   }

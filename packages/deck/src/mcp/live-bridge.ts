@@ -82,11 +82,12 @@ export class LiveBridge implements CapabilitySource {
       await this.fleet?.tearDown().catch(() => undefined);
     } else {
       await Promise.all(
-        names.map((server) =>
-          this.fleet
-            ?.endpoint(server)
-            ?.close()
-            .catch(() => undefined),
+        names.map(
+          (server) =>
+            this.fleet
+              ?.endpoint(server)
+              ?.close()
+              .catch(() => undefined) ?? Promise.resolve(),
         ),
       );
     }

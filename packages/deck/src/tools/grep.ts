@@ -268,7 +268,7 @@ export function renderGrep(outcome: GrepOutcome, q: GrepQuery, limit: number): s
   if (files.length === 0) return `No matches for /${q.pattern}/`;
   const out: string[] = [];
   let chars = 0;
-  let notes: string[] = [];
+  const notes: string[] = [];
   const push = (line: string): boolean => {
     if (chars + line.length + 1 > GREP_LIMITS.maxOutputChars) return false;
     out.push(line);
@@ -318,7 +318,6 @@ export function renderGrep(outcome: GrepOutcome, q: GrepQuery, limit: number): s
   }
   if (outcome.truncated) notes.push("the search produced too much output and was stopped early");
   if (notes.length > 0) out.push("", `[${notes.join("; ")}. Narrow the pattern, path or include globs.]`);
-  notes = [];
   return out.join("\n");
 }
 

@@ -5,7 +5,7 @@ export async function readCapped(
   maxBytes: number,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   if (!response.body) return { bytes: new Uint8Array(0), truncated: false };
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let truncated = false;
@@ -14,7 +14,6 @@ export async function readCapped(
     if (done) break;
     if (size + value.length > maxBytes) {
       chunks.push(value.subarray(0, maxBytes - size));
-      size = maxBytes;
       truncated = true;
       await reader.cancel().catch(() => undefined);
       break;

@@ -48,7 +48,12 @@ function parseItems(raw: unknown[]): ChecklistItem[] {
     if (!(CHECKLIST_PRIORITIES as readonly unknown[]).includes(priority)) {
       throw new ArgError(`todos[${i}].priority must be one of ${CHECKLIST_PRIORITIES.join(", ")}`);
     }
-    const id = item.id === undefined ? String(i + 1) : String(item.id);
+    const id =
+      item.id === undefined
+        ? String(i + 1)
+        : typeof item.id === "string" || typeof item.id === "number"
+          ? String(item.id)
+          : JSON.stringify(item.id);
     return { id, content: content.trim(), status: status as ChecklistStatus, priority: priority as ChecklistPriority };
   });
 }

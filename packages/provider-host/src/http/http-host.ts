@@ -118,7 +118,6 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   let pendingSessions = 0;
   let inFlight = 0;
   let draining = false;
-  let policy: GuardPolicy | undefined;
 
   const newTransport = (sessionful: boolean, onInitialized?: (id: string) => void) =>
     new StreamableHTTPServerTransport({
@@ -141,7 +140,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       return sendHealth(response, draining);
     }
     if (pathname !== endpointPath) return sendError(response, 404, -32000, "Not Found");
-    const verdict = checkRequest(request, policy!);
+    const verdict = checkRequest(request, policy);
     if (verdict.kind === "forbidden") return sendError(response, 403, -32000, verdict.reason);
     if (verdict.kind === "unauthorized") {
       return sendError(response, 401, -32000, verdict.reason, {
@@ -300,7 +299,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
     httpServer.listen(options.port ?? 0, bindHost);
   });
   const port = (httpServer.address() as AddressInfo).port;
-  policy = buildPolicy(options, loopback, port, token);
+  const policy: GuardPolicy = buildPolicy(options, loopback, port, token);
 
   const sweeper =
     idleTimeoutMs > 0 && !stateless

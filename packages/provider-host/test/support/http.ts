@@ -1,5 +1,6 @@
 /** Raw HTTP for tests that need headers fetch forbids (Host) or exact bytes. */
 import { request } from "node:http";
+import type { RpcMessage } from "./processes";
 
 export interface RawResponse {
   readonly status: number;
@@ -52,13 +53,13 @@ export function rawRequest(
 }
 
 /** The JSON-RPC messages in a response body, whether plain JSON or SSE. */
-export function messagesOf(response: RawResponse): any[] {
+export function messagesOf(response: RawResponse): RpcMessage[] {
   const type = String(response.headers["content-type"] ?? "");
   if (type.includes("text/event-stream")) {
     return response.body
       .split("\n")
       .filter((line) => line.startsWith("data: "))
-      .map((line) => JSON.parse(line.slice(6)));
+      .map((line) => JSON.parse(line.slice(6)) as RpcMessage);
   }
-  return response.body === "" ? [] : [JSON.parse(response.body)];
+  return response.body === "" ? [] : [JSON.parse(response.body) as RpcMessage];
 }

@@ -8,31 +8,45 @@ export const PACKAGE_DIR = join(__dirname, "..", "..");
 export const STDIO_HOST = join(PACKAGE_DIR, "test", "fixtures", "host-stdio.mjs");
 export const HTTP_HOST = join(PACKAGE_DIR, "test", "fixtures", "host-http.mjs");
 
+/** A JSON-RPC message as the tests read it; a line that was not JSON is kept as `{ unparsable }`. */
+export interface RpcMessage {
+  readonly jsonrpc?: string;
+  readonly id?: string | number | null;
+  readonly method?: string;
+  readonly params?: unknown;
+  readonly result?: {
+    readonly content?: readonly { readonly type: string; readonly text?: string }[];
+    readonly [key: string]: unknown;
+  };
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  readonly unparsable?: string;
+}
+
 /** A child speaking newline-delimited JSON-RPC, with its output collected. */
 export interface LineChild {
   readonly child: ChildProcessWithoutNullStreams;
-  readonly messages: unknown[];
+  readonly messages: RpcMessage[];
   stderr(): string;
   send(frame: unknown): void;
   writeRaw(text: string): void;
-  next(predicate: (message: any) => boolean, timeoutMs?: number): Promise<any>;
+  next(predicate: (message: RpcMessage) => boolean, timeoutMs?: number): Promise<RpcMessage>;
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export function spawnLineChild(script: string, args: string[] = [], nodeArgs: string[] = []): LineChild {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
-  const messages: unknown[] = [];
+  const messages: RpcMessage[] = [];
   let stderr = "";
-  const waiters: Array<{ predicate: (message: any) => boolean; resolve: (message: unknown) => void }> = [];
+  const waiters: Array<{ predicate: (message: RpcMessage) => boolean; resolve: (message: RpcMessage) => void }> = [];
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   child.stdin.on("error", () => {});
   child.stdout.on("error", () => {});
   createInterface({ input: child.stdout }).on("line", (line) => {
-    let message: unknown;
+    let message: RpcMessage;
     try {
-      message = JSON.parse(line);
+      message = JSON.parse(line) as RpcMessage;
     } catch {
       message = { unparsable: line };
     }

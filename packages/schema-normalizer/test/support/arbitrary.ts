@@ -64,7 +64,7 @@ function stringArb(schema: Schema): Arb {
 }
 
 function numberArb(schema: Schema, integer: boolean): Arb {
-  const num = (key: string) => (typeof schema[key] === "number" ? (schema[key]) : undefined);
+  const num = (key: string) => (typeof schema[key] === "number" ? schema[key] : undefined);
   let min = num("minimum") ?? num("exclusiveMinimum");
   const max = num("maximum") ?? num("exclusiveMaximum");
   const minExcluded = num("minimum") === undefined && num("exclusiveMinimum") !== undefined;
@@ -122,7 +122,7 @@ function objectArb(schema: Schema, root: unknown, depth: number): Arb {
       fc.dictionary(fc.stringMatching(new RegExp(pattern, "u")), generate(sub, root, depth + 1), { maxKeys: 2 }),
     ),
   );
-  return fc.tuple(extras, record).map(([extra, declared]) => ({ ...extra, ...(declared) }));
+  return fc.tuple(extras, record).map(([extra, declared]) => ({ ...extra, ...declared }));
 }
 
 function arrayArb(schema: Schema, root: unknown, depth: number): Arb {

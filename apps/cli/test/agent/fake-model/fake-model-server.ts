@@ -121,12 +121,16 @@ export function lastToolResults(request: SeenRequest): readonly SeenToolResult[]
 
 type Json = Record<string, unknown>;
 
+function textField(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     return content
       .map((part) =>
-        part && typeof part === "object" && (part as Json).type === "text" ? String((part as Json).text ?? "") : "",
+        part && typeof part === "object" && (part as Json).type === "text" ? textField((part as Json).text) : "",
       )
       .join("");
   }
@@ -169,7 +173,7 @@ function normaliseOpenAI(body: Json, headers: http.IncomingHttpHeaders): SeenReq
   }
   const tools = ((body.tools as Json[]) ?? []).map((tool) => {
     const fn = tool.function as Json;
-    return { name: String(fn.name), description: String(fn.description ?? ""), parameters: fn.parameters };
+    return { name: String(fn.name), description: textField(fn.description), parameters: fn.parameters };
   });
   return {
     protocol: "openai",
@@ -206,7 +210,7 @@ function normaliseAnthropic(body: Json, headers: http.IncomingHttpHeaders): Seen
   }
   const tools = ((body.tools as Json[]) ?? []).map((tool) => ({
     name: String(tool.name),
-    description: String(tool.description ?? ""),
+    description: textField(tool.description),
     parameters: tool.input_schema,
   }));
   return {

@@ -37,11 +37,11 @@ export function fakeDeck(tools: readonly FakeTool[], servers: readonly ServerRep
         visible().map((t) => ({
           name: t.name,
           description: t.description ?? `The ${t.name} tool`,
-          parameters: (t.parameters ?? {
+          parameters: t.parameters ?? {
             type: "object",
             properties: {},
             additionalProperties: true,
-          }),
+          },
           annotations: { readOnlyHint: t.readOnly === true },
         })),
       runner: {
