@@ -6,6 +6,8 @@
 //
 //   node conformance/run.mjs            active suite, gated by expected-failures.yml
 //   node conformance/run.mjs --pending  the pending scenarios that pass (json-schema-2020-12)
+//   node conformance/run.mjs --modern   suite 0.2.0-alpha.12, the scenarios protocol revision
+//                                       2026-07-28 requires, gated by expected-failures-2026.yml
 //
 // Exits with the suite's exit code: non-zero on any failure not in the
 // baseline, or on a baseline entry that now passes.
@@ -16,18 +18,22 @@ import { serveHttp } from "../dist/index.js";
 import { createConformanceBox } from "../test/fixtures/conformance-box.mjs";
 
 export const CONFORMANCE_VERSION = "0.1.16";
+export const MODERN_CONFORMANCE_VERSION = "0.2.0-alpha.12";
 const here = dirname(fileURLToPath(import.meta.url));
 
 const host = await serveHttp(createConformanceBox(), { port: 0 });
+const modern = process.argv.includes("--modern");
 const suite = process.argv.includes("--pending")
   ? ["--scenario", "json-schema-2020-12"]
-  : ["--expected-failures", join(here, "expected-failures.yml")];
+  : modern
+    ? ["--requirements", "2026-07-28", "--expected-failures", join(here, "expected-failures-2026.yml")]
+    : ["--expected-failures", join(here, "expected-failures.yml")];
 const args = [
   "-y",
   "-p",
   "node@22",
   "-p",
-  `@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}`,
+  `@modelcontextprotocol/conformance@${modern ? MODERN_CONFORMANCE_VERSION : CONFORMANCE_VERSION}`,
   "conformance",
   "server",
   "--url",

@@ -22,7 +22,11 @@ export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog)
     })),
   );
   handleStrictly(server, "resources/read", READ_RESOURCE_PARAMS, (params, ctx) =>
-    guarded("resource", async () => (await catalog.readResource(params.uri, { signal: ctx.mcpReq.signal })) as Result),
+    guarded(
+      "resource",
+      async () => (await catalog.readResource(params.uri, { signal: ctx.mcpReq.signal })) as Result,
+      params.uri,
+    ),
   );
   handleStrictly(server, "prompts/list", PAGINATED_PARAMS, (_params, ctx) =>
     guarded("list", async () => ({ prompts: [...(await catalog.listPrompts({ signal: ctx.mcpReq.signal }))] })),
@@ -36,10 +40,10 @@ export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog)
   );
 }
 
-async function guarded<T>(site: CatalogSite, work: () => Promise<T>): Promise<T> {
+async function guarded<T>(site: CatalogSite, work: () => Promise<T>, uri?: string): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw toRpcError(error, site);
+    throw toRpcError(error, site, uri);
   }
 }

@@ -22,7 +22,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/
 import { ArgumentValidator } from "./argument-validator";
 import { registerCatalogHandlers } from "./catalog-handlers";
 import { CONNECTION_CLOSED } from "./rpc-errors";
-import { handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
+import { CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
 import { toCallToolResult, toMcpTool, toolErrorResult } from "./tool-mapping";
 
 /** Who the host says it is in the `initialize` and `server/discover` answers. */
@@ -96,8 +96,11 @@ export function instanceBuilder(
     });
     const calls = new Map<AbortController, Promise<void>>();
     handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: box.descriptors().map(toMcpTool) }));
-    // The SDK's Server re-parses tools/call strictly itself (InvalidParams).
-    server.setRequestHandler("tools/call", (request, ctx) => callTool(box, validator, calls, request, ctx));
+    // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
+    // handler is registered with unchecked params: the plain registration would parse them twice.
+    server.setRequestHandler("tools/call", { params: CHECKED_BY_SERVER }, (params, ctx) =>
+      callTool(box, validator, calls, params, ctx),
+    );
     if (box.catalog !== undefined) registerCatalogHandlers(server, box.catalog);
     return { server, calls };
   };
@@ -107,13 +110,13 @@ async function callTool(
   box: ToolBox,
   validator: ArgumentValidator | undefined,
   calls: Map<AbortController, Promise<void>>,
-  request: CallToolRequest,
+  params: CallToolRequest["params"],
   ctx: ServerContext,
 ) {
-  const name = request.params.name;
+  const name = params.name;
   const descriptor = findDescriptor(box, name);
   if (descriptor === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  const input = request.params.arguments ?? {};
+  const input = params.arguments ?? {};
   if (validator !== undefined) {
     const check = validator.check(descriptor, input);
     if (!check.ok) return toolErrorResult(check.message);

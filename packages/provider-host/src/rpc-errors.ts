@@ -16,15 +16,25 @@ export const REQUEST_TIMEOUT = -32001;
 
 export type CatalogSite = "resource" | "prompt" | "list";
 
-export function toRpcError(error: unknown, site: CatalogSite): ProtocolError {
+/**
+ * `uri`: the resource a `resources/read` asked for, sent back in a not-found
+ * error's `data` (SEP-2164 asks servers to).
+ */
+export function toRpcError(error: unknown, site: CatalogSite, uri?: string): ProtocolError {
   if (error instanceof ProtocolError) return error;
   const downstream = downstreamCode(error);
   const message = error instanceof Error ? error.message : String(error);
+  const notFound = () => new ProtocolError(RESOURCE_NOT_FOUND, message, uri === undefined ? undefined : { uri });
+  if (downstream === RESOURCE_NOT_FOUND) return notFound();
+  // Since SEP-2164 a server answers an unknown resource -32602 (the SDK does in both eras).
+  if (downstream === ProtocolErrorCode.InvalidParams && site === "resource" && uri !== undefined) {
+    return new ProtocolError(downstream, message, { uri });
+  }
   if (downstream !== undefined) return new ProtocolError(downstream, message);
   if (isProtocolFault(error)) {
     switch (error.kind) {
       case "protocol":
-        if (site === "resource") return new ProtocolError(RESOURCE_NOT_FOUND, message);
+        if (site === "resource") return notFound();
         if (site === "prompt") return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
         return new ProtocolError(ProtocolErrorCode.InternalError, message);
       case "timeout":

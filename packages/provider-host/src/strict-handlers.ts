@@ -11,7 +11,7 @@ import {
   PaginatedRequestParamsSchema,
   ReadResourceRequestParamsSchema,
 } from "@modelcontextprotocol/core";
-import type { Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
+import type { CallToolRequest, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 
 /** `tools/list`, `resources/list`, `resources/templates/list`, `prompts/list`. */
 export const PAGINATED_PARAMS = PaginatedRequestParamsSchema;
@@ -19,6 +19,15 @@ export const READ_RESOURCE_PARAMS = ReadResourceRequestParamsSchema;
 export const GET_PROMPT_PARAMS = GetPromptRequestParamsSchema;
 
 type Result = Record<string, unknown>;
+
+/** A params "schema" that accepts what it is given, for a method the SDK's `Server` already checks. */
+export const CHECKED_BY_SERVER: StandardSchemaV1<CallToolRequest["params"]> = {
+  "~standard": {
+    version: 1,
+    vendor: "indus",
+    validate: (value) => ({ value: value as CallToolRequest["params"] }),
+  },
+};
 
 export function handleStrictly<P extends StandardSchemaV1>(
   server: Server,

@@ -21,3 +21,13 @@ it("passes the pending JSON Schema 2020-12 scenario", async () => {
   expect(result.stdout + result.stderr).toContain("Passed: 4/4, 0 failed, 0 warnings");
   expect(result.code).toBe(0);
 }, 300_000);
+
+it("passes what protocol revision 2026-07-28 requires, failing only those in the baseline", async () => {
+  const result = await run(process.execPath, [RUNNER, "--modern"], { timeoutMs: 840_000 });
+  const output = result.stdout + result.stderr;
+  const stateless = /server-stateless: (\d+) passed/.exec(output);
+  expect(Number(stateless?.[1])).toBeGreaterThanOrEqual(24);
+  expect(output).toMatch(/caching: \d+ passed, 0 failed/);
+  expect(output).toMatch(/sep-2164-resource-not-found: \d+ passed, 0 failed/);
+  expect(result.code).toBe(0);
+}, 900_000);

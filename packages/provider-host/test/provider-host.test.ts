@@ -282,7 +282,10 @@ describe("catalog", () => {
   it("maps catalog faults to MCP error codes", async () => {
     const { client } = await connectPair(createDemoBox().box);
     // SEP-2164: the v2 SDK answers "resource not found" (-32002) as -32602 in both eras.
-    await expect(client.readResource({ uri: "demo://missing" })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.readResource({ uri: "demo://missing" })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: "demo://missing" },
+    });
     await expect(client.getPrompt({ name: "missing" })).rejects.toMatchObject({ code: -32602 });
   });
 });
