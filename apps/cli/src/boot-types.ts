@@ -3,7 +3,7 @@
  * plus grafted MCP tools), where each tool came from, each server's outcome,
  * config diagnostics, live MCP control, and one teardown.
  */
-import type { EndpointPhase, FaultKind, ToolBox } from "@indus/contract";
+import type { EndpointPhase, FaultKind, JsonObject, ToolBox } from "@indus/contract";
 
 export type ToolOrigin = "built-in" | "app" | "server";
 
@@ -31,12 +31,37 @@ export interface ConfigDiagnostic {
   readonly severity: "warning" | "error";
 }
 
+/** One server's resource (or template) as the `@server:` completion offers it. */
+export interface ResourceEntry {
+  readonly uri: string;
+  readonly name?: string;
+  readonly template: boolean;
+}
+
+export interface PromptEntry {
+  readonly server: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly arguments: readonly { readonly name: string; readonly required: boolean }[];
+}
+
+/** Resources and prompts of mounted servers, by server, for `@server:uri` and `/server:prompt`. */
+export interface McpCatalogView {
+  resources(server: string): Promise<readonly ResourceEntry[]>;
+  /** `resources/read` on that server, the MCP result untouched. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<JsonObject>;
+  prompts(): Promise<readonly PromptEntry[]>;
+  /** `prompts/get` on that server, the MCP result untouched. */
+  getPrompt(server: string, name: string, args: Readonly<Record<string, string>>): Promise<JsonObject>;
+}
+
 /** Live control of mounted servers for `/mcp` in the interactive session. */
 export interface McpControl {
   servers(): readonly ServerReport[];
   reconnect(id: string): Promise<ServerReport>;
   /** Hide (or show again) a server's tools for the rest of the session. */
   setEnabled(id: string, enabled: boolean): void;
+  readonly catalog?: McpCatalogView;
 }
 
 /** A catalog card the deck left out because nothing could serve it, and why (for `indusr tools`). */

@@ -7,6 +7,7 @@
 import {
   isDeckFault,
   type Capability,
+  type CheckpointStore,
   type DelegateRunner,
   type Profile,
   type ServerConfig,
@@ -36,6 +37,8 @@ import type {
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./program";
 import { silentProgress, type ProgressSink } from "./progress";
+import { memoryFile, ProjectMemory } from "./project-memory";
+import { serverCatalog } from "./server-catalog";
 import { chooseDeferred } from "./tool-search/deferral";
 import { McpToolGateway } from "./tool-search/mcp-tool-gateway";
 
@@ -56,6 +59,8 @@ export interface BootOptions {
   readonly delegate?: DelegateRunner;
   /** Connect only these of the configured servers (all by default). */
   readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
+  /** Files `write`/`edit` change, for `/rewind`. */
+  readonly checkpoint?: CheckpointStore;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -218,6 +223,8 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     framework: {
       ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
       ...(options.delegate ? { delegate: options.delegate } : {}),
+      ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+      memory: new ProjectMemory(memoryFile(options.cwd)),
       saas: gateway,
     },
     options: { env: options.env ?? process.env },
@@ -276,6 +283,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
       if (!mcp.servers.some((s) => s.id === id)) throw new UsageError(`no MCP server "${id}" in this session`);
       switchable.setEnabled(id, enabled);
     },
+    catalog: serverCatalog(mcp.fleet),
   };
 
   const origin = (name: string): ToolOrigin => (BUILTIN.has(name) ? "built-in" : APP.has(name) ? "app" : "server");

@@ -4,7 +4,8 @@
  * it is read-only), and `execute` is judged as the tool it runs, so
  * `--allow everything__*` approves a deferred `everything__echo` exactly as it
  * would the mounted one, and plan mode refuses it the same way. A `task` call
- * is read-only unless it asks for the `general` sub-agent, which may change things.
+ * is read-only unless it asks for the `general` sub-agent, which may change
+ * things, and reading the `memory` notes is read-only too.
  */
 import type { ToolCall } from "@indus/contract";
 
@@ -22,6 +23,7 @@ function field(input: unknown, keys: readonly string[]): unknown {
 
 export function gateView(call: ToolCall, readOnly: boolean): GateView {
   // An `explore` sub-agent only reads; a `general` one is judged as `task` itself.
+  if (call.name === "memory" && field(call.input, ["action"]) === "read") return { call, readOnly: true };
   if (call.name === "task") return { call, readOnly: field(call.input, ["agent", "subagent_type"]) !== "general" };
   if (call.name !== "saas-action") return { call, readOnly };
   const action = field(call.input, ["action"]);

@@ -21,7 +21,8 @@ import { activityLine, makeStyle, summariseInput, type Style } from "./render";
 import { startupWarnings } from "../startup-warnings";
 import type { AgentFlags, AgentIo, Prepared } from "./run-agent";
 import { AgentSession } from "./session";
-import { runSlashCommand, type SlashContext } from "./slash-commands";
+import { attachMentions, MentionCompleter, parsePromptCommand, promptText } from "./mentions";
+import { runSlashCommand, SLASH_COMMANDS, type SlashContext } from "./slash-commands";
 
 const HISTORY_LIMIT = 500;
 
@@ -142,10 +143,27 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
 
   const output = new MutableOutput(out);
   const mainPrompt = `${style.cyan("›")} `;
+  const catalog = prepared.deck.mcp.catalog;
+  const readyServers = () =>
+    prepared.deck.mcp
+      .servers()
+      .filter((s) => s.phase === "ready")
+      .map((s) => s.id);
+  const completer = new MentionCompleter(
+    catalog,
+    readyServers,
+    SLASH_COMMANDS.map((c) => c.name),
+  );
   const rl = readline.createInterface({
     input: io.stdin,
     output,
     terminal: true,
+    completer: (line: string, callback: (error: null, result: [string[], string]) => void) => {
+      completer.complete(line).then(
+        (result) => callback(null, result),
+        () => callback(null, [[], line]),
+      );
+    },
     prompt: mainPrompt,
     history: loadHistory(history),
     historySize: HISTORY_LIMIT,
@@ -217,6 +235,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
 
   const slash: SlashContext = {
     session,
+    checkpoints: prepared.checkpoints,
     deck: prepared.deck,
     style,
     print: (text) => view.line(text),
@@ -253,11 +272,48 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     }
   };
 
+  /** `/server:prompt args`: get the prompt from its server and run it as the next task. */
+  const runPrompt = async (line: string): Promise<boolean> => {
+    const head = line.slice(1).split(/\s/)[0] ?? "";
+    if (!catalog || !head.includes(":")) return false;
+    const parsed = parsePromptCommand(line, await completer.promptList());
+    if (!parsed) {
+      view.line(`Unknown prompt /${head}: Tab after / lists the servers' prompts.`);
+      return true;
+    }
+    if (parsed.missing.length > 0) {
+      view.line(
+        `/${head} needs ${parsed.missing.map((a) => `${a}=…`).join(" ")} (arguments: ${parsed.prompt.arguments.map((a) => a.name).join(", ")})`,
+      );
+      return true;
+    }
+    let text: string;
+    try {
+      text = promptText(await catalog.getPrompt(parsed.prompt.server, parsed.prompt.name, parsed.args));
+    } catch (error) {
+      view.line(style.red(`✗ /${head}: ${(error as Error).message}`));
+      return true;
+    }
+    view.line(style.dim(`▸ prompt ${parsed.prompt.server}:${parsed.prompt.name}`));
+    await runTask(text);
+    return true;
+  };
+
+  /** Read every `@server:uri` in the line and append it to the prompt. */
+  const withAttachments = async (line: string): Promise<string> => {
+    if (!catalog || !line.includes("@")) return line;
+    const { prompt, attached, failed } = await attachMentions(line, catalog, new Set(readyServers()));
+    for (const a of attached) view.line(style.dim(`📎 @${a.server}:${a.uri} (${a.chars} chars)`));
+    for (const f of failed) view.line(`${style.yellow("warning:")} not attached: ${f}`);
+    return prompt;
+  };
+
   const handleLine = async (raw: string) => {
     const line = raw.trim();
     idleInterrupts = 0;
     if (line.length === 0) return;
     appendHistory(history, line);
+    if (line.startsWith("/") && (await runPrompt(line))) return;
     if (line.startsWith("/")) {
       busy = new AbortController();
       try {
@@ -267,7 +323,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       }
       return;
     }
-    await runTask(line);
+    await runTask(await withAttachments(line));
   };
 
   let draining: Promise<void> | undefined;

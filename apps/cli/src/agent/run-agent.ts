@@ -14,6 +14,7 @@ import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
 import { bindSubAgents, sessionSettings } from "./session-settings";
 import { SubAgentRunner } from "./sub-agent";
+import { SessionCheckpoints } from "./checkpoints";
 import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
 import { chooseModel, preflight } from "./preflight";
 import { resolveModelConfig, type ModelConfig } from "./provider-config";
@@ -119,6 +120,8 @@ export interface Prepared {
   /** Runs `task` sub-agents; bound to the session once it exists. */
   readonly delegate: SubAgentRunner;
   readonly subagentModel?: string;
+  /** What `write`/`edit` changed, per prompt, for `/rewind`. */
+  readonly checkpoints: SessionCheckpoints;
 }
 
 /** Settings, model config, preflight and boot; preflight and boot overlap. */
@@ -146,6 +149,7 @@ async function prepare(
   const profile = (flags.profile ?? "all") as BootOptions["profile"];
 
   const delegate = new SubAgentRunner();
+  const checkpoints = new SessionCheckpoints();
   const checked = preflight(config);
   // Off the terminal nothing is drawing: say at once that the model is unusable
   // rather than after the slowest server has started (the deck is closed after).
@@ -160,6 +164,7 @@ async function prepare(
     sessionDir,
     env,
     delegate,
+    checkpoint: checkpoints,
     mcpToolBudget:
       flags.mcpToolBudget ??
       Math.floor((settings.contextWindow ?? defaultContextWindow(config.provider)) * DEFAULT_BUDGET_SHARE),
@@ -190,6 +195,7 @@ async function prepare(
     allow: [...(flags.allow ?? []), ...(settings.allow ?? [])],
     ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
     delegate,
+    checkpoints,
     ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
   };
 }

@@ -21,12 +21,14 @@ export function sessionSettings(prepared: Prepared) {
     maxRetries: prepared.config.maxRetries,
     ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
     ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
+    checkpoints: prepared.checkpoints,
   };
 }
 
 /** Let `task` start sub-agents from this session: same settings (or `--subagent-model`), same gate. */
 export function bindSubAgents(prepared: Prepared, session: AgentSession, gate: PermissionGate, emit: EventSink): void {
-  const settings = sessionSettings(prepared);
+  // A sub-agent's file changes belong to the parent's prompt: it opens no checkpoints of its own.
+  const { checkpoints: _parentCheckpoints, ...settings } = sessionSettings(prepared);
   const modelId = prepared.subagentModel ?? prepared.modelId;
   prepared.delegate.bind({
     options: { ...settings, modelId, model: createLanguageModel(prepared.config, modelId) },

@@ -71,6 +71,8 @@ export interface SessionOptions {
   readonly cancelGraceMs?: number;
   /** A `task` sub-agent's session (its own briefing opening). */
   readonly role?: "main" | "sub-agent";
+  /** Opens a checkpoint per prompt, so `/rewind` can undo its file changes. */
+  readonly checkpoints?: { begin(prompt: string): string };
 }
 
 export interface TaskResult {
@@ -242,6 +244,7 @@ export class AgentSession {
   /** Run one task: the user's prompt, then turns until the model is done. */
   async run(prompt: string, signal: AbortSignal): Promise<TaskResult> {
     const task: TaskProgress = { started: Date.now(), turns: 0, usage: ZERO_USAGE };
+    this.options.checkpoints?.begin(prompt);
     this.push({ role: "user", content: prompt });
     for (;;) {
       if (signal.aborted) return this.finish(task, "interrupted", "", "interrupted by the user");

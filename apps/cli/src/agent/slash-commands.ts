@@ -5,10 +5,13 @@
 import type { BootedDeck } from "../boot-types";
 import type { Style } from "./render";
 import { startupWarnings } from "../startup-warnings";
+import type { SessionCheckpoints } from "./checkpoints";
 import type { AgentSession } from "./session";
 
 export interface SlashContext {
   readonly session: AgentSession;
+  /** What `write`/`edit` changed per prompt; absent when nothing is checkpointed. */
+  readonly checkpoints?: SessionCheckpoints;
   readonly deck: BootedDeck;
   readonly style: Style;
   print(text: string): void;
@@ -128,6 +131,27 @@ async function mcpCommand(args: readonly string[], ctx: SlashContext): Promise<v
   );
 }
 
+function rewindCommand(args: readonly string[], ctx: SlashContext): void {
+  const store = ctx.checkpoints;
+  const prompts = store?.list() ?? [];
+  if (!store || prompts.length === 0) {
+    ctx.print("Nothing to rewind yet: no prompt has run in this session.");
+    return;
+  }
+  const index = Number(args[0]);
+  if (args[0] === undefined || !Number.isInteger(index) || index < 1 || index > prompts.length) {
+    for (const p of prompts)
+      ctx.print(
+        `${pad(String(p.index), 4)}${pad(`${p.files.size} file${p.files.size === 1 ? "" : "s"}`, 10)}${ctx.style.dim(firstLine(p.prompt, 70))}`,
+      );
+    ctx.print(ctx.style.dim("/rewind <n> puts back every file changed since prompt n, as it was before it"));
+    return;
+  }
+  const done = store.rewind(index);
+  if (done.length === 0) ctx.print(`No file changed since prompt ${index}.`);
+  for (const file of done) ctx.print(`${file.action === "deleted" ? "deleted " : "restored"} ${file.path}`);
+}
+
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "help", usage: "/help", summary: "This list", run: (_args, ctx) => helpCommand(ctx) },
   {
@@ -141,6 +165,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/mcp [status | reconnect <server> | enable <server> | disable <server>]",
     summary: "MCP server status and control",
     run: mcpCommand,
+  },
+  {
+    name: "rewind",
+    usage: "/rewind [n]",
+    summary: "List prompts; with n, put back every file write/edit changed since prompt n",
+    run: rewindCommand,
   },
   {
     name: "clear",

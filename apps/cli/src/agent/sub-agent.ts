@@ -19,7 +19,7 @@ import { SUB_AGENTS } from "./sub-agent-roster";
 export interface SubAgentParent {
   readonly options: Omit<
     SessionOptions,
-    "emit" | "gate" | "deck" | "sessionId" | "role" | "approvePlan" | "autoApprovePlans"
+    "emit" | "gate" | "deck" | "sessionId" | "role" | "approvePlan" | "autoApprovePlans" | "checkpoints"
   >;
   readonly deck: SessionDeck;
   readonly gate: PermissionGate;

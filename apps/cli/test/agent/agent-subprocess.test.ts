@@ -331,3 +331,17 @@ test("a malformed project config is reported on stderr before the first turn, na
   expect(r.stdout).toBe("answered anyway\n");
   expect(r.stderr).toMatch(new RegExp(`warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*: .*malformed`, "i"));
 });
+
+test("the memory card keeps its notes per project in .indusvx/memory.md, across sessions", async () => {
+  const server = await model([
+    callTool("memory", { action: "append", text: "the build uses tsup" }),
+    say("noted"),
+    callTool("memory", { action: "read" }),
+    (request) => say(`I remember: ${lastToolResults(request)[0]?.text.trim()}`),
+  ]);
+  const first = await runAgent(["-p", "remember this", "--allow", "memory", ...modelArgs(server)], sandbox);
+  expect(first.code).toBe(0);
+  expect(fs.readFileSync(path.join(sandbox.cwd, ".indusvx", "memory.md"), "utf8")).toBe("the build uses tsup\n");
+  const second = await runAgent(["-p", "what do you remember?", ...modelArgs(server)], sandbox);
+  expect(second.stdout).toBe("I remember: the build uses tsup\n");
+});

@@ -1,0 +1,109 @@
+/**
+ * MCP resources and prompts, and rewinding files, in the interactive session
+ * on a real terminal (tmux): `@everything:` completes resource URIs and
+ * attaches one, `/everything:simple-prompt` runs the server's prompt, and
+ * `/rewind` puts back a file the agent wrote.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
+import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
+import { TmuxSession } from "./support/tmux";
+
+jest.setTimeout(180_000);
+
+let fake: FakeModelServer | undefined;
+let sandbox: AgentSandbox;
+let tmux: TmuxSession | undefined;
+
+beforeEach(() => {
+  sandbox = agentSandbox();
+});
+afterAll(() => removeBinSnapshot());
+afterEach(async () => {
+  tmux?.kill();
+  tmux = undefined;
+  await fake?.close();
+  fake = undefined;
+  sandbox.cleanup();
+});
+
+/** Waits until the last non-empty screen line is the bare prompt. */
+async function waitForPrompt(session: TmuxSession, timeoutMs = 60_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const screen = session.screen();
+    if (
+      screen
+        .split("\n")
+        .filter((l) => l.trim().length > 0)
+        .at(-1)
+        ?.trim() === "›"
+    )
+      return screen;
+    if (Date.now() - started > timeoutMs) throw new Error(`no prompt after ${timeoutMs} ms:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("@server:uri completes and attaches, /server:prompt runs, /rewind restores a file the agent wrote", async () => {
+  const notes = path.join(sandbox.cwd, "notes.txt");
+  fs.writeFileSync(notes, "original\n");
+  fake = await startFakeModel({
+    script: [
+      (request) => {
+        const last = request.messages.at(-1)!.text;
+        return say(
+          last.includes('<resource server="everything" uri="demo://resource/static/document/architecture.md">')
+            ? `attached ${last.length > 200 ? "with text" : "empty"}`
+            : "nothing attached",
+        );
+      },
+      (request) => say(`prompt said: ${request.messages.at(-1)!.text}`),
+      callTool("read", { path: "notes.txt" }),
+      callTool("write", { path: "notes.txt", content: "overwritten\n" }),
+      say("wrote it"),
+    ],
+  });
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  tmux = TmuxSession.start(
+    [process.execPath, bin(), "--session-dir", sandbox.sessions, "--mcp", mcp, "--allow", "write"].concat([
+      "--base-url",
+      fake.baseUrl,
+      "--model",
+      "fake-model",
+    ]),
+    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
+  );
+  await tmux.waitFor(/everything ✓/);
+  await waitForPrompt(tmux);
+
+  // `@every` + Tab completes the server; a URI prefix + Tab completes the resource.
+  tmux.type("summarise @every", false);
+  tmux.keys("Tab");
+  await tmux.waitFor(/› summarise @everything:\s*$/m);
+  tmux.type("demo://resource/static/document/arch", false);
+  tmux.keys("Tab");
+  await tmux.waitFor(/@everything:demo:\/\/resource\/static\/document\/architecture\.md/);
+  tmux.keys("Enter");
+  await tmux.waitFor(/📎 @everything:demo:\/\/resource\/static\/document\/architecture\.md \(\d+ chars\)/);
+  await tmux.waitFor(/attached with text/);
+  await waitForPrompt(tmux);
+
+  // A server prompt as a slash command.
+  tmux.type("/everything:simple-prompt");
+  await tmux.waitFor(/prompt said: This is a simple prompt without arguments\./);
+  await waitForPrompt(tmux);
+
+  // The agent overwrites notes.txt; /rewind 3 puts it back.
+  tmux.type("overwrite notes");
+  await tmux.waitFor(/wrote it/);
+  await waitForPrompt(tmux);
+  expect(fs.readFileSync(notes, "utf8")).toBe("overwritten\n");
+  tmux.type("/rewind");
+  await tmux.waitFor(/\/rewind <n> puts back/);
+  expect(tmux.screen()).toMatch(/^3\s+1 file\s+overwrite notes/m);
+  tmux.type("/rewind 3");
+  await tmux.waitFor(/restored \S*notes\.txt/);
+  expect(fs.readFileSync(notes, "utf8")).toBe("original\n");
+});
