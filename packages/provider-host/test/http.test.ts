@@ -354,18 +354,19 @@ describe("lifecycle", () => {
   });
 
   it("expires idle sessions but not ones with an open stream", async () => {
-    const { host } = await start({ idleTimeoutMs: 300 });
-    const idle = await rawSession(host);
+    const { host } = await start({ idleTimeoutMs: 600 });
+    // The streaming client first: the raw session must not expire before both exist.
     const { client } = await connect(host.url);
-    await delay(300); // the SDK client's GET stream is open by now
+    const idle = await rawSession(host);
     expect(host.sessionCount).toBe(2);
+    await delay(300); // the SDK client's GET stream is open by now
     await waitUntil(() => host.sessionCount === 1);
     const gone = await rawRequest(host.url, {
       headers: sessionHeaders(idle),
       body: '{"jsonrpc":"2.0","id":3,"method":"ping"}',
     });
     expect(gone.status).toBe(404);
-    await delay(600);
+    await delay(900);
     await expectStillServing(host, client);
   });
 
