@@ -1,13 +1,25 @@
 /**
  * `indusr mcp status`: connect every configured server in parallel and report
  * phase, tool count, fault, connect time and, for a failed stdio server, the
- * last lines it wrote to stderr. Exit 1 when any server failed.
+ * last lines it wrote to stderr. A server that wants a sign-in shows as
+ * `needs-login` with the command to run, not as a fault. Exit 1 when any
+ * server failed.
  */
 import type { ServerReport } from "../boot-types";
 import { EXIT } from "../program";
 import { onTeardown, setExitCode } from "../teardown";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
 import { table } from "./tools";
+
+/** What `mcp status` prints for one server: `needs-login` is a state of its own, with its hint instead of a fault. */
+export type StatusRow =
+  ServerReport | (Omit<ServerReport, "phase" | "fault"> & { readonly phase: "needs-login"; readonly signIn: string });
+
+export function statusRow(report: ServerReport): StatusRow {
+  if (report.fault?.kind !== "unauthorized") return report;
+  const { fault, ...rest } = report;
+  return { ...rest, phase: "needs-login", signIn: fault.message };
+}
 
 export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf(flags, "all");
@@ -16,12 +28,14 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   const unregister = onTeardown(() => mcp.tearDown());
   try {
     warnDiagnostics(cli, diagnostics);
-    const servers = reports();
-    const failed = servers.filter((s) => s.phase !== "ready" || s.listFault);
+    const reported = reports();
+    const servers = reported.map(statusRow);
+    const signIn = servers.filter((s) => s.phase === "needs-login");
+    const failed = servers.filter((s) => (s.phase !== "ready" && s.phase !== "needs-login") || s.listFault);
     // A listing failure is not in the table's phase column: say it on stderr too.
     warnFailedServers(
       cli,
-      servers.filter((s) => s.listFault),
+      reported.filter((s) => s.listFault),
     );
     const code = failed.length > 0 ? EXIT.failed : EXIT.ok;
     setExitCode(code);
@@ -47,7 +61,10 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
           `\n${s.id} stderr (last ${s.stderrTail.length} lines):\n${s.stderrTail.map((line) => `  ${line}`).join("\n")}\n`,
         );
       }
-      process.stdout.write(`\n${servers.length - failed.length} of ${servers.length} servers ready\n`);
+      for (const s of signIn) if ("signIn" in s) process.stdout.write(`\n${s.signIn}\n`);
+      const ready = servers.length - failed.length - signIn.length;
+      const waiting = signIn.length > 0 ? `, ${signIn.length} ${signIn.length === 1 ? "needs" : "need"} a sign-in` : "";
+      process.stdout.write(`\n${ready} of ${servers.length} servers ready${waiting}\n`);
     }
     return code;
   } finally {
@@ -56,7 +73,8 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   }
 }
 
-function faultCell(server: ServerReport): string {
+function faultCell(server: StatusRow): string {
+  if ("signIn" in server) return "";
   if (server.fault) return `${server.fault.kind}: ${server.fault.message.split("\n")[0]}`;
   if (server.listFault) return `listing failed, ${server.listFault.kind}: ${server.listFault.message.split("\n")[0]}`;
   return "";

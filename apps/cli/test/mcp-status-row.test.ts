@@ -1,0 +1,17 @@
+import { statusRow } from "../src/commands/mcp-status";
+
+it("a server that wants a sign-in is needs-login with its hint, not a fault", () => {
+  const base = { id: "linear", transport: "streamable-http", toolCount: 0, connectMs: 12 };
+  const row = statusRow({
+    ...base,
+    phase: "faulted",
+    fault: { kind: "unauthorized", message: 'server "linear" needs a sign-in; sign in with `indusr mcp login linear`' },
+  });
+  expect(row).toEqual({
+    ...base,
+    phase: "needs-login",
+    signIn: 'server "linear" needs a sign-in; sign in with `indusr mcp login linear`',
+  });
+  const crashed = { ...base, phase: "faulted" as const, fault: { kind: "transport" as const, message: "gone" } };
+  expect(statusRow(crashed)).toBe(crashed);
+});
