@@ -39,6 +39,7 @@ import { UsageError } from "./program";
 import { silentProgress, type ProgressSink } from "./progress";
 import { memoryFile, ProjectMemory } from "./project-memory";
 import { serverCatalog } from "./server-catalog";
+import { startRunLogs } from "./run-logs";
 import { chooseDeferred } from "./tool-search/deferral";
 import { McpToolGateway } from "./tool-search/mcp-tool-gateway";
 
@@ -175,7 +176,7 @@ export async function connectMcp(
       env: options.env ?? process.env,
       fleet: {
         endpointOptions: {
-          ...(options.logDir ? { logDir: options.logDir } : {}),
+          ...(options.logDir ? { logDir: startRunLogs(options.logDir) } : {}),
           closeGraceMs: closeGraceMsOf(options.env ?? process.env),
         },
       },

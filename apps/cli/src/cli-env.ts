@@ -34,7 +34,13 @@ export function defaultSessionDir(cli: CliEnv): string {
   return path.join(cli.home, ".indusvx", "sessions");
 }
 
-/** Where MCP server stderr logs go unless `--log-dir` says otherwise. */
+/**
+ * Where MCP server stderr logs go unless `--log-dir` says otherwise: the
+ * user's state folder (`$XDG_STATE_HOME/indusvx/logs`, else
+ * `~/.local/state/indusvx/logs`), or `<session-dir>/logs` when one is given.
+ */
 export function defaultLogDir(cli: CliEnv, sessionDir?: string): string {
-  return path.join(sessionDir ?? defaultSessionDir(cli), "logs");
+  if (sessionDir !== undefined) return path.join(sessionDir, "logs");
+  const state = cli.env.XDG_STATE_HOME;
+  return path.join(state && state.length > 0 ? state : path.join(cli.home, ".local", "state"), "indusvx", "logs");
 }

@@ -191,9 +191,10 @@ export function buildProgram(
   mcp.addCommand(
     withFlags(
       new Command("logs")
-        .description("Show a server's stderr log")
+        .description("Show a server's stderr log from its latest run")
         .argument("<name>")
-        .option("-n, --lines <n>", "Only the last n lines"),
+        .option("-n, --lines <n>", "Only the last n lines")
+        .option("--all", "Every kept run's log, oldest first (default: the latest run)"),
       ["log-dir", "session-dir"],
     ).action((name, options) =>
       run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand as never), [name, options]),

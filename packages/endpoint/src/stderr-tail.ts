@@ -1,19 +1,25 @@
 /**
  * A server's stderr, kept so a fault can quote it and a user can read it, but
  * bounded: a chatty server must not grow the host's memory. Optionally
- * appended to a log file as well. The pipe is always read, since an unread
- * stderr pipe fills up and blocks the child.
+ * appended to a log file as well: each line stamped with the time, the file
+ * private to the user (0600: stderr may carry secrets) and capped at
+ * `MAX_LOG_BYTES`. The pipe is always read, since an unread stderr pipe fills
+ * up and blocks the child.
  */
 import fs from "node:fs";
 import path from "node:path";
 
 export const DEFAULT_STDERR_LINES = 200;
 const MAX_LINE_CHARS = 4_000;
+/** Beyond this a log file gets one closing note and nothing more. */
+export const MAX_LOG_BYTES = 8 * 1024 * 1024;
 
 export class StderrTail {
   private readonly lines: string[] = [];
   private partial = "";
   private log: fs.WriteStream | undefined;
+  private logBytes = 0;
+  private logAtLineStart = true;
   private readonly decoder = new TextDecoder();
 
   constructor(
@@ -22,8 +28,8 @@ export class StderrTail {
   ) {
     if (logFile) {
       try {
-        fs.mkdirSync(path.dirname(logFile), { recursive: true });
-        this.log = fs.createWriteStream(logFile, { flags: "a" });
+        fs.mkdirSync(path.dirname(logFile), { recursive: true, mode: 0o700 });
+        this.log = fs.createWriteStream(logFile, { flags: "a", mode: 0o600 });
         // A log that cannot be written must not take the endpoint down.
         this.log.on("error", () => {
           this.log = undefined;
@@ -36,8 +42,9 @@ export class StderrTail {
 
   /** Feed a raw chunk of the child's stderr. */
   push(chunk: Buffer | string): void {
-    this.log?.write(chunk);
-    const text = this.partial + (typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true }));
+    const decoded = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    this.writeLog(decoded);
+    const text = this.partial + decoded;
     const parts = text.split(/\r?\n/);
     this.partial = parts.pop() ?? "";
     if (this.partial.length > MAX_LINE_CHARS) {
@@ -45,6 +52,25 @@ export class StderrTail {
       this.partial = "";
     }
     for (const line of parts) this.keep(line);
+  }
+
+  /** Append `text` to the log, a timestamp at the start of each line, up to the cap. */
+  private writeLog(text: string): void {
+    if (!this.log || text.length === 0) return;
+    let stamped = "";
+    for (const piece of text.split(/(?<=\n)/)) {
+      if (this.logAtLineStart) stamped += `${new Date().toISOString()} `;
+      stamped += piece;
+      this.logAtLineStart = piece.endsWith("\n");
+    }
+    const bytes = Buffer.byteLength(stamped);
+    if (this.logBytes + bytes > MAX_LOG_BYTES) {
+      this.log.write(`${this.logAtLineStart ? "" : "\n"}[log capped at ${MAX_LOG_BYTES} bytes]\n`);
+      this.close();
+      return;
+    }
+    this.logBytes += bytes;
+    this.log.write(stamped);
   }
 
   private keep(line: string): void {

@@ -145,7 +145,10 @@ async function prepare(
 
   const sessionDir = path.resolve(cli.cwd, flags.sessionDir ?? defaultSessionDir({ ...cli, home }));
   const logDir =
-    flags.logDir !== undefined ? path.resolve(cli.cwd, flags.logDir) : defaultLogDir({ ...cli, home }, sessionDir);
+    flags.logDir !== undefined
+      ? path.resolve(cli.cwd, flags.logDir)
+      : // The state folder, like every other command, unless a session folder was asked for.
+        defaultLogDir({ ...cli, home }, flags.sessionDir === undefined ? undefined : sessionDir);
   const profile = (flags.profile ?? "all") as BootOptions["profile"];
 
   const delegate = new SubAgentRunner();
