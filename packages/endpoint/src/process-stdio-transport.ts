@@ -74,6 +74,9 @@ const PIPE_DRAIN_MS = 1_000;
  */
 const EXIT_AFTER_EOF_MS = 200;
 
+/** Each shutdown wait for a server whose pipes are gone. */
+const PIPE_LOSS_GRACE_MS = 300;
+
 /** Why a still-running server's connection is unusable. */
 export type PipeLoss = "stdout-closed" | "stdin-broken";
 const POLL_MS = 25;
@@ -202,7 +205,8 @@ export class ProcessStdioTransport implements Transport {
     setTimeout(() => {
       if (this.exitInfoValue !== undefined || this.closing || this.finished) return;
       this.finish();
-      void this.close();
+      // Its pipes are dead, so a long grace to flush buys nothing.
+      void this.close(PIPE_LOSS_GRACE_MS);
     }, EXIT_AFTER_EOF_MS).unref();
   }
 
