@@ -36,11 +36,11 @@ export function defaultSessionDir(cli: CliEnv): string {
 
 /**
  * Where MCP server stderr logs go unless `--log-dir` says otherwise: the
- * user's state folder (`$XDG_STATE_HOME/indusvx/logs`, else
- * `~/.local/state/indusvx/logs`), or `<session-dir>/logs` when one is given.
+ * user's state folder (`$XDG_STATE_HOME/indusr/logs`, else
+ * `~/.local/state/indusr/logs`), or `<session-dir>/logs` when one is given.
  */
 export function defaultLogDir(cli: CliEnv, sessionDir?: string): string {
   if (sessionDir !== undefined) return path.join(sessionDir, "logs");
   const state = cli.env.XDG_STATE_HOME;
-  return path.join(state && state.length > 0 ? state : path.join(cli.home, ".local", "state"), "indusvx", "logs");
+  return path.join(state && state.length > 0 ? state : path.join(cli.home, ".local", "state"), "indusr", "logs");
 }

@@ -12,7 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-const stateLogs = () => path.join(sandbox.home, ".local", "state", "indusvx", "logs");
+const stateLogs = () => path.join(sandbox.home, ".local", "state", "indusr", "logs");
 
 it("keeps each run's stderr apart, stamped and private; logs shows the latest run, --all every run", async () => {
   writeConfig(path.join(sandbox.cwd, ".indusvx"), { broken: crashingRow() });
