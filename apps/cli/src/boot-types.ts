@@ -25,6 +25,8 @@ export interface ServerReport {
 }
 
 export interface ConfigDiagnostic {
+  /** The deck's diagnostic kind (`placeholder`, `needs-approval`, `shadowed`, ...). */
+  readonly kind?: string;
   readonly file: string;
   readonly row?: string;
   readonly message: string;

@@ -34,6 +34,7 @@ import type {
   ToolOrigin,
   UnofferedTool,
 } from "./boot-types";
+import { loadConfig } from "./config-load";
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./program";
 import { silentProgress, type ProgressSink } from "./progress";
@@ -62,6 +63,8 @@ export interface BootOptions {
   readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
   /** Files `write`/`edit` change, for `/rewind`. */
   readonly checkpoint?: CheckpointStore;
+  /** Ask on the terminal for approval of other tools' project files and for `${input:…}` values. */
+  readonly interactive?: boolean;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -113,6 +116,11 @@ class SwitchableSource implements CapabilitySource {
 }
 
 function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): ServerReport[] {
+  const mounted = new Map<string, number>();
+  for (const cap of mcp.source.capabilities()) {
+    const server = serverOf(cap);
+    if (server !== undefined) mounted.set(server, (mounted.get(server) ?? 0) + 1);
+  }
   return mcp.servers.map((server) => {
     const status = mcp.status.get(server.id);
     const endpoint = mcp.fleet?.endpoint(server.id);
@@ -124,7 +132,8 @@ function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): Server
       transport: endpoint?.transportKind ?? server.transport,
       ...(origin ? { source: origin.file } : {}),
       phase: endpoint?.phase ?? status?.phase ?? "idle",
-      toolCount: endpoint?.status().toolCount ?? status?.toolCount ?? 0,
+      // What the agent sees: counted after includeTools/excludeTools, not what the server listed.
+      toolCount: mounted.get(server.id) ?? 0,
       ...(connectMs.has(server.id) ? { connectMs: connectMs.get(server.id)! } : {}),
       ...(status?.fault ? { fault: { kind: status.fault.kind, message: status.fault.message } } : {}),
       ...(listFault ? { listFault: { kind: listFault.kind, message: listFault.message } } : {}),
@@ -166,13 +175,20 @@ export function closeGraceMsOf(env: NodeJS.ProcessEnv): number {
 
 /** Load and connect every configured MCP server (no deck). */
 export async function connectMcp(
-  options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers">,
+  options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive">,
 ): Promise<{ mcp: McpBoot; reports: () => ServerReport[]; diagnostics: ConfigDiagnostic[] }> {
   const sink = options.progress ?? silentProgress;
   const connectMs = new Map<string, number>();
   let mcp: McpBoot;
   try {
+    const config = await loadConfig({
+      cwd: options.cwd,
+      ...(options.mcp ? { mcp: options.mcp } : {}),
+      env: options.env ?? process.env,
+      interactive: options.interactive === true,
+    });
     mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {
+      config,
       env: options.env ?? process.env,
       fleet: {
         endpointOptions: {
@@ -187,6 +203,7 @@ export async function connectMcp(
     sink.finish();
   }
   const diagnostics: ConfigDiagnostic[] = mcp.diagnostics.map((d) => ({
+    kind: d.kind,
     file: d.file,
     ...(d.row ? { row: d.row } : {}),
     message: d.message,

@@ -1,21 +1,22 @@
 /**
- * Where other MCP clients keep their server lists, and how to read the raw
- * rows out of each. Rows are copied as written (so `${VAR}` references stay
- * references, not expanded secrets); `indusr`'s loader reads every one of
- * these row dialects.
+ * Where other MCP clients keep their server lists (most specific first).
+ * Reading them is the deck's job (`readPeerFile`, in each client's dialect);
+ * this file only knows the places.
  */
-import fs from "node:fs";
 import path from "node:path";
-import { parse, type ParseError } from "jsonc-parser";
+import type { McpDialect } from "@indus/deck";
 
-export const IMPORT_CLIENTS = ["claude-desktop", "claude-code", "vscode", "cursor", "gemini"] as const;
+export const IMPORT_CLIENTS = [
+  "claude-desktop",
+  "claude-code",
+  "vscode",
+  "cursor",
+  "gemini",
+  "codex",
+  "opencode",
+  "windsurf",
+] as const;
 export type ImportClient = (typeof IMPORT_CLIENTS)[number];
-
-export interface ImportPlace {
-  readonly file: string;
-  /** Path to the servers object inside the file, e.g. `["mcpServers"]`. */
-  readonly at: readonly string[];
-}
 
 export interface ImportEnv {
   readonly cwd: string;
@@ -25,8 +26,20 @@ export interface ImportEnv {
   readonly xdgConfigHome?: string;
 }
 
+/** The dialect each client's files are read in. */
+export const DIALECT_OF: Readonly<Record<ImportClient, McpDialect>> = {
+  "claude-desktop": "claude-desktop",
+  "claude-code": "claude-code",
+  vscode: "vscode",
+  cursor: "cursor",
+  gemini: "gemini",
+  codex: "codex",
+  opencode: "opencode",
+  windsurf: "windsurf",
+};
+
 /** The files each client reads, most specific first. */
-export function importPlaces(client: ImportClient, env: ImportEnv): ImportPlace[] {
+export function importPlaces(client: ImportClient, env: ImportEnv): string[] {
   const xdg = env.xdgConfigHome ?? path.join(env.home, ".config");
   const appSupport =
     env.platform === "darwin"
@@ -36,75 +49,29 @@ export function importPlaces(client: ImportClient, env: ImportEnv): ImportPlace[
         : xdg;
   switch (client) {
     case "claude-desktop":
-      return [{ file: path.join(appSupport, "Claude", "claude_desktop_config.json"), at: ["mcpServers"] }];
+      return [path.join(appSupport, "Claude", "claude_desktop_config.json")];
     case "claude-code":
-      return [
-        { file: path.join(env.cwd, ".mcp.json"), at: ["mcpServers"] },
-        { file: path.join(env.home, ".claude.json"), at: ["projects", env.cwd, "mcpServers"] },
-        { file: path.join(env.home, ".claude.json"), at: ["mcpServers"] },
-      ];
+      // ~/.claude.json holds this project's local servers and the user's servers.
+      return [path.join(env.cwd, ".mcp.json"), path.join(env.home, ".claude.json")];
     case "vscode":
       return [
-        { file: path.join(env.cwd, ".vscode", "mcp.json"), at: ["servers"] },
-        { file: path.join(appSupport, "Code", "User", "mcp.json"), at: ["servers"] },
-        { file: path.join(appSupport, "Code", "User", "settings.json"), at: ["mcp", "servers"] },
+        path.join(env.cwd, ".vscode", "mcp.json"),
+        path.join(appSupport, "Code", "User", "mcp.json"),
+        path.join(appSupport, "Code", "User", "settings.json"),
       ];
     case "cursor":
-      return [
-        { file: path.join(env.cwd, ".cursor", "mcp.json"), at: ["mcpServers"] },
-        { file: path.join(env.home, ".cursor", "mcp.json"), at: ["mcpServers"] },
-      ];
+      return [path.join(env.cwd, ".cursor", "mcp.json"), path.join(env.home, ".cursor", "mcp.json")];
     case "gemini":
+      return [path.join(env.cwd, ".gemini", "settings.json"), path.join(env.home, ".gemini", "settings.json")];
+    case "codex":
+      return [path.join(env.cwd, ".codex", "config.toml"), path.join(env.home, ".codex", "config.toml")];
+    case "opencode":
       return [
-        { file: path.join(env.cwd, ".gemini", "settings.json"), at: ["mcpServers"] },
-        { file: path.join(env.home, ".gemini", "settings.json"), at: ["mcpServers"] },
+        path.join(env.cwd, "opencode.json"),
+        path.join(env.cwd, "opencode.jsonc"),
+        path.join(xdg, "opencode", "opencode.json"),
       ];
+    case "windsurf":
+      return [path.join(env.home, ".codeium", "windsurf", "mcp_config.json")];
   }
-}
-
-export interface ImportedRow {
-  readonly name: string;
-  readonly row: Record<string, unknown>;
-  readonly file: string;
-  /** Notes about what was changed or cannot carry over. */
-  readonly notes: readonly string[];
-}
-
-/** VS Code writes `${env:NAME}`; indusr (like Claude Code) writes `${NAME}`. */
-function rewriteVars(value: unknown, notes: string[]): unknown {
-  if (typeof value === "string") {
-    if (/\$\{input:[^}]*\}/.test(value)) notes.push(`"${value}" asks VS Code for input at start; set it by hand`);
-    return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, "${$1}");
-  }
-  if (Array.isArray(value)) return value.map((v) => rewriteVars(v, notes));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteVars(v, notes)]));
-  }
-  return value;
-}
-
-/** Reads one place; missing files give no rows, unreadable ones an error. */
-export function readImportPlace(place: ImportPlace): { rows: ImportedRow[]; error?: string } {
-  let text: string;
-  try {
-    text = fs.readFileSync(place.file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { rows: [] };
-    return { rows: [], error: `${place.file}: cannot read: ${(error as Error).message}` };
-  }
-  const errors: ParseError[] = [];
-  let node: unknown = parse(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0) return { rows: [], error: `${place.file}: not valid JSON; skipped` };
-  for (const key of place.at)
-    node = node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
-  if (node === undefined) return { rows: [] };
-  if (!node || typeof node !== "object" || Array.isArray(node))
-    return { rows: [], error: `${place.file}: ${place.at.join(".")} is not an object; skipped` };
-  const rows: ImportedRow[] = [];
-  for (const [name, raw] of Object.entries(node as Record<string, unknown>)) {
-    if (!raw || typeof raw !== "object" || Array.isArray(raw)) continue;
-    const notes: string[] = [];
-    rows.push({ name, row: rewriteVars(raw, notes) as Record<string, unknown>, file: place.file, notes });
-  }
-  return { rows };
 }

@@ -2,7 +2,8 @@
  * The command tree. Every command module is loaded only when that command
  * runs, so `indusr --version` and `indusr --help` stay cheap.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Argument, Command, CommanderError, Option } from "commander";
+import { didYouMean } from "./did-you-mean";
 import { withFlags } from "./flags";
 import { VERSION } from "./version";
 
@@ -14,6 +15,10 @@ export class UsageError extends Error {
 }
 
 const TOOL_FLAGS = ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"] as const;
+
+function commandNames(program: Command): string[] {
+  return program.commands.map((c) => c.name());
+}
 
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
@@ -48,11 +53,14 @@ export function buildProgram(
     "base-url",
     "output-format",
   ]);
-  program.action((prompt: string[], options: Record<string, unknown>) =>
-    run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options], {
+  program.action((prompt: string[], options: Record<string, unknown>) => {
+    // A lone word that looks like a command is a typo, not a task for the model.
+    const suggestion = prompt.length === 1 ? didYouMean(prompt[0]!, commandNames(program)) : undefined;
+    if (suggestion !== undefined) throw new UsageError(suggestion);
+    return run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options], {
       ownSignals: true,
-    }),
-  );
+    });
+  });
 
   const tools = withFlags(
     new Command("tools").description("List every tool the agent sees: built-ins, app cards and MCP tools"),
@@ -143,20 +151,34 @@ export function buildProgram(
   mcp.addCommand(
     withFlags(
       new Command("import")
-        .description("Copy servers from another client's config")
+        .description(
+          "Copy servers from another client's config (into your user file unless --scope project), keeping ${VAR} references as references",
+        )
         .addOption(
           new Option("--from <client>", "Where from")
-            .choices(["claude-desktop", "claude-code", "vscode", "cursor", "gemini"])
+            .choices(["claude-desktop", "claude-code", "vscode", "cursor", "gemini", "codex", "opencode", "windsurf"])
             .makeOptionMandatory(),
         )
         .addOption(
-          new Option("-s, --scope <scope>", "Which file to write").choices(["project", "user"]).default("project"),
+          new Option("-s, --scope <scope>", "Which file to write (project warns about literal secrets)")
+            .choices(["project", "user"])
+            .default("user"),
         )
         .option("--file <path>", "Read this file instead of the client's usual location")
         .option("--dry-run", "Show what would be imported; write nothing")
         .option("--force", "Replace servers of the same name"),
       ["cwd", "json"],
     ).action((options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpImportCommand as never), [options])),
+  );
+  mcp.addCommand(
+    withFlags(
+      new Command("approve").description(
+        "Approve this project's MCP files written by other tools (.mcp.json, .vscode/mcp.json, ...) so their servers start",
+      ),
+      ["cwd", "json"],
+    ).action((options) =>
+      run(() => import("./commands/mcp-approve").then((m) => m.mcpApproveCommand as never), [options]),
+    ),
   );
   mcp.addCommand(
     withFlags(
@@ -201,6 +223,23 @@ export function buildProgram(
     ),
   );
   program.addCommand(mcp);
+
+  program.addCommand(
+    withFlags(
+      new Command("doctor").description(
+        "Check the setup: config files and their problems, each server's command on PATH, auth, era and connect time",
+      ),
+      ["mcp", "cwd", "json", "log-dir"],
+    ).action((options) => run(() => import("./commands/doctor").then((m) => m.doctorCommand as never), [options])),
+  );
+  program.addCommand(
+    new Command("completion")
+      .description("Print a shell completion script: indusr completion bash|zsh|fish")
+      .addArgument(new Argument("<shell>", "Your shell").choices(["bash", "zsh", "fish"]))
+      .action((shell: string) =>
+        run(() => import("./commands/completion").then((m) => m.completionCommand as never), [shell]),
+      ),
+  );
   return program;
 }
 

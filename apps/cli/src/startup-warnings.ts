@@ -7,6 +7,8 @@
 
 /** What a diagnostic line needs (a `ConfigDiagnostic` or its event view). */
 export interface DiagnosticView {
+  /** The deck's diagnostic kind; `needs-approval` lines say how to approve. */
+  readonly kind?: string;
   readonly file: string;
   readonly row?: string;
   readonly message: string;
@@ -19,9 +21,14 @@ export interface FailedServerView {
   readonly listFault?: { readonly kind: string; readonly message: string };
 }
 
+const APPROVAL_HINT = "; approve with `indusr mcp approve` (or answer the prompt in a terminal session)";
+
 /** `<file> (<row>): <message>`, one per diagnostic, without the `warning:` prefix. */
 export function diagnosticLines(diagnostics: readonly DiagnosticView[]): string[] {
-  return diagnostics.map((d) => `${d.row ? `${d.file} (${d.row})` : d.file}: ${d.message}`);
+  return diagnostics.map(
+    (d) =>
+      `${d.row ? `${d.file} (${d.row})` : d.file}: ${d.message}${d.kind === "needs-approval" ? APPROVAL_HINT : ""}`,
+  );
 }
 
 function firstLine(message: string): string {

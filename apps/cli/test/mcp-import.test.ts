@@ -10,7 +10,8 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-const projectFile = () => path.join(sandbox.cwd, ".indusvx", "mcp.json");
+// `mcp import` writes the user file unless --scope project.
+const projectFile = () => path.join(sandbox.xdg, "indusvx", "mcp.json");
 const write = (file: string, value: unknown) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value, null, 2));
@@ -37,7 +38,7 @@ describe("indusr mcp import", () => {
     expect(real.code).toBe(0);
     const written = JSON.parse(fs.readFileSync(projectFile(), "utf8"));
     expect(written.servers.github.env).toEqual({ GITHUB_TOKEN: "${GITHUB_TOKEN}" });
-    expect(written.servers.remote).toEqual({ type: "http", url: "https://mcp.example.com/mcp" });
+    expect(written.servers.remote).toEqual({ transport: "streamable-http", url: "https://mcp.example.com/mcp" });
 
     const listed = await runCli(["mcp", "list", "--json"], { sandbox, env: { GITHUB_TOKEN: "t" } });
     expect(JSON.parse(listed.stdout).map((s: { name: string; transport: string }) => [s.name, s.transport])).toEqual([

@@ -1,12 +1,17 @@
 /**
  * `indusr mcp list | get | show-merged`: the configured servers and the file
- * each came from, with secrets in env, headers and URLs redacted.
+ * each came from, with secrets in env, headers and URLs redacted. When
+ * nothing is configured, say where indus looked and how to import.
  */
+import fs from "node:fs";
 import type { ServerConfig } from "@indus/contract";
-import { resolveMcpConfig } from "@indus/deck";
-import { cliEnv } from "../cli-env";
+import type { ResolvedMcpConfig } from "@indus/deck";
+import { cliEnv, type CliEnv } from "../cli-env";
+import { canAsk, loadConfig } from "../config-load";
+import { IMPORT_CLIENTS, importPlaces } from "../import-sources";
 import { EXIT } from "../program";
 import { REDACTED, redactArgs, redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
+import { warningsFor } from "../server-json";
 import { warnDiagnostics } from "./shared";
 import { table } from "./tools";
 
@@ -32,41 +37,72 @@ function target(server: ServerConfig): string {
   return server.transport === "stdio" ? [server.command, ...redactArgs(server.args)].join(" ") : redactUrl(server.url);
 }
 
-function load(flags: ConfigFlags) {
+async function load(flags: ConfigFlags) {
   const cli = cliEnv(flags);
-  const resolved = resolveMcpConfig({ mcp: flags.mcp ?? [] }, cli.cwd, { env: cli.env });
+  const resolved = await loadConfig({
+    cwd: cli.cwd,
+    ...(flags.mcp ? { mcp: flags.mcp } : {}),
+    env: cli.env,
+    interactive: !flags.json && canAsk(),
+  });
   warnDiagnostics(cli, resolved.diagnostics);
-  const rows = resolved.servers.map((server) => ({
-    server: redactServer(server),
-    source: resolved.origins.get(server.id)?.file ?? "",
-    row: resolved.origins.get(server.id)?.row ?? "",
-  }));
+  const rows = resolved.servers.map((server) => {
+    const origin = resolved.origins.get(server.id);
+    return {
+      server: redactServer(server),
+      source: origin?.file ?? "",
+      row: origin?.row ?? "",
+      warnings: warningsFor(resolved.diagnostics, origin?.file, origin?.row),
+    };
+  });
   return { cli, resolved, rows };
 }
 
-export async function mcpListCommand(flags: ConfigFlags): Promise<number> {
-  const { rows, resolved } = load(flags);
-  if (flags.json) {
-    process.stdout.write(
-      `${JSON.stringify(
-        rows.map((r) => ({
-          name: r.server.id,
-          transport: r.server.transport,
-          target: target(r.server),
-          source: r.source,
-          row: r.row,
-        })),
-        null,
-        2,
-      )}\n`,
+/** Which other clients' files exist, so the empty state can name the import that would help. */
+function importableClients(cli: CliEnv): string[] {
+  return IMPORT_CLIENTS.filter((client) =>
+    importPlaces(client, {
+      cwd: cli.cwd,
+      home: cli.home,
+      platform: process.platform,
+      ...(cli.xdgConfigHome ? { xdgConfigHome: cli.xdgConfigHome } : {}),
+    }).some((file) => fs.existsSync(file)),
+  );
+}
+
+/** "No servers", with every place indus looked and what to do next. */
+export function emptyStateMessage(cli: CliEnv, resolved: ResolvedMcpConfig): string {
+  const lines = ["No MCP servers configured.", "indus looked in:"];
+  for (const file of resolved.searched) lines.push(`  ${file}${fs.existsSync(file) ? "" : " (not found)"}`);
+  for (const pending of resolved.pendingApproval)
+    lines.push(
+      `Waiting for your approval: ${pending.names.join(", ")} in ${pending.file} (run \`indusr mcp approve\`).`,
     );
+  const found = importableClients(cli);
+  lines.push(
+    found.length > 0
+      ? `Found other clients' configs: import them with ${found.map((c) => `\`indusr mcp import --from ${c}\``).join(", ")}.`
+      : `Import servers from another client with \`indusr mcp import --from <${IMPORT_CLIENTS.join("|")}>\`, or add one with \`indusr mcp add <name> -- <command>\`.`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+export async function mcpListCommand(flags: ConfigFlags): Promise<number> {
+  const { cli, rows, resolved } = await load(flags);
+  if (flags.json) {
+    const json = rows.map((r) => ({
+      name: r.server.id,
+      transport: r.server.transport,
+      source: r.source,
+      row: r.row,
+      target: target(r.server),
+      warnings: r.warnings,
+    }));
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return EXIT.ok;
   }
   if (rows.length === 0) {
-    const looked = resolved.files.map((f) => f.file).join(", ");
-    process.stdout.write(
-      `No MCP servers configured (looked in ${looked}). Add one with \`indusr mcp add <name> -- <command>\`.\n`,
-    );
+    process.stdout.write(emptyStateMessage(cli, resolved));
     return EXIT.ok;
   }
   const lines = [
@@ -74,11 +110,13 @@ export async function mcpListCommand(flags: ConfigFlags): Promise<number> {
     ...rows.map((r) => [r.server.id, r.server.transport, r.source, target(r.server)]),
   ];
   process.stdout.write(`${table(lines, 100)}\n`);
+  for (const d of resolved.disabled)
+    process.stdout.write(`(disabled: ${d.name} in ${d.file}${d.reason ? `, ${d.reason}` : ""})\n`);
   return EXIT.ok;
 }
 
 export async function mcpGetCommand(name: string, flags: ConfigFlags): Promise<number> {
-  const { rows } = load(flags);
+  const { rows } = await load(flags);
   const row = rows.find((r) => r.server.id === name);
   if (!row) {
     process.stderr.write(
@@ -87,7 +125,10 @@ export async function mcpGetCommand(name: string, flags: ConfigFlags): Promise<n
     return EXIT.failed;
   }
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ ...row.server, source: row.source, row: row.row }, null, 2)}\n`);
+    const { id, transport, ...rest } = row.server;
+    process.stdout.write(
+      `${JSON.stringify({ name: id, transport, source: row.source, row: row.row, ...rest, warnings: row.warnings }, null, 2)}\n`,
+    );
     return EXIT.ok;
   }
   const s = row.server;
@@ -100,7 +141,7 @@ export async function mcpGetCommand(name: string, flags: ConfigFlags): Promise<n
     lines.push(`  url: ${s.url}`);
     for (const [k, v] of Object.entries(s.headers)) lines.push(`  header ${k}: ${v}`);
   }
-  for (const key of ["startupTimeoutMs", "toolTimeoutMs", "includeTools", "excludeTools"] as const) {
+  for (const key of ["startupTimeoutMs", "listTimeoutMs", "toolTimeoutMs", "includeTools", "excludeTools"] as const) {
     if (s[key] !== undefined) lines.push(`  ${key}: ${JSON.stringify(s[key])}`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
@@ -108,12 +149,21 @@ export async function mcpGetCommand(name: string, flags: ConfigFlags): Promise<n
 }
 
 export async function mcpShowMergedCommand(flags: ConfigFlags): Promise<number> {
-  const { rows, resolved } = load(flags);
+  const { rows, resolved } = await load(flags);
   const merged = {
-    files: resolved.files.map((f) => ({ file: f.file, scope: f.scope })),
-    servers: Object.fromEntries(rows.map((r) => [r.server.id, { ...r.server, source: r.source }])),
-    disabled: resolved.disabled.map((d) => ({ name: d.name, file: d.file, row: d.row })),
+    files: resolved.files.map((f) => ({ file: f.file, scope: f.scope, dialect: f.dialect })),
+    servers: rows.map((r) => {
+      const { id, transport, ...rest } = r.server;
+      return { name: id, transport, source: r.source, row: r.row, ...rest, warnings: r.warnings };
+    }),
+    disabled: resolved.disabled.map((d) => ({
+      name: d.name,
+      source: d.file,
+      row: d.row,
+      ...(d.reason ? { reason: d.reason } : {}),
+    })),
+    pendingApproval: resolved.pendingApproval,
   };
-  process.stdout.write(`${JSON.stringify(merged, null, flags.json ? undefined : 2)}\n`);
+  process.stdout.write(`${JSON.stringify(merged, null, 2)}\n`);
   return EXIT.ok;
 }

@@ -4,14 +4,9 @@
  */
 import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
-import { parseMcpConfigText } from "@indus/deck";
-import {
-  importPlaces,
-  readImportPlace,
-  type ImportClient,
-  type ImportPlace,
-  type ImportedRow,
-} from "../import-sources";
+import { readPeerFile, type ImportedServer } from "@indus/deck";
+import { DIALECT_OF, importPlaces, type ImportClient } from "../import-sources";
+import { REDACTED, redactEnvValue, redactUrl } from "../redact";
 import {
   addServerToFile,
   configPathFor,
@@ -145,38 +140,75 @@ interface ImportOptions {
   json?: boolean;
 }
 
+/** Values in a row that look like a literal credential (not a `${VAR}` reference). */
+export function literalSecrets(row: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  const isReference = (v: string) => v.includes("${");
+  for (const [key, value] of Object.entries((row.env ?? {}) as Record<string, string>))
+    if (!isReference(value) && redactEnvValue(key, value) === REDACTED) found.push(`env ${key}`);
+  for (const [key, value] of Object.entries((row.headers ?? {}) as Record<string, string>))
+    if (!isReference(value) && value.trim() !== "") found.push(`header ${key}`);
+  if (typeof row.url === "string" && !isReference(row.url) && redactUrl(row.url) !== row.url) found.push("url");
+  return found;
+}
+
+interface ImportResult {
+  readonly name: string;
+  readonly source: string;
+  readonly row: string;
+  readonly action: "added" | "replaced" | "skipped" | "invalid";
+  readonly why?: string;
+  readonly notes: readonly string[];
+  readonly warnings: readonly string[];
+}
+
+function placesFor(options: ImportOptions, cli: ReturnType<typeof cliEnv>): string[] {
+  if (options.file) return [path.resolve(cli.cwd, options.file)];
+  return importPlaces(options.from, {
+    cwd: cli.cwd,
+    home: cli.home,
+    platform: process.platform,
+    ...(cli.env.APPDATA ? { appData: cli.env.APPDATA } : {}),
+    ...(cli.xdgConfigHome ? { xdgConfigHome: cli.xdgConfigHome } : {}),
+  });
+}
+
 export async function mcpImportCommand(options: ImportOptions): Promise<number> {
   const cli = cliEnv(options);
-  const places: ImportPlace[] = options.file
-    ? importPlaces(options.from, { cwd: cli.cwd, home: cli.home, platform: process.platform })
-        .slice(0, 1)
-        .map((p) => ({ ...p, file: path.resolve(cli.cwd, options.file!) }))
-    : importPlaces(options.from, {
-        cwd: cli.cwd,
-        home: cli.home,
-        platform: process.platform,
-        ...(cli.env.APPDATA ? { appData: cli.env.APPDATA } : {}),
-        ...(cli.xdgConfigHome ? { xdgConfigHome: cli.xdgConfigHome } : {}),
-      });
+  const places = placesFor(options, cli);
   const target = configPathFor(options.scope, cli);
-  const found: ImportedRow[] = [];
+  const found: ImportedServer[] = [];
+  const results: ImportResult[] = [];
   const seen = new Set<string>();
   let problems = 0;
-  for (const place of places) {
-    const { rows, error } = readImportPlace(place);
-    if (error) {
+  for (const file of places) {
+    const read = readPeerFile(file, { cwd: cli.cwd, home: cli.home, dialect: DIALECT_OF[options.from] });
+    if (read.error) {
       problems += 1;
-      process.stderr.write(`warning: ${error}\n`);
+      process.stderr.write(`error: ${read.error}\n`);
     }
-    for (const row of rows) {
-      if (seen.has(row.name)) continue; // the most specific place wins
-      seen.add(row.name);
-      found.push(row);
+    for (const bad of read.invalid) {
+      if (seen.has(bad.name)) continue;
+      seen.add(bad.name);
+      results.push({
+        name: bad.name,
+        source: file,
+        row: bad.at,
+        action: "invalid",
+        why: bad.why,
+        notes: [],
+        warnings: [],
+      });
+    }
+    for (const server of read.servers) {
+      if (seen.has(server.name)) continue; // the most specific place wins
+      seen.add(server.name);
+      found.push(server);
     }
   }
-  if (found.length === 0) {
+  if (found.length === 0 && results.length === 0) {
     process.stderr.write(
-      `indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places.map((p) => p.file))].join(", ")})\n`,
+      `indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places)].join(", ")})\n`,
     );
     return EXIT.failed;
   }
@@ -187,32 +219,22 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     process.stderr.write(`indusr: ${(error as Error).message}\n`);
     return EXIT.failed;
   }
-  const results: { name: string; from: string; action: "added" | "replaced" | "skipped" | "invalid"; why?: string }[] =
-    [];
   for (const item of found) {
+    const base = { name: item.name, source: item.file, row: item.at, notes: item.notes };
     if (!SERVER_ID_PATTERN.test(item.name)) {
-      results.push({
-        name: item.name,
-        from: item.file,
-        action: "invalid",
-        why: "the name must start with a letter and hold only letters, digits, _ or -",
-      });
+      const why = "the name must start with a letter and hold only letters, digits, _ or -";
+      results.push({ ...base, action: "invalid", why, warnings: [] });
       continue;
     }
-    const check = parseMcpConfigText(JSON.stringify({ mcpServers: { [item.name]: item.row } }), item.file, { env: {} });
-    const rowProblem = check.diagnostics.find((d) => d.severity === "error" && !/\$\{/.test(d.message));
-    if (check.servers.length === 0 && check.disabled.length === 0 && rowProblem) {
-      results.push({ name: item.name, from: item.file, action: "invalid", why: rowProblem.message });
-      continue;
-    }
+    const secrets = options.scope === "project" ? literalSecrets(item.row) : [];
+    const warnings = secrets.map(
+      (what) =>
+        `${what} looks like a literal secret and would be written into ${target}, which is usually committed; write a \${VAR} reference there and set the variable (or import into the user file: --scope user)`,
+    );
+    for (const w of warnings) process.stderr.write(`warning: ${item.name}: ${w}\n`);
     const clash = existing.includes(item.name);
     if (clash && !options.force) {
-      results.push({
-        name: item.name,
-        from: item.file,
-        action: "skipped",
-        why: `already in ${target} (pass --force to replace)`,
-      });
+      results.push({ ...base, action: "skipped", why: `already in ${target} (pass --force to replace)`, warnings });
       continue;
     }
     if (!options.dryRun) {
@@ -224,21 +246,19 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
       }
       existing.push(item.name);
     }
-    results.push({
-      name: item.name,
-      from: item.file,
-      action: clash ? "replaced" : "added",
-      ...(item.notes.length > 0 ? { why: item.notes.join("; ") } : {}),
-    });
+    const why = item.disabledBy ? `imported switched off: ${item.disabledBy}` : undefined;
+    results.push({ ...base, action: clash ? "replaced" : "added", ...(why ? { why } : {}), warnings });
   }
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ target, dryRun: options.dryRun === true, servers: results }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ target, scope: options.scope, dryRun: options.dryRun === true, servers: results }, null, 2)}\n`,
+    );
   } else {
-    const verb = options.dryRun ? "would be" : "";
     for (const r of results) {
       const action =
-        options.dryRun && (r.action === "added" || r.action === "replaced") ? `${verb} ${r.action}` : r.action;
-      process.stdout.write(`${r.name}: ${action} (from ${r.from})${r.why ? ` — ${r.why}` : ""}\n`);
+        options.dryRun && (r.action === "added" || r.action === "replaced") ? `would be ${r.action}` : r.action;
+      const extra = [r.why, ...r.notes].filter(Boolean).join("; ");
+      process.stdout.write(`${r.name}: ${action} (from ${r.source})${extra ? ` — ${extra}` : ""}\n`);
     }
     if (!options.dryRun) process.stdout.write(`Wrote ${target}\n`);
   }

@@ -1,14 +1,15 @@
 /**
  * `indusr mcp status`: connect every configured server in parallel and report
- * phase, tool count, fault, connect time and, for a failed stdio server, the
- * last lines it wrote to stderr. A server that wants a sign-in shows as
- * `needs-login` with the command to run, not as a fault. Exit 1 when any
- * server failed.
+ * phase, tool count (after includeTools/excludeTools: what the agent sees),
+ * fault, connect time and, for a failed stdio server, the last lines it wrote
+ * to stderr. A server that wants a sign-in shows as `needs-login` with the
+ * command to run, not as a fault. Exit 1 when any server failed.
  */
 import type { ServerReport } from "../boot-types";
 import { EXIT } from "../program";
 import { onTeardown, setExitCode } from "../teardown";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
+import { reportJson, warningsFor } from "../server-json";
 import { table } from "./tools";
 
 /** What `mcp status` prints for one server: `needs-login` is a state of its own, with its hint instead of a fault. */
@@ -40,9 +41,13 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
     const code = failed.length > 0 ? EXIT.failed : EXIT.ok;
     setExitCode(code);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
+      const json = servers.map((s) => reportJson(s, warningsFor(diagnostics, s.source, mcp.origins.get(s.id)?.row)));
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     } else if (servers.length === 0) {
-      process.stdout.write("No MCP servers configured.\n");
+      const { emptyStateMessage } = await import("./mcp-config");
+      const { resolveMcpConfig } = await import("@indus/deck");
+      const resolved = resolveMcpConfig(options.mcp ? { mcp: options.mcp } : {}, options.cwd, { env: options.env });
+      process.stdout.write(emptyStateMessage(cli, resolved));
     } else {
       const rows = [["SERVER", "PHASE", "TOOLS", "TIME", "FAULT"]];
       for (const s of servers) {

@@ -6,6 +6,7 @@
 import type { DelegateRunner, Profile, ServerConfig } from "@indus/contract";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
+import { canAsk } from "../config-load";
 import { findFlag } from "../flags";
 import { UsageError } from "../program";
 import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
@@ -64,6 +65,7 @@ export function bootOptionsOf(flags: DeckFlags, fallbackProfile: Profile) {
       env: cli.env,
       ...(flags.mcpToolBudget !== undefined ? { mcpToolBudget: flags.mcpToolBudget } : {}),
       progress: progressFor(cli, flags),
+      interactive: !flags.json && canAsk(),
     },
   };
 }

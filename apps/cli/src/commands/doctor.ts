@@ -1,0 +1,111 @@
+/**
+ * `indusr doctor`: everything that decides whether MCP works here, in one
+ * report. Which config files were read and what was wrong with them, each
+ * server's command found on PATH (stdio) and auth (remote), then a real
+ * connect of every server: phase, era, tools and connect time. Exit 1 when
+ * anything needs attention.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { ServerConfig } from "@indus/contract";
+import { EXIT } from "../program";
+import { VERSION } from "../version";
+import { reportJson, warningsFor } from "../server-json";
+import { bootOptionsOf, type DeckFlags } from "./shared";
+
+/** The absolute path `command` runs as, or undefined when it is not found. */
+export function findOnPath(command: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  const executable = (file: string) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes("/") || command.includes("\\")) {
+    const file = path.resolve(cwd, command);
+    return executable(file) ? file : undefined;
+  }
+  const exts = process.platform === "win32" ? (env.PATHEXT ?? ".EXE;.CMD;.BAT").split(";") : [""];
+  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean))
+    for (const ext of exts) if (executable(path.join(dir, command + ext))) return path.join(dir, command + ext);
+  return undefined;
+}
+
+function authOf(server: ServerConfig): string {
+  if (server.transport === "stdio") return "n/a (stdio)";
+  const header = Object.keys(server.headers).find((h) => h.toLowerCase() === "authorization");
+  if (header) return `static ${header} header`;
+  if (server.oauth) return "OAuth";
+  return "none";
+}
+
+export async function doctorCommand(flags: DeckFlags): Promise<number> {
+  const { cli, options } = bootOptionsOf({ ...flags, json: true }, "all");
+  const { connectMcp } = await import("../boot");
+  const { mcp, reports, diagnostics } = await connectMcp(options);
+  try {
+    const servers = reports();
+    const checks = mcp.servers.map((server) => {
+      const found =
+        server.transport === "stdio" ? findOnPath(server.command, cli.env, server.cwd ?? cli.cwd) : undefined;
+      return {
+        name: server.id,
+        command: server.transport === "stdio" ? { name: server.command, path: found ?? null } : null,
+        auth: authOf(server),
+      };
+    });
+    const problems =
+      diagnostics.filter((d) => d.severity === "error" || d.kind === "needs-approval").length +
+      checks.filter((c) => c.command && !c.command.path).length +
+      servers.filter((s) => s.phase !== "ready").length;
+    const report = {
+      indusr: VERSION,
+      node: process.version,
+      cwd: cli.cwd,
+      diagnostics: diagnostics.map((d) => ({
+        kind: d.kind,
+        severity: d.severity,
+        file: d.file,
+        row: d.row ?? null,
+        message: d.message,
+      })),
+      servers: servers.map((s) => {
+        const check = checks.find((c) => c.name === s.id);
+        return {
+          ...reportJson(s, warningsFor(diagnostics, s.source, mcp.origins.get(s.id)?.row)),
+          command: check?.command ?? null,
+          auth: check?.auth ?? "none",
+        };
+      }),
+      problems,
+    };
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return problems > 0 ? EXIT.failed : EXIT.ok;
+    }
+    const out: string[] = [`indusr ${VERSION} on Node ${process.version}`, `cwd: ${cli.cwd}`, ""];
+    out.push("Config:");
+    const files = new Set([...mcp.origins.values()].map((o) => o.file));
+    for (const file of files) out.push(`  ✓ ${file}`);
+    if (files.size === 0) out.push("  (no servers configured; see `indusr mcp list` for where indus looked)");
+    for (const d of report.diagnostics)
+      out.push(`  ${d.severity === "error" ? "✗" : "!"} ${d.file}${d.row ? ` (${d.row})` : ""}: ${d.message}`);
+    out.push("", "Servers:");
+    for (const s of report.servers) {
+      const ok = s.phase === "ready" && (!s.command || s.command.path);
+      out.push(`  ${ok ? "✓" : "✗"} ${s.name} (${s.transport}${s.era ? `, ${s.era}` : ""})`);
+      if (s.command) out.push(`      command: ${s.command.name} → ${s.command.path ?? "NOT FOUND on PATH"}`);
+      out.push(`      auth: ${s.auth}`);
+      out.push(
+        `      ${s.phase}${s.connectMs !== undefined ? ` in ${s.connectMs} ms` : ""}, ${s.tools} tools${s.fault ? `; ${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : ""}`,
+      );
+    }
+    out.push("", problems === 0 ? "No problems found." : `${problems} problem${problems === 1 ? "" : "s"} found.`);
+    process.stdout.write(`${out.join("\n")}\n`);
+    return problems > 0 ? EXIT.failed : EXIT.ok;
+  } finally {
+    await mcp.tearDown();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Resolving the MCP config the way every command needs it: an explicit
+ * `--mcp` file that is missing, unreadable or not a config is a usage error
+ * (exit 2); servers from another tool's project file wait for a one-time
+ * approval (asked on a terminal, otherwise a diagnostic says how to give it);
+ * `${input:id}` values are asked for once on a terminal, or the server is
+ * refused with a diagnostic.
+ */
+import { createInterface } from "node:readline/promises";
+import { Writable } from "node:stream";
+import { approveProjectFiles, resolveMcpConfig, type ResolvedMcpConfig } from "@indus/deck";
+import { UsageError } from "./program";
+
+export interface ConfigLoadOptions {
+  readonly cwd: string;
+  readonly mcp?: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** Ask on the terminal (approval, inputs). Off for `--json`, pipes and CI. */
+  readonly interactive?: boolean;
+}
+
+const FILE_LEVEL = new Set(["missing", "unreadable", "malformed", "unrecognized"]);
+
+/** True when stdin and stderr are both terminals (someone can answer). */
+export function canAsk(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}
+
+async function ask(question: string, secret = false): Promise<string> {
+  process.stderr.write(question);
+  // A password is read with its echo dropped.
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!secret) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  try {
+    return await rl.question("");
+  } finally {
+    rl.close();
+    if (secret) process.stderr.write("\n");
+  }
+}
+
+/** Explicit `--mcp` paths that cannot be read as a config: exit 2 with the reason. */
+function refuseBadExplicitFiles(config: ResolvedMcpConfig): void {
+  if (!config.explicit) return;
+  const bad = config.diagnostics.filter((d) => FILE_LEVEL.has(d.kind) && d.row === undefined && d.severity === "error");
+  if (bad.length > 0) throw new UsageError(bad.map((d) => `--mcp ${d.file}: ${d.message}`).join("\n"));
+}
+
+export async function loadConfig(options: ConfigLoadOptions): Promise<ResolvedMcpConfig> {
+  const invocation = options.mcp ? { mcp: options.mcp } : {};
+  let config = resolveMcpConfig(invocation, options.cwd, { env: options.env });
+  refuseBadExplicitFiles(config);
+  if (!options.interactive) return config;
+  let again = false;
+  for (const pending of config.pendingApproval) {
+    const answer = await ask(
+      `${pending.file} (written by another tool) defines ${pending.names.join(", ")}. Start these servers in ${pending.project}? [y/N] `,
+    );
+    if (/^y(es)?$/i.test(answer.trim())) {
+      approveProjectFiles(pending.project, [pending.file], options.env);
+      again = true;
+    }
+  }
+  const inputs: Record<string, string> = {};
+  if (again) config = resolveMcpConfig(invocation, options.cwd, { env: options.env });
+  for (const input of config.pendingInputs) {
+    inputs[input.id] = await ask(`${input.description ?? input.id} (for ${input.file}): `, input.password === true);
+  }
+  if (Object.keys(inputs).length > 0) config = resolveMcpConfig(invocation, options.cwd, { env: options.env, inputs });
+  return config;
+}
