@@ -13,3 +13,16 @@ export { diffTools } from "./tool-changes";
 export type { ToolsChange, ToolsChangeListener } from "./tool-changes";
 export { closeAllServerProcesses, liveProcessGroups } from "./process-groups";
 export { uriTemplateMatches } from "./uri-template";
+
+// The config helpers and contract types an endpoint user needs, so `@indus/endpoint` is the only install.
+export { sseServer, stdioServer, streamableHttpServer } from "@indus/contract";
+export type {
+  EndpointPhase,
+  EndpointStatus,
+  FaultKind,
+  ProtocolFault,
+  RemoteCallResult,
+  RemoteTool,
+  ServerConfig,
+  ServerConfigInput,
+} from "@indus/contract";

@@ -20,6 +20,9 @@ it("exports exactly these runtime names", () => {
       "liveProcessGroups",
       "sanitizeToolName",
       "shortHash",
+      "sseServer",
+      "stdioServer",
+      "streamableHttpServer",
       "uriTemplateMatches",
     ].sort(),
   );

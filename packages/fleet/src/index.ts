@@ -11,3 +11,16 @@ export { FleetCatalog, GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from ".
 export { projectBlock, projectResult } from "./content-projection";
 export { toolFilter } from "./tool-filter";
 export type { ToolFilter } from "./tool-filter";
+
+// The config helpers and contract types a fleet user needs, so `@indus/fleet` is the only install.
+export { sseServer, stdioServer, streamableHttpServer } from "@indus/contract";
+export type {
+  BridgeConfig,
+  FleetStatus,
+  ServerConfig,
+  ServerConfigInput,
+  ToolBox,
+  ToolCall,
+  ToolDescriptor,
+  ToolOutcome,
+} from "@indus/contract";

@@ -15,6 +15,9 @@ it("exports exactly these runtime names", () => {
       "projectBlock",
       "projectResult",
       "startServerFleet",
+      "sseServer",
+      "stdioServer",
+      "streamableHttpServer",
       "toolFilter",
     ].sort(),
   );
