@@ -60,7 +60,7 @@ function start(args, env, pattern) {
 const sandbox = mkdtempSync(join(tmpdir(), "indusr-conformance-"));
 const env = { PATH: process.env.PATH, HOME: join(sandbox, "home"), XDG_CONFIG_HOME: join(sandbox, "xdg") };
 for (const dir of [env.HOME, env.XDG_CONFIG_HOME, join(sandbox, "project")]) mkdirSync(dir, { recursive: true });
-let code = 1;
+let code;
 try {
   const boxUrl = await start([BOX_HOST, "conformance", "0"], process.env, /^(http:\S+)$/);
   const config = join(sandbox, "mcp.json");

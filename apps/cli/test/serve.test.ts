@@ -60,15 +60,7 @@ describe("indusr mcp serve", () => {
       },
     );
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = "";
-        child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-          err += chunk;
-          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-          if (match) resolve(match[1]!);
-        });
-        child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-      });
+      const url = await servedUrl(child);
       const endpoint = createServerEndpoint(streamableHttpServer("gw", url));
       try {
         await endpoint.open();
@@ -92,12 +84,55 @@ describe("indusr mcp serve", () => {
     expect(result.stderr).toMatch(/INDUSR_SERVE_TOKEN/);
   });
 
+  it("mints 2025-era session ids with the replica marker given by --session-prefix", async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, "mcp", "serve", "--http", "--port", "0", "--no-tools", "--session-prefix", "r1."],
+      { cwd: sandbox.cwd, env: sandbox.env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      const response = await fetch(await servedUrl(child), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("mcp-session-id")).toMatch(/^r1\./);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it("rejects a session prefix that cannot start a header value", async () => {
+    const result = await runCli(["mcp", "serve", "--http", "--port", "0", "--session-prefix", "a b"], { sandbox });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--session-prefix must be 1-32 visible ASCII characters");
+  });
+
   it("rejects contradictory transports", async () => {
     const result = await runCli(["mcp", "serve", "--stdio", "--http"], { sandbox });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("choose --stdio or --http, not both");
   });
 });
+
+/** The endpoint URL `indusr mcp serve --http` announces on stderr once listening. */
+function servedUrl(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let err = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      err += chunk;
+      const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

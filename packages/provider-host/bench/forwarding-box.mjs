@@ -1,8 +1,11 @@
 // A ToolBox that forwards every call to one upstream MCP server through a bare
-// v2 SDK Client on the raw request path (as @indus/endpoint calls tools): the
+// v2 SDK Client on the raw request path with an unchecked result (as @indus/endpoint calls tools): the
 // smallest honest stand-in for a mounted fleet (the bench may not depend on
 // @indus/fleet). Content blocks other than text ride as JSON.
 import { Client } from "@modelcontextprotocol/client";
+
+/** Results pass through unchecked, as @indus/endpoint takes them (a bridge must not reject a result the model can still read). */
+const ANY_RESULT = { "~standard": { version: 1, vendor: "bench", validate: (value) => ({ value }) } };
 
 /** @param {import("@modelcontextprotocol/client").Transport} transport */
 export async function createForwardingBox(transport) {
@@ -23,6 +26,7 @@ export async function createForwardingBox(transport) {
         try {
           const result = await client.request(
             { method: "tools/call", params: { name: call.name, arguments: call.input ?? {} } },
+            ANY_RESULT,
             {
               signal: options.signal,
               onprogress: options.onProgress

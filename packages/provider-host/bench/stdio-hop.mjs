@@ -22,8 +22,8 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const FORWARDING_HOST = join(here, "forwarding-host.mjs");
 
-const BLOCK = QUICK ? 50 : 250;
-const BLOCKS = QUICK ? 6 : 12;
+const BLOCK = 10;
+const BLOCKS = QUICK ? 60 : 300;
 const WARMUP = QUICK ? 50 : 200;
 /** The bound on the hop: gateway p50 at most this many times a direct call. */
 const HOP_BOUND = 2.0;
