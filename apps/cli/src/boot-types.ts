@@ -89,6 +89,8 @@ export interface BootedDeck {
   readonly diagnostics: readonly ConfigDiagnostic[];
   readonly mcp: McpControl;
   readonly deferred?: DeferredTools;
+  /** The `websearch` backend and where its setting came from; none when unconfigured. */
+  readonly webSearch?: { readonly name: string; readonly source: string };
   readonly unoffered?: readonly UnofferedTool[];
   close(): Promise<void>;
 }

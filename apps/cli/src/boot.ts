@@ -16,6 +16,7 @@ import {
 import {
   appNovelCards,
   builtinIds,
+  chooseSearchBackend,
   deckContext,
   loadMcpCapabilities,
   provisionDeck,
@@ -65,6 +66,8 @@ export interface BootOptions {
   readonly checkpoint?: CheckpointStore;
   /** Ask on the terminal for approval of other tools' project files and for `${input:…}` values. */
   readonly interactive?: boolean;
+  /** `websearch` settings from the user's settings file (the environment is the fallback). */
+  readonly webSearch?: { readonly searxngUrl?: string; readonly braveApiKey?: string; readonly tavilyApiKey?: string };
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -245,8 +248,9 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
       memory: new ProjectMemory(memoryFile(options.cwd)),
       saas: gateway,
     },
-    options: { env: options.env ?? process.env },
+    options: { env: options.env ?? process.env, ...options.webSearch },
   });
+  const search = chooseSearchBackend(ctx);
   if (options.noTools) return emptyDeck();
 
   let deck = provisionDeck(options.profile, ctx);
@@ -308,5 +312,15 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   const close = async () => {
     await Promise.all([deck.dispose().catch(() => undefined), mcp.tearDown()]);
   };
-  return { box, origin, servers, diagnostics, mcp: control, deferred, unoffered, close };
+  return {
+    box,
+    origin,
+    servers,
+    diagnostics,
+    mcp: control,
+    deferred,
+    unoffered,
+    ...(search ? { webSearch: { name: search.backend.name, source: search.source } } : {}),
+    close,
+  };
 }

@@ -45,6 +45,9 @@ export type { CardSpec } from "./card";
 
 // Built-in tool settings and limits
 export { searxngBackend } from "./tools/websearch-backends";
+export { braveBackend, tavilyBackend } from "./tools/websearch-keyed";
+export { chooseSearchBackend } from "./tools/websearch";
+export type { SearchBackendChoice } from "./tools/websearch";
 export type { WebSearchBackend, WebSearchHit } from "./tools/websearch-backends";
 export { findRipgrep, resolveSearchEngine } from "./tools/ripgrep";
 export type { ResolvedEngine } from "./tools/ripgrep";

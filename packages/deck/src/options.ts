@@ -17,6 +17,10 @@ export interface DeckOptions {
   /** The `websearch` backend; else a SearXNG endpoint from `searxngUrl` or `INDUS_SEARXNG_URL`. */
   readonly webSearch?: WebSearchBackend;
   readonly searxngUrl?: string;
+  /** Brave Search API key (else `BRAVE_API_KEY`). */
+  readonly braveApiKey?: string;
+  /** Tavily API key (else `TAVILY_API_KEY`). */
+  readonly tavilyApiKey?: string;
   /** Default `bash` deadline (2 minutes unless set). */
   readonly bashTimeoutMs?: number;
   /** `webfetch` limits. */

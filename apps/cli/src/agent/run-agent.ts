@@ -168,6 +168,11 @@ async function prepare(
     env,
     delegate,
     checkpoint: checkpoints,
+    webSearch: {
+      ...(settings.searxngUrl !== undefined ? { searxngUrl: settings.searxngUrl } : {}),
+      ...(settings.braveApiKey !== undefined ? { braveApiKey: settings.braveApiKey } : {}),
+      ...(settings.tavilyApiKey !== undefined ? { tavilyApiKey: settings.tavilyApiKey } : {}),
+    },
     mcpToolBudget:
       flags.mcpToolBudget ??
       Math.floor((settings.contextWindow ?? defaultContextWindow(config.provider)) * DEFAULT_BUDGET_SHARE),

@@ -23,10 +23,21 @@ export interface AgentSettings {
   readonly toolResultMaxChars?: number;
   /** The model's context window in tokens (sets the default MCP tool budget). */
   readonly contextWindow?: number;
+  /** `websearch` backends (user file only): a SearXNG URL, or a Brave Search or Tavily API key. */
+  readonly searxngUrl?: string;
+  readonly braveApiKey?: string;
+  readonly tavilyApiKey?: string;
 }
 
 /** Keys only the user's own settings file may set. */
-const USER_ONLY: readonly (keyof AgentSettings)[] = ["baseUrl", "apiKeyEnv", "allow"];
+const USER_ONLY: readonly (keyof AgentSettings)[] = [
+  "baseUrl",
+  "apiKeyEnv",
+  "allow",
+  "searxngUrl",
+  "braveApiKey",
+  "tavilyApiKey",
+];
 
 export interface LoadedSettings {
   readonly settings: AgentSettings;
@@ -55,6 +66,9 @@ function validate(raw: Record<string, unknown>, file: string, warnings: string[]
       case "model":
       case "baseUrl":
       case "apiKeyEnv":
+      case "searxngUrl":
+      case "braveApiKey":
+      case "tavilyApiKey":
         if (nonEmpty(value) !== undefined) out[key] = nonEmpty(value);
         else warn(key, "expected a non-empty string");
         break;

@@ -91,6 +91,12 @@ export async function withDeck<T>(
     readonly delegate?: DelegateRunner;
     /** Connect only these of the configured servers (a one-shot call: the tool's owner). */
     readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
+    /** The user's `websearch` settings (`indusr tools` names the backend the agent would use). */
+    readonly webSearch?: {
+      readonly searxngUrl?: string;
+      readonly braveApiKey?: string;
+      readonly tavilyApiKey?: string;
+    };
   } = {},
 ): Promise<T> {
   const { cli, options: base } = bootOptionsOf(flags, fallbackProfile);

@@ -1,6 +1,8 @@
 /** `indusr tools`: the deck as the agent sees it. */
 import type { BootedDeck } from "../boot-types";
 import { listingOnlyDelegate } from "../agent/sub-agent-roster";
+import { loadSettings } from "../agent/settings";
+import { cliEnv } from "../cli-env";
 import { EXIT } from "../program";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { withDeck, type DeckFlags } from "./shared";
@@ -43,7 +45,24 @@ function omissionLines(deck: BootedDeck): string[] {
     );
   }
   for (const missing of deck.unoffered ?? []) lines.push(`not offered: ${missing.tool}: ${missing.reason}`);
+  if (deck.box.descriptors().some((d) => d.name === "websearch"))
+    lines.push(
+      deck.webSearch
+        ? `websearch: ${deck.webSearch.name} (from ${deck.webSearch.source})`
+        : "websearch: no backend: set BRAVE_API_KEY or TAVILY_API_KEY (or braveApiKey / tavilyApiKey in ~/.indusvx/settings.json), or INDUS_SEARXNG_URL to a SearXNG instance",
+    );
   return lines;
+}
+
+/** The user's `websearch` settings, so the listing names the backend the agent would use. */
+function webSearchSettings(flags: DeckFlags) {
+  const cli = cliEnv(flags);
+  const { settings } = loadSettings(cli.home, cli.cwd);
+  return {
+    ...(settings.searxngUrl !== undefined ? { searxngUrl: settings.searxngUrl } : {}),
+    ...(settings.braveApiKey !== undefined ? { braveApiKey: settings.braveApiKey } : {}),
+    ...(settings.tavilyApiKey !== undefined ? { tavilyApiKey: settings.tavilyApiKey } : {}),
+  };
 }
 
 export async function toolsCommand(flags: DeckFlags): Promise<number> {
@@ -80,6 +99,6 @@ export async function toolsCommand(flags: DeckFlags): Promise<number> {
       for (const line of omissionLines(deck)) process.stdout.write(`${line}\n`);
       return EXIT.ok;
     },
-    { delegate: listingOnlyDelegate },
+    { delegate: listingOnlyDelegate, webSearch: webSearchSettings(flags) },
   );
 }

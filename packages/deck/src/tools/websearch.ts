@@ -1,7 +1,9 @@
 /**
  * `websearch`: search the web through the configured backend: a backend in the
- * deck options, else SearXNG at `searxngUrl` / `INDUS_SEARXNG_URL`. With none
- * configured the tool says so plainly instead of guessing a public service.
+ * deck options, else SearXNG at `searxngUrl` / `INDUS_SEARXNG_URL`, else Brave
+ * Search with `braveApiKey` / `BRAVE_API_KEY`, else Tavily with
+ * `tavilyApiKey` / `TAVILY_API_KEY`. With none configured the tool says so
+ * plainly instead of guessing a public service.
  */
 import type { Card, DeckContext } from "@indus/contract";
 import { inputObject, optInt, reqString } from "../args";
@@ -9,15 +11,41 @@ import { defineCard, objectSchema } from "../card";
 import { envOf, optionsOf } from "../options";
 import { errorResult, textResult } from "../results";
 import { searxngBackend, type WebSearchBackend } from "./websearch-backends";
+import { braveBackend, tavilyBackend } from "./websearch-keyed";
 
 export const NO_SEARCH_BACKEND =
-  "websearch: no search backend is configured. Set INDUS_SEARXNG_URL to a SearXNG instance with the JSON format enabled (for example http://127.0.0.1:8888), or give the deck a webSearch backend.";
+  "websearch: no search backend is configured. Set BRAVE_API_KEY (Brave Search) or TAVILY_API_KEY (Tavily), or INDUS_SEARXNG_URL to a SearXNG instance with the JSON format enabled (for example http://127.0.0.1:8888), or give the deck a webSearch backend.";
+
+/** Which backend `websearch` uses and where its setting came from, for listings. */
+export interface SearchBackendChoice {
+  readonly backend: WebSearchBackend;
+  readonly source: string;
+}
+
+export function chooseSearchBackend(deck: DeckContext): SearchBackendChoice | undefined {
+  const options = optionsOf(deck);
+  const env = envOf(options);
+  if (options.webSearch) return { backend: options.webSearch, source: "the deck's webSearch option" };
+  const searxng = options.searxngUrl ?? env.INDUS_SEARXNG_URL;
+  if (searxng)
+    return { backend: searxngBackend(searxng), source: options.searxngUrl ? "settings" : "INDUS_SEARXNG_URL" };
+  const brave = options.braveApiKey ?? env.BRAVE_API_KEY;
+  if (brave)
+    return {
+      backend: braveBackend(brave, env.INDUS_BRAVE_URL ? { baseUrl: env.INDUS_BRAVE_URL } : {}),
+      source: options.braveApiKey ? "settings" : "BRAVE_API_KEY",
+    };
+  const tavily = options.tavilyApiKey ?? env.TAVILY_API_KEY;
+  if (tavily)
+    return {
+      backend: tavilyBackend(tavily, env.INDUS_TAVILY_URL ? { baseUrl: env.INDUS_TAVILY_URL } : {}),
+      source: options.tavilyApiKey ? "settings" : "TAVILY_API_KEY",
+    };
+  return undefined;
+}
 
 export function resolveSearchBackend(deck: DeckContext): WebSearchBackend | undefined {
-  const options = optionsOf(deck);
-  if (options.webSearch) return options.webSearch;
-  const url = options.searxngUrl ?? envOf(options).INDUS_SEARXNG_URL;
-  return url ? searxngBackend(url) : undefined;
+  return chooseSearchBackend(deck)?.backend;
 }
 
 export function websearchTool(deck: DeckContext): Card {
