@@ -40,6 +40,7 @@ import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./program";
 import { silentProgress, type ProgressSink } from "./progress";
 import { memoryFile, ProjectMemory } from "./project-memory";
+import { resourceTools } from "./resource-tools";
 import { serverCatalog } from "./server-catalog";
 import { startRunLogs } from "./run-logs";
 import { chooseDeferred } from "./tool-search/deferral";
@@ -64,6 +65,8 @@ export interface BootOptions {
   readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
   /** Files `write`/`edit` change, for `/rewind`. */
   readonly checkpoint?: CheckpointStore;
+  /** Offer the model `list_resources`/`read_resource` when a mounted server has resources (the agent does). */
+  readonly resourceTools?: boolean;
   /** Ask on the terminal for approval of other tools' project files and for `${input:…}` values. */
   readonly interactive?: boolean;
   /** `websearch` settings from the user's settings file (the environment is the fallback). */
@@ -72,6 +75,7 @@ export interface BootOptions {
 
 const BUILTIN = new Set<string>(builtinIds());
 const APP = new Set<string>(appNovelCards().map((card) => card.id));
+const RESOURCE_TOOLS = new Set(["list_resources", "read_resource"]);
 
 function serverOf(cap: Capability): string | undefined {
   const server = (cap as { server?: unknown }).server;
@@ -288,6 +292,13 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   }
   const switchable = new SwitchableSource(mcp.source, new Set(deferred.servers.keys()));
   deck = deck.graft(switchable);
+  const catalog = serverCatalog(mcp.fleet);
+  const withResources = () =>
+    (mcp.fleet?.endpoints() ?? [])
+      .filter((e) => e.phase === "ready" && e.serverCapabilities?.resources !== undefined)
+      .map((e) => e.config.id);
+  if (options.resourceTools === true && withResources().length > 0)
+    deck = deck.graft(resourceTools(catalog, withResources));
   // Mounted servers' resources and prompts ride on the box, for `mcp serve` to republish.
   const deckBox = deck.intoToolBox();
   const box: ToolBox = mcp.fleet ? { ...deckBox, catalog: new FleetCatalog(mcp.fleet) } : deckBox;
@@ -305,10 +316,11 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
       if (!mcp.servers.some((s) => s.id === id)) throw new UsageError(`no MCP server "${id}" in this session`);
       switchable.setEnabled(id, enabled);
     },
-    catalog: serverCatalog(mcp.fleet),
+    catalog,
   };
 
-  const origin = (name: string): ToolOrigin => (BUILTIN.has(name) ? "built-in" : APP.has(name) ? "app" : "server");
+  const origin = (name: string): ToolOrigin =>
+    BUILTIN.has(name) ? "built-in" : APP.has(name) || RESOURCE_TOOLS.has(name) ? "app" : "server";
   const close = async () => {
     await Promise.all([deck.dispose().catch(() => undefined), mcp.tearDown()]);
   };

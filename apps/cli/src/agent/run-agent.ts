@@ -168,6 +168,7 @@ async function prepare(
     env,
     delegate,
     checkpoint: checkpoints,
+    resourceTools: true,
     webSearch: {
       ...(settings.searxngUrl !== undefined ? { searxngUrl: settings.searxngUrl } : {}),
       ...(settings.braveApiKey !== undefined ? { braveApiKey: settings.braveApiKey } : {}),

@@ -345,3 +345,18 @@ test("the memory card keeps its notes per project in .indusvx/memory.md, across 
   const second = await runAgent(["-p", "what do you remember?", ...modelArgs(server)], sandbox);
   expect(second.stdout).toBe("I remember: the build uses tsup\n");
 });
+
+test("with a mounted server that offers resources, the model lists and reads them read-only", async () => {
+  const server = await model([
+    callTool("list_resources", { server: "everything" }),
+    callTool("read_resource", { server: "everything", uri: "demo://resource/static/document/architecture.md" }),
+    (request) => say(`read ${lastToolResults(request)[0]?.text.length} chars`),
+  ]);
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const r = await runAgent(["-p", "browse", "--mcp", mcp, ...modelArgs(server)], sandbox);
+  expect(r.code).toBe(0);
+  expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(
+    /^everything {2}demo:\/\/resource\/static\/document\/architecture\.md/m,
+  );
+  expect(r.stdout).toMatch(/^read [1-9]\d+ chars$/m);
+});
