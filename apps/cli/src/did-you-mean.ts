@@ -3,6 +3,7 @@
  * task: answering it with a model turn costs money and confuses. A lone bare
  * word close to a command (or one of the usual meta words) gets a suggestion.
  */
+import { editDistance } from "./edit-distance";
 
 /** Words people type at a CLI that are not indusr commands, and what they meant. */
 const HABITS: Readonly<Record<string, string>> = {
@@ -15,20 +16,6 @@ const HABITS: Readonly<Record<string, string>> = {
   servers: "indusr mcp list",
 };
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** The message for a lone word that looks like a command, or undefined when it may be a real prompt. */
 export function didYouMean(word: string, commands: readonly string[]): string | undefined {
   const bare = word.trim().toLowerCase();
@@ -37,7 +24,7 @@ export function didYouMean(word: string, commands: readonly string[]): string | 
   if (habit) return `"${word}" is not a command. Did you mean \`${habit}\`? (To ask the agent, write a sentence.)`;
   const limit = bare.length <= 4 ? 1 : 2;
   const near = commands
-    .map((name) => ({ name, d: distance(bare, name) }))
+    .map((name) => ({ name, d: editDistance(bare, name) }))
     .filter((c) => c.d <= limit)
     .sort((a, b) => a.d - b.d)[0];
   if (!near) return undefined;

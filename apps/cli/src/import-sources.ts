@@ -4,19 +4,11 @@
  * this file only knows the places.
  */
 import path from "node:path";
-import type { McpDialect } from "@indus/deck";
+import { MCP_DIALECTS, type McpDialect } from "@indus/deck";
 
-export const IMPORT_CLIENTS = [
-  "claude-desktop",
-  "claude-code",
-  "vscode",
-  "cursor",
-  "gemini",
-  "codex",
-  "opencode",
-  "windsurf",
-] as const;
-export type ImportClient = (typeof IMPORT_CLIENTS)[number];
+/** Every dialect the deck reads, except indus's own. */
+export type ImportClient = Exclude<McpDialect, "indus">;
+export const IMPORT_CLIENTS: readonly ImportClient[] = MCP_DIALECTS.filter((d): d is ImportClient => d !== "indus");
 
 export interface ImportEnv {
   readonly cwd: string;

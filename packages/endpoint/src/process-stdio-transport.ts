@@ -281,6 +281,19 @@ export class ProcessStdioTransport implements Transport {
 
   private async shutdown(): Promise<void> {
     const child = this.child;
+    // The waits below use unref'd timers and the child may be unref'd too: hold the event loop
+    // until shutdown ends, or a script awaiting close() (top-level await) exits 13 half-way.
+    const keepAlive = setInterval(() => undefined, 1_000);
+    try {
+      await this.shutdownChild(child);
+    } finally {
+      clearInterval(keepAlive);
+    }
+    this.splitter.clear();
+    this.finish();
+  }
+
+  private async shutdownChild(child: ChildProcess | undefined): Promise<void> {
     if (child) {
       try {
         child.stdin?.end();
@@ -293,8 +306,6 @@ export class ProcessStdioTransport implements Transport {
       // Our own child is ours to reap: wait for Node to collect it, so no zombie stays.
       if (this.exitInfoValue === undefined) await Promise.race([this.exited, delay(2_000)]);
     }
-    this.splitter.clear();
-    this.finish();
   }
 
   /**

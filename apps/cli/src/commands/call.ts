@@ -8,6 +8,7 @@ import Ajv from "ajv";
 import type { ServerConfig, ToolDescriptor, ToolOutcome } from "@indus/contract";
 import { EXIT, UsageError } from "../program";
 import { withDeck, type DeckFlags } from "./shared";
+import { editDistance } from "../edit-distance";
 
 interface CallFlags extends DeckFlags {
   readonly argsFile?: string;
@@ -38,26 +39,12 @@ function readArgs(json: string | undefined, file: string | undefined): Record<st
   return value as Record<string, unknown>;
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
-
 function suggest(name: string, names: readonly string[]): string[] {
   const lower = name.toLowerCase();
   return names
     .map((candidate) => ({
       candidate,
-      score: candidate.toLowerCase().includes(lower) ? 0 : distance(lower, candidate.toLowerCase()),
+      score: candidate.toLowerCase().includes(lower) ? 0 : editDistance(lower, candidate.toLowerCase()),
     }))
     .filter((x) => x.score <= Math.max(2, Math.floor(name.length / 3)))
     .sort((a, b) => a.score - b.score)
