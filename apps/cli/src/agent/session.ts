@@ -2,9 +2,9 @@
  * One agent session: the conversation, the turn loop, and the tool calls it
  * makes through the deck's tool box.
  *
- * Each turn is one `streamText` call with every tool declared but none given
- * an `execute`, so the SDK stops at the model's tool calls and the session
- * runs them itself: through the permission gate, read-only calls side by side,
+ * Each turn is one streaming request to the provider (`turn-stream.ts`) with
+ * every tool declared; the model's tool calls come back and the session runs
+ * them itself: through the permission gate, read-only calls side by side,
  * mutating calls one at a time in the order the model asked, every call
  * cancellable through the task's AbortSignal, every result rendered and capped
  * before the model sees it. The loop ends when the model answers without

@@ -1,11 +1,14 @@
 /**
- * One model turn: a `streamText` call with every tool declared but none given
- * an `execute`, so the SDK stops at the model's tool calls and hands them
- * back. Text and reasoning are forwarded as they arrive; tool calls are
- * collected; the SDK's own answers to invalid calls (unknown tool, bad input)
- * are kept apart so the session does not run them.
+ * One model turn, straight on the provider's `doStream`. `streamText` would
+ * re-validate the whole conversation with zod on every call (its cost grows
+ * with the session and dominated the agent's per-turn overhead), and this
+ * session never lets the SDK run tools anyway. The SDK's own building blocks
+ * (`ai/internal`) still convert the prompt, declare the tools and retry with
+ * `retry-after`; tool calls are collected, unknown tools and unparseable
+ * input are answered here the way `streamText` answers them.
  */
-import { streamText, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from "ai";
+import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from "ai/internal";
 import type { ToolCall } from "@indus/contract";
 import type { EventSink, UsageTotals } from "./events";
 
@@ -22,30 +25,80 @@ export interface TurnRequest {
 export interface StreamedTurn {
   readonly text: string;
   readonly calls: readonly ToolCall[];
-  /** Calls the SDK already answered (unknown tool, unparseable input): id -> error text. */
+  /** Calls answered here (unknown tool, unparseable input): id -> error text. */
   readonly answered: ReadonlyMap<string, string>;
   readonly finishReason: string;
   readonly usage: Partial<UsageTotals>;
   /** Set when the request or the stream failed. */
   readonly error?: { readonly cause: unknown };
-  /** The assistant (and SDK tool) messages of the turn; only valid when there was no error. */
+  /** The assistant message of the turn (and a tool message answering invalid calls); only valid without an error. */
   responseMessages(): Promise<ModelMessage[]>;
 }
 
-function usageOf(usage: {
-  inputTokens?: number | undefined;
-  outputTokens?: number | undefined;
-  totalTokens?: number | undefined;
-  cachedInputTokens?: number | undefined;
-  reasoningTokens?: number | undefined;
-}): Partial<UsageTotals> {
+/** The slice of a LanguageModelV3 stream part this session reads. */
+type StreamPart =
+  | { type: "text-delta"; delta: string }
+  | { type: "reasoning-delta"; delta: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: string }
+  | {
+      type: "finish";
+      finishReason: { unified: string } | string;
+      usage: {
+        inputTokens: { total?: number; cacheRead?: number };
+        outputTokens: { total?: number; reasoning?: number };
+      };
+    }
+  | { type: "error"; error: unknown }
+  | { type: string };
+
+interface StreamingModel {
+  readonly supportedUrls?: PromiseLike<Record<string, RegExp[]>> | Record<string, RegExp[]>;
+  doStream(options: Record<string, unknown>): PromiseLike<{ stream: ReadableStream<StreamPart> }>;
+}
+
+function usageOf(part: Extract<StreamPart, { type: "finish" }>): Partial<UsageTotals> {
+  const input = part.usage.inputTokens.total ?? 0;
+  const output = part.usage.outputTokens.total ?? 0;
   return {
-    inputTokens: usage.inputTokens ?? 0,
-    outputTokens: usage.outputTokens ?? 0,
-    totalTokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
-    cachedInputTokens: usage.cachedInputTokens ?? 0,
-    reasoningTokens: usage.reasoningTokens ?? 0,
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input + output,
+    cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
+    reasoningTokens: part.usage.outputTokens.reasoning ?? 0,
   };
+}
+
+type AssistantPart =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown };
+
+async function openStream(request: TurnRequest): Promise<ReadableStream<StreamPart>> {
+  const model = request.model as unknown as StreamingModel;
+  const prompt = await convertToLanguageModelPrompt({
+    prompt: { system: request.system, messages: request.messages },
+    supportedUrls: (await model.supportedUrls) ?? {},
+    download: undefined,
+    abortSignal: request.signal,
+  });
+  const { tools, toolChoice } = await prepareToolsAndToolChoice({
+    tools: request.tools,
+    toolChoice: undefined,
+    activeTools: undefined,
+  });
+  const { retry } = prepareRetries({ maxRetries: request.maxRetries, abortSignal: request.signal });
+  const result = await retry(() =>
+    Promise.resolve(
+      model.doStream({
+        prompt,
+        tools,
+        toolChoice,
+        abortSignal: request.signal,
+        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      }),
+    ),
+  );
+  return result.stream;
 }
 
 export async function streamTurn(
@@ -55,73 +108,95 @@ export async function streamTurn(
   isReadOnly: (call: ToolCall) => boolean,
 ): Promise<StreamedTurn> {
   let text = "";
-  let streamError: { cause: unknown } | undefined;
+  let reasoning = "";
+  let error: { cause: unknown } | undefined;
   let finishReason = "unknown";
   let usage: Partial<UsageTotals> = {};
   const calls: ToolCall[] = [];
   const answered = new Map<string, string>();
+  const parts: AssistantPart[] = [];
+  const invalid: { toolCallId: string; toolName: string; message: string }[] = [];
 
-  const stream = streamText({
-    model: request.model,
-    system: request.system,
-    messages: request.messages,
-    tools: request.tools,
-    abortSignal: request.signal,
-    maxRetries: request.maxRetries,
-    ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-    onError: ({ error }) => {
-      streamError ??= { cause: error };
-    },
-  });
+  const onPart = (part: StreamPart): void => {
+    switch (part.type) {
+      case "text-delta": {
+        const delta = (part as { delta: string }).delta;
+        text += delta;
+        const last = parts.at(-1);
+        if (last?.type === "text") last.text += delta;
+        else parts.push({ type: "text", text: delta });
+        emit({ type: "text_delta", turn, text: delta });
+        break;
+      }
+      case "reasoning-delta": {
+        const delta = (part as { delta: string }).delta;
+        reasoning += delta;
+        emit({ type: "reasoning_delta", turn, text: delta });
+        break;
+      }
+      case "tool-call": {
+        const { toolCallId, toolName, input } = part as Extract<StreamPart, { type: "tool-call" }>;
+        let parsed: unknown;
+        let problem: string | undefined;
+        if (!Object.hasOwn(request.tools, toolName)) {
+          problem = `Model tried to call unavailable tool '${toolName}'. Available tools: ${Object.keys(request.tools).join(", ")}.`;
+        } else {
+          try {
+            parsed = input.trim() === "" ? {} : JSON.parse(input);
+          } catch (cause) {
+            problem = `Invalid input for tool ${toolName}: JSON parsing failed: Text: ${input}.\nError message: ${(cause as Error).message}`;
+          }
+        }
+        const call: ToolCall = { id: toolCallId, name: toolName, input: problem ? input : parsed };
+        calls.push(call);
+        parts.push({ type: "tool-call", toolCallId, toolName, input: problem ? input : parsed });
+        emit({ type: "tool_call", turn, id: call.id, name: call.name, input: call.input, readOnly: isReadOnly(call) });
+        if (problem) {
+          answered.set(toolCallId, problem);
+          invalid.push({ toolCallId, toolName, message: problem });
+        }
+        break;
+      }
+      case "finish": {
+        const finish = part as Extract<StreamPart, { type: "finish" }>;
+        finishReason = typeof finish.finishReason === "string" ? finish.finishReason : finish.finishReason.unified;
+        usage = usageOf(finish);
+        break;
+      }
+      case "error":
+        error ??= { cause: (part as { error: unknown }).error };
+        break;
+      default:
+        break;
+    }
+  };
 
   try {
-    for await (const part of stream.fullStream) {
-      switch (part.type) {
-        case "text-delta":
-          text += part.text;
-          emit({ type: "text_delta", turn, text: part.text });
-          break;
-        case "reasoning-delta":
-          emit({ type: "reasoning_delta", turn, text: part.text });
-          break;
-        case "tool-call": {
-          const call: ToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
-          calls.push(call);
-          emit({
-            type: "tool_call",
-            turn,
-            id: call.id,
-            name: call.name,
-            input: call.input,
-            readOnly: isReadOnly(call),
-          });
-          break;
-        }
-        case "tool-error":
-          answered.set(part.toolCallId, String(part.error));
-          break;
-        case "finish-step":
-          finishReason = part.finishReason;
-          usage = usageOf(part.usage);
-          break;
-        case "error":
-          streamError ??= { cause: part.error };
-          break;
-        default:
-          break;
-      }
+    const reader = (await openStream(request)).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      onPart(value);
     }
-  } catch (error) {
-    streamError ??= { cause: error };
+  } catch (cause) {
+    error ??= { cause };
   }
 
-  return {
-    text,
-    calls,
-    answered,
-    finishReason,
-    usage,
-    ...(streamError ? { error: streamError } : {}),
-    responseMessages: async () => [...(await stream.response).messages] as ModelMessage[],
+  const responseMessages = (): Promise<ModelMessage[]> => {
+    const content = [...(reasoning.length > 0 ? [{ type: "reasoning" as const, text: reasoning }] : []), ...parts];
+    const out: ModelMessage[] = [{ role: "assistant", content }];
+    if (invalid.length > 0)
+      out.push({
+        role: "tool",
+        content: invalid.map((i) => ({
+          type: "tool-result" as const,
+          toolCallId: i.toolCallId,
+          toolName: i.toolName,
+          output: { type: "error-text" as const, value: i.message },
+        })),
+      });
+    return Promise.resolve(out);
   };
+
+  return { text, calls, answered, finishReason, usage, ...(error ? { error } : {}), responseMessages };
 }
