@@ -1,4 +1,7 @@
+import path from "node:path";
 import { redactArgs, redactEnvValue, redactText, redactUrl } from "../src/redact";
+import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
+import { writeConfig } from "./support/servers";
 
 describe("redaction of credentials inside values", () => {
   it.each([
@@ -35,5 +38,38 @@ describe("redaction of credentials inside values", () => {
 
   it("hides URL user-info", () => {
     expect(redactUrl("https://user:pw@host/mcp")).toBe("https://***:***@host/mcp");
+  });
+});
+
+describe("mcp get / show-merged / list print no credentials inside values", () => {
+  let sandbox: Sandbox;
+  beforeEach(() => {
+    sandbox = makeSandbox();
+  });
+  afterEach(() => sandbox.cleanup());
+
+  it("hides a password inside DATABASE_URL, a key=value secret and a flag's value", async () => {
+    writeConfig(path.join(sandbox.cwd, ".indusvx"), {
+      db: {
+        command: "node",
+        args: ["db-server.js", "--password", "Sup3rS3cret", "--dsn=postgres://admin:Sup3rS3cret@db.internal/prod"],
+        env: {
+          DATABASE_URL: "postgres://admin:Sup3rS3cret@db.internal/prod",
+          PGOPTS: "sslmode=require password=Sup3rS3cret",
+        },
+      },
+    });
+    for (const args of [
+      ["mcp", "get", "db"],
+      ["mcp", "get", "db", "--json"],
+      ["mcp", "show-merged", "--json"],
+      ["mcp", "list"],
+    ]) {
+      const result = await runCli(args, { sandbox });
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toContain("Sup3rS3cret");
+    }
+    const get = await runCli(["mcp", "get", "db"], { sandbox });
+    expect(get.stdout).toContain("postgres://***:***@db.internal/prod");
   });
 });
