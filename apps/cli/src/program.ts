@@ -25,11 +25,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 export function buildProgram(
-  run: (
-    load: () => Promise<(...args: never[]) => Promise<number>>,
-    args: unknown[],
-    how?: { readonly ownSignals: boolean },
-  ) => Promise<void>,
+  run: (load: () => Promise<(...args: never[]) => Promise<number>>, args: unknown[]) => Promise<void>,
 ): Command {
   const program = new Command("indusr")
     .description("A coding agent that sees MCP tools exactly like its built-ins, and an MCP gateway.")
@@ -57,9 +53,7 @@ export function buildProgram(
     // A lone word that looks like a command is a typo, not a task for the model.
     const suggestion = prompt.length === 1 ? didYouMean(prompt[0]!, commandNames(program)) : undefined;
     if (suggestion !== undefined) throw new UsageError(suggestion);
-    return run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options], {
-      ownSignals: true,
-    });
+    return run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options]);
   });
 
   const tools = withFlags(
@@ -246,9 +240,10 @@ export function buildProgram(
 /** Parse and run; resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(async (load, args, how) => {
+  const program = buildProgram(async (load, args) => {
     const { installTeardown, setExitCode } = await import("./teardown");
-    installTeardown(how?.ownSignals ? ["SIGHUP"] : undefined);
+    // The agent handles SIGINT/SIGTERM itself once its session runs (handOverSignals); until then, ours.
+    installTeardown();
     const command = await load();
     code = await (command as (...a: unknown[]) => Promise<number>)(...args);
     // Set before the command's own teardown could be cut short.

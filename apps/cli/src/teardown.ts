@@ -63,6 +63,36 @@ export function setExitCode(code: number): void {
 
 let signalCode: number | undefined;
 
+/** Signals a command handles itself for now (the agent: Ctrl-C stops a turn), with how many handlers. */
+const handedOver = new Map<HandledSignal, number>();
+
+/**
+ * `signals` as the agent gets them: while it listens for a signal, that signal
+ * is its to handle (this module only records the exit code and shortens the
+ * servers' shutdown, see `onSignal`); when it stops listening, the signal is
+ * ours again.
+ */
+export function handOverSignals(signals: Pick<NodeJS.Process, "on" | "off">): Pick<NodeJS.Process, "on" | "off"> {
+  const count = (event: string | symbol, by: number) => {
+    if (!(ALL_SIGNALS as readonly (string | symbol)[]).includes(event)) return;
+    const signal = event as HandledSignal;
+    handedOver.set(signal, Math.max(0, (handedOver.get(signal) ?? 0) + by));
+  };
+  const view = {
+    on(event: string | symbol, listener: (...args: unknown[]) => void) {
+      count(event, 1);
+      signals.on(event as NodeJS.Signals, listener);
+      return view;
+    },
+    off(event: string | symbol, listener: (...args: unknown[]) => void) {
+      count(event, -1);
+      signals.off(event, listener);
+      return view;
+    },
+  };
+  return view as unknown as Pick<NodeJS.Process, "on" | "off">;
+}
+
 function onSignal(signal: HandledSignal): void {
   const code = 128 + SIGNAL_NUMBERS[signal];
   if (ending) {
@@ -71,6 +101,11 @@ function onSignal(signal: HandledSignal): void {
   process.exitCode = code;
   signalCode = code;
   signalled?.(signal);
+  if ((handedOver.get(signal) ?? 0) > 0) {
+    // The command winds down itself; its servers get the short signal grace meanwhile.
+    void import("@indus/endpoint").then((endpoint) => endpoint.closeAllServerProcesses({ graceMs: SIGNAL_GRACE_MS }));
+    return;
+  }
   void endProcess(code);
 }
 
@@ -82,8 +117,7 @@ export const ALL_SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGH
 
 /**
  * Install the signal handlers and the quiet EPIPE exit (once per process).
- * The agent handles SIGINT and SIGTERM itself (Ctrl-C stops a turn), so it
- * asks for SIGHUP only.
+ * A command that handles a signal itself says so through `handOverSignals`.
  */
 export function installTeardown(signals: readonly HandledSignal[] = ALL_SIGNALS): void {
   if (installed) return;

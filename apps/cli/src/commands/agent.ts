@@ -3,6 +3,7 @@
  * opens the interactive session. See src/agent/ for the agent itself.
  */
 import { runAgentCommand, type AgentFlags } from "../agent/run-agent";
+import { handOverSignals } from "../teardown";
 
 export async function agentCommand(prompt: string[], options: AgentFlags): Promise<number> {
   const { bootDeck } = await import("../boot");
@@ -12,6 +13,6 @@ export async function agentCommand(prompt: string[], options: AgentFlags): Promi
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
-    signals: process,
+    signals: handOverSignals(process),
   });
 }
