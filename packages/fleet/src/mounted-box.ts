@@ -63,7 +63,7 @@ export class MountedToolBox implements ToolBox {
   /**
    * Re-read every ready endpoint's tools (cached listings are reused) and
    * follow their changes from now on. Servers not ready, or whose listing
-   * fails, contribute nothing.
+   * fails (or last failed), contribute nothing.
    */
   refresh(): Promise<void> {
     // Serialized: a refresh asked for during another runs after it.
@@ -83,7 +83,8 @@ export class MountedToolBox implements ToolBox {
     const endpoints = this.fleet.endpoints();
     await Promise.all(
       endpoints.map(async (endpoint) => {
-        if (endpoint.phase !== "ready") return;
+        // A listing that just failed (timed out) is not run again at once: that would double the wait.
+        if (endpoint.phase !== "ready" || endpoint.listFault) return;
         const keep = toolFilter(endpoint.config);
         try {
           const tools = await endpoint.listTools();
