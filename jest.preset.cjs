@@ -27,6 +27,7 @@ module.exports = function preset(dir) {
     transformIgnorePatterns: ["/node_modules/\\.pnpm/(?!(ulid|pkce-challenge|eventsource-parser|eventsource)@)"],
     moduleNameMapper: {
       "^@indus/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
+      "^@indus/([a-z-]+)/testing$": path.join(root, "packages/$1/src/testing/index.ts"),
     },
     moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
   };

@@ -17,8 +17,16 @@ export const ALLOWED_EDGES = {
   endpoint: ["contract", "schema-normalizer"],
   fleet: ["contract", "endpoint"],
   "provider-host": ["contract"],
-  deck: ["contract", "ledger", "fleet"],
+  deck: ["contract", "ledger"],
   cli: "*",
+};
+
+/**
+ * Edges allowed only from named composition files: the package types against
+ * contract everywhere else, and imports the sibling's implementation in one place.
+ */
+export const WIRING_FILES = {
+  fleet: { endpoint: ["src/default-endpoint.ts"] },
 };
 
 const SCOPE = "@indus/";
@@ -109,6 +117,14 @@ export function checkLayering(root) {
           const target = folderOfName.get(bare) ?? name;
           if (allowed !== "*" && !allowed.includes(target)) {
             violations.push({ where, message: `imports ${bare}: the edge ${pkg.folder} → ${target} is not allowed` });
+          }
+          const wiring = WIRING_FILES[pkg.folder]?.[target];
+          const fromPackage = path.relative(pkg.dir, file).split(path.sep).join("/");
+          if (wiring && !wiring.includes(fromPackage)) {
+            violations.push({
+              where,
+              message: `imports ${bare}: ${pkg.folder} may import ${target} only from ${wiring.join(", ")}`,
+            });
           }
         } else if (spec.startsWith(".")) {
           const resolved = path.resolve(path.dirname(file), spec);

@@ -25,7 +25,7 @@ import {
   type McpBoot,
   type ServerProgress as DeckServerProgress,
 } from "@indus/deck";
-import { FleetCatalog } from "@indus/fleet";
+import { fleetMount } from "@indus/fleet";
 import type {
   BootedDeck,
   ConfigDiagnostic,
@@ -197,12 +197,13 @@ export async function connectMcp(
     mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {
       config,
       env: options.env ?? process.env,
-      fleet: {
+      // The CLI is where the deck meets the fleet: the deck only sees the mount port.
+      mount: fleetMount({
         endpointOptions: {
           ...(options.logDir ? { logDir: startRunLogs(options.logDir) } : {}),
           closeGraceMs: closeGraceMsOf(options.env ?? process.env),
         },
-      },
+      }),
       onProgress: progressFeed(sink, connectMs),
       ...(options.selectServers ? { select: options.selectServers } : {}),
     });
@@ -301,7 +302,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     deck = deck.graft(resourceTools(catalog, withResources));
   // Mounted servers' resources and prompts ride on the box, for `mcp serve` to republish.
   const deckBox = deck.intoToolBox();
-  const box: ToolBox = mcp.fleet ? { ...deckBox, catalog: new FleetCatalog(mcp.fleet) } : deckBox;
+  const box: ToolBox = mcp.catalog ? { ...deckBox, catalog: mcp.catalog } : deckBox;
   const servers = reports();
 
   const control: McpControl = {

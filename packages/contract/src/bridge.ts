@@ -1,11 +1,15 @@
 /**
- * The two behavioural interfaces the endpoint, the fleet, the mount and the
- * host pass between one another. Every failure is a `ProtocolFault`.
+ * The behavioural interfaces the endpoint, the fleet, the mount and the host
+ * pass between one another. Every failure is a `ProtocolFault`. The fleet and
+ * the deck type against these, never against the endpoint's class, so the
+ * MCP SDK stays behind `@indus/endpoint` and a test double can stand in.
  */
+import type { GatewayCallOptions, GatewayChange } from "./gateway";
+import type { JsonObject } from "./json";
 import type { EndpointPhase } from "./phase";
-import type { ServerConfig } from "./server-config";
+import type { ServerConfig, TransportKind } from "./server-config";
 import type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
-import type { ToolProgress } from "./tool-box";
+import type { ToolBox, ToolProgress } from "./tool-box";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -41,3 +45,60 @@ export interface ServerFleet {
   endpoints(): readonly ServerEndpoint[];
   status(): FleetStatus;
 }
+
+/** What changed between two listings of one server's tools, keyed by the server-side name. */
+export interface ToolsChange {
+  readonly added: readonly RemoteTool[];
+  readonly changed: readonly RemoteTool[];
+  /** The tools as they were before they went away. */
+  readonly removed: readonly RemoteTool[];
+  /** The whole new listing. */
+  readonly tools: readonly RemoteTool[];
+}
+
+/** What a fleet and its host need of one live MCP connection, beyond `ServerEndpoint`. */
+export interface McpEndpoint extends ServerEndpoint {
+  /** The transport actually in use (an HTTP server may have fallen back to SSE); undefined before connecting. */
+  readonly transportKind: TransportKind | undefined;
+  /** The server's `instructions` from its handshake, if it sent any. */
+  readonly instructions: string | undefined;
+  /** The server process's id while one runs (stdio servers); undefined otherwise. */
+  readonly pid: number | undefined;
+  /** The last lines the server wrote to stderr (stdio servers; empty otherwise). */
+  stderrTail(maxLines?: number): readonly string[];
+  /** Called after each re-listing that changed the tools; returns an unsubscribe. */
+  onToolsChanged(listener: (change: ToolsChange) => void): () => void;
+  /** Called when the server says its resources or prompts changed; returns an unsubscribe. */
+  onCatalogChanged(listener: (change: GatewayChange) => void): () => void;
+  listResources(options?: GatewayCallOptions): Promise<readonly JsonObject[]>;
+  listResourceTemplates(options?: GatewayCallOptions): Promise<readonly JsonObject[]>;
+  listPrompts(options?: GatewayCallOptions): Promise<readonly JsonObject[]>;
+  readResource(uri: string, options?: GatewayCallOptions): Promise<JsonObject>;
+  getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: GatewayCallOptions): Promise<JsonObject>;
+}
+
+/** A fleet of `McpEndpoint`s that can replace one server's connection on demand. */
+export interface McpFleet extends ServerFleet {
+  endpoint(server: string): McpEndpoint | undefined;
+  endpoints(): readonly McpEndpoint[];
+  /** Replace one server's endpoint with a fresh one and connect it; undefined for an unknown id. Never throws. */
+  reconnect(server: string): Promise<McpEndpoint | undefined>;
+}
+
+/**
+ * Servers mounted as one tool box: the deck's mount port. The box carries
+ * the servers' resources and prompts on `catalog`.
+ */
+export interface MountedServers {
+  readonly box: ToolBox;
+  readonly fleet: McpFleet;
+  /** Resolves once every server is ready (its tools listed) or faulted. Never rejects. */
+  readonly settled: Promise<void>;
+}
+
+/**
+ * Mount `servers` (already validated) and start connecting them. Returns at
+ * once, so the caller can watch `fleet.status()` while they connect. The CLI
+ * passes one built from `@indus/fleet`; the deck never builds a fleet itself.
+ */
+export type MountServers = (servers: readonly ServerConfig[]) => MountedServers;

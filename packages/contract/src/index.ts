@@ -42,7 +42,16 @@ export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export type { GatewayCallOptions, GatewayCatalog, GatewayChange } from "./gateway";
-export type { InvokeOptions, ServerEndpoint, ServerFleet } from "./bridge";
+export type {
+  InvokeOptions,
+  McpEndpoint,
+  McpFleet,
+  MountServers,
+  MountedServers,
+  ServerEndpoint,
+  ServerFleet,
+  ToolsChange,
+} from "./bridge";
 export type {
   FsSeam,
   RunOptions,

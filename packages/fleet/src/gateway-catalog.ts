@@ -22,8 +22,9 @@ import {
   type GatewayCatalog,
   type GatewayChange,
   type JsonObject,
+  type McpEndpoint,
 } from "@indus/contract";
-import { uriTemplateMatches, type McpServerEndpoint } from "@indus/endpoint";
+import { uriTemplateMatches } from "./default-endpoint";
 import type { EndpointFleet } from "./server-fleet";
 
 /** The scheme of rewritten (colliding) resource URIs. */
@@ -71,12 +72,12 @@ export class FleetCatalog implements GatewayCatalog {
 
   constructor(private readonly fleet: EndpointFleet) {}
 
-  private ready(): McpServerEndpoint[] {
+  private ready(): McpEndpoint[] {
     return this.fleet.endpoints().filter((endpoint) => endpoint.phase === "ready");
   }
 
   /** Each ready server's items; a server whose listing fails is skipped. */
-  private async gather(list: (endpoint: McpServerEndpoint) => Promise<JsonObject[]>): Promise<Owned[]> {
+  private async gather(list: (endpoint: McpEndpoint) => Promise<readonly JsonObject[]>): Promise<Owned[]> {
     const lists = await Promise.all(
       this.ready().map(async (endpoint) => {
         try {

@@ -4,7 +4,8 @@
  */
 export { EndpointFleet, defaultConcurrency, startServerFleet } from "./server-fleet";
 export type { AfterOpen, FleetOptions } from "./server-fleet";
-export { mountProtocolBridge } from "./mount";
+export type { CreateEndpoint, EndpointOptions } from "./default-endpoint";
+export { fleetMount, mountProtocolBridge } from "./mount";
 export type { MountedProtocolBridge } from "./mount";
 export { MountedToolBox } from "./mounted-box";
 export { FleetCatalog, GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./gateway-catalog";

@@ -3,7 +3,7 @@
  * connect slot, so listing overlaps other servers' startup), and hand back
  * the tools as one box together with the live fleet.
  */
-import type { BridgeConfig } from "@indus/contract";
+import type { BridgeConfig, MountServers } from "@indus/contract";
 import { MountedToolBox } from "./mounted-box";
 import { EndpointFleet, type FleetOptions } from "./server-fleet";
 
@@ -26,4 +26,23 @@ export async function mountProtocolBridge(
   }
   await box.settled();
   return { box, fleet };
+}
+
+/**
+ * The contract's mount port backed by a fleet: what a host passes to the deck
+ * so the deck can mount servers without depending on `@indus/fleet`. Each call
+ * starts a fresh fleet and returns at once; `settled` resolves when every
+ * server is ready (tools listed) or faulted.
+ */
+export function fleetMount(options?: FleetOptions): MountServers {
+  return (servers) => {
+    const fleet = new EndpointFleet(options, (endpoint) => endpoint.listTools());
+    const box = new MountedToolBox(fleet);
+    const settled = fleet
+      .start({ servers })
+      .catch(() => undefined)
+      .then(() => box.settled())
+      .catch(() => undefined);
+    return { box, fleet, settled };
+  };
 }

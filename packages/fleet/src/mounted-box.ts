@@ -7,6 +7,7 @@
  */
 import {
   isProtocolFault,
+  type McpEndpoint,
   type RemoteTool,
   type RunOptions,
   type ToolBox,
@@ -15,14 +16,14 @@ import {
   type ToolOutcome,
   type ToolRunner,
 } from "@indus/contract";
-import { MAX_TOOL_NAME_LENGTH, shortHash, type McpServerEndpoint } from "@indus/endpoint";
 import { projectResult } from "./content-projection";
+import { MAX_TOOL_NAME_LENGTH, shortHash } from "./default-endpoint";
 import { FleetCatalog } from "./gateway-catalog";
 import type { EndpointFleet } from "./server-fleet";
 import { toolFilter } from "./tool-filter";
 
 interface Route {
-  readonly endpoint: McpServerEndpoint;
+  readonly endpoint: McpEndpoint;
   readonly tool: RemoteTool;
 }
 

@@ -14,11 +14,12 @@ import {
   type BridgeConfig,
   type EndpointStatus,
   type FleetStatus,
+  type McpEndpoint,
+  type McpFleet,
   type ServerConfig,
-  type ServerFleet,
 } from "@indus/contract";
-import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
 import { runBounded } from "./bounded";
+import { defaultCreateEndpoint, type CreateEndpoint, type EndpointOptions } from "./default-endpoint";
 
 export interface FleetOptions {
   /** Connects in flight at once; defaults to four per CPU (at least 4). */
@@ -28,11 +29,11 @@ export interface FleetOptions {
   /** Passed to every endpoint: log directory, timeouts, client identity... */
   readonly endpointOptions?: EndpointOptions;
   /** Builds each endpoint; the seam for in-process transports in tests and embedders. */
-  readonly createEndpoint?: (config: ServerConfig, options: EndpointOptions) => McpServerEndpoint;
+  readonly createEndpoint?: CreateEndpoint;
 }
 
 /** Work the fleet does on each endpoint right after it opens, inside its connect slot. */
-export type AfterOpen = (endpoint: McpServerEndpoint) => Promise<unknown>;
+export type AfterOpen = (endpoint: McpEndpoint) => Promise<unknown>;
 
 export function defaultConcurrency(): number {
   const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
@@ -46,8 +47,8 @@ function lastIdWins(servers: readonly ServerConfig[]): ServerConfig[] {
   return servers.filter((server, index) => lastIndex.get(server.id) === index);
 }
 
-export class EndpointFleet implements ServerFleet {
-  private byId = new Map<string, McpServerEndpoint>();
+export class EndpointFleet implements McpFleet {
+  private byId = new Map<string, McpEndpoint>();
   private lastConfig: BridgeConfig | undefined;
   private readonly replacedListeners = new Set<() => void>();
   private generation = 0;
@@ -63,7 +64,7 @@ export class EndpointFleet implements ServerFleet {
     const generation = ++this.generation;
     const previous = [...this.byId.values()];
     const servers = lastIdWins(config.servers ?? []);
-    const next = new Map<string, McpServerEndpoint>();
+    const next = new Map<string, McpEndpoint>();
     for (const server of servers) next.set(server.id, this.mint(server));
     this.byId = next;
     await Promise.all(previous.map((endpoint) => endpoint.close()));
@@ -80,7 +81,7 @@ export class EndpointFleet implements ServerFleet {
   }
 
   /** A fresh endpoint for one server config, with the fleet's endpoint options. */
-  private mint(server: ServerConfig): McpServerEndpoint {
+  private mint(server: ServerConfig): McpEndpoint {
     const endpointOptions: EndpointOptions = {
       ...this.options.endpointOptions,
       timeouts: {
@@ -88,7 +89,7 @@ export class EndpointFleet implements ServerFleet {
         ...this.options.endpointOptions?.timeouts,
       },
     };
-    const make = this.options.createEndpoint ?? ((config, opts) => createServerEndpoint(config, undefined, opts));
+    const make = this.options.createEndpoint ?? defaultCreateEndpoint;
     // Defaults (args, env, headers) filled in when the config is valid; an invalid one faults on open.
     const parsed = parseServerConfig(server);
     return make(parsed.ok ? parsed.value : server, endpointOptions);
@@ -100,7 +101,7 @@ export class EndpointFleet implements ServerFleet {
    * undefined for an unknown id. Never throws: a failed connect is the new
    * endpoint's fault.
    */
-  async reconnect(server: string): Promise<McpServerEndpoint | undefined> {
+  async reconnect(server: string): Promise<McpEndpoint | undefined> {
     const previous = this.byId.get(server);
     const config = previous?.config;
     if (!previous || !config) return undefined;
@@ -130,11 +131,11 @@ export class EndpointFleet implements ServerFleet {
     await Promise.all([...this.byId.values()].map((endpoint) => endpoint.close().catch(() => undefined)));
   }
 
-  endpoint(server: string): McpServerEndpoint | undefined {
+  endpoint(server: string): McpEndpoint | undefined {
     return this.byId.get(server);
   }
 
-  endpoints(): readonly McpServerEndpoint[] {
+  endpoints(): readonly McpEndpoint[] {
     return [...this.byId.values()];
   }
 

@@ -9,6 +9,7 @@ it("exports exactly these runtime names", () => {
       "GATEWAY_URI_PREFIX",
       "MountedToolBox",
       "defaultConcurrency",
+      "fleetMount",
       "gatewayUri",
       "mountProtocolBridge",
       "parseGatewayUri",
@@ -21,4 +22,9 @@ it("exports exactly these runtime names", () => {
       "toolFilter",
     ].sort(),
   );
+});
+
+it("exports the test doubles from the testing subpath", async () => {
+  const testing = await import("@indus/fleet/testing");
+  expect(Object.keys(testing).sort()).toEqual(["FakeEndpoint", "fakeEndpoints", "fakeServer", "textResult"]);
 });

@@ -1,20 +1,23 @@
 /**
- * Mounting MCP servers onto the deck: connect a fleet (per-server isolation:
- * a server that fails contributes nothing and is reported in the status),
- * fold its tools into the enrollment ledger, and keep following tool-list
- * changes. Plus the readers the CLI uses: status, tool names, per-server counts.
+ * Mounting MCP servers onto the deck: mount them through the host's mount
+ * port (per-server isolation: a server that fails contributes nothing and is
+ * reported in the status), fold their tools into the enrollment ledger, and
+ * keep following tool-list changes. Plus the readers the CLI uses: status,
+ * tool names, per-server counts. The deck never builds a fleet itself: the
+ * host (the CLI) passes `mount`, so the deck does not depend on `@indus/fleet`.
  */
 import type {
   BridgeConfig,
   EndpointPhase,
   FleetStatus,
+  McpFleet,
+  MountServers,
   ProtocolFault,
   ServerConfig,
   ServerFleet,
   ToolBox,
 } from "@indus/contract";
 import { DeckFault, parseServerConfig } from "@indus/contract";
-import { EndpointFleet, type FleetOptions, MountedToolBox } from "@indus/fleet";
 import type { LedgerCapability, BridgeLedger } from "@indus/ledger";
 import { type DeckBridgeLedger, LiveBridge, emptyBridgeLedger } from "./live-bridge";
 
@@ -29,8 +32,8 @@ export interface ServerProgress {
 }
 
 export interface AttachOptions {
-  /** Fleet settings: concurrency, default startup deadline, endpoint options (log directory, timeouts). */
-  readonly fleet?: FleetOptions;
+  /** Mounts the servers (the CLI passes `fleetMount(...)` from `@indus/fleet`). */
+  readonly mount: MountServers;
   /** Called whenever a server changes phase while the fleet connects (and once more when it settles). */
   readonly onProgress?: (progress: ServerProgress) => void;
   /** How often phases are sampled for `onProgress` (default 50 ms). */
@@ -41,7 +44,7 @@ export interface AttachResult {
   /** The ledger after enrollment (the input ledger itself when there was nothing to attach). */
   readonly ledger: DeckBridgeLedger;
   /** The live fleet; the caller tears it down (or calls `live.detach()`). */
-  readonly fleet?: EndpointFleet;
+  readonly fleet?: McpFleet;
   readonly status?: FleetStatus;
   /** How many tools were enrolled. */
   readonly enrolled: number;
@@ -71,7 +74,7 @@ function validServers(servers: readonly unknown[]): { valid: ServerConfig[]; pro
   return { valid, problems };
 }
 
-function watchProgress(fleet: EndpointFleet, started: number, options: AttachOptions): () => void {
+function watchProgress(fleet: ServerFleet, started: number, options: AttachOptions): () => void {
   const report = options.onProgress;
   if (!report) return () => undefined;
   const last = new Map<string, string>();
@@ -104,7 +107,7 @@ function watchProgress(fleet: EndpointFleet, started: number, options: AttachOpt
 export async function attachBridgeCapabilities(
   ledger: DeckBridgeLedger = emptyBridgeLedger(),
   config: BridgeConfig | readonly ServerConfig[],
-  options: AttachOptions = {},
+  options: AttachOptions,
 ): Promise<AttachResult> {
   const servers: readonly unknown[] = Array.isArray(config) ? config : ((config as BridgeConfig).servers ?? []);
   if (servers.length === 0) return { ledger, enrolled: 0 };
@@ -116,12 +119,10 @@ export async function attachBridgeCapabilities(
   if (valid.length === 0) return { ledger, enrolled: 0, ...(fault ? { fault } : {}) };
 
   const started = Date.now();
-  const fleet = new EndpointFleet(options.fleet, (endpoint) => endpoint.listTools());
-  const box = new MountedToolBox(fleet);
+  const { box, fleet, settled } = options.mount(valid);
   const stop = watchProgress(fleet, started, options);
   try {
-    await fleet.start({ servers: valid });
-    await box.settled();
+    await settled;
   } finally {
     stop();
   }

@@ -5,9 +5,7 @@
  * config diagnostics, where each server came from, per-server status, and a
  * teardown. Never throws; a bad config or a dead server never sinks a session.
  */
-import type { FleetStatus, ServerConfig } from "@indus/contract";
-import type { DeckFault } from "@indus/contract";
-import type { EndpointFleet } from "@indus/fleet";
+import type { DeckFault, FleetStatus, GatewayCatalog, McpFleet, ServerConfig } from "@indus/contract";
 import type { CapabilitySource } from "../tool-deck";
 import { type AttachOptions, attachBridgeCapabilities } from "./attach";
 import type { BridgeCapability } from "./bridge-capability";
@@ -45,7 +43,9 @@ export interface McpBoot {
   readonly origins: ReadonlyMap<string, McpServerOrigin>;
   /** Config problems to show as warnings (file, row, message). */
   readonly diagnostics: readonly McpConfigDiagnostic[];
-  readonly fleet?: EndpointFleet;
+  readonly fleet?: McpFleet;
+  /** The mounted servers' resources and prompts, for a gateway to republish. */
+  readonly catalog?: GatewayCatalog;
   /** Per-server health, in config order (empty when nothing was configured). */
   readonly status: FleetStatus;
   readonly fault?: DeckFault;
@@ -60,7 +60,7 @@ const EMPTY_SOURCE: CapabilitySource = { capabilities: () => [], onChanged: () =
 export async function loadMcpCapabilities(
   invocation: McpInvocation,
   cwd: string,
-  options: McpBootOptions = {},
+  options: McpBootOptions,
 ): Promise<McpBoot> {
   const resolved =
     options.config ??
@@ -81,6 +81,7 @@ export async function loadMcpCapabilities(
     origins,
     diagnostics,
     ...(attached.fleet ? { fleet: attached.fleet } : {}),
+    ...(attached.box?.catalog ? { catalog: attached.box.catalog } : {}),
     status: attached.status ?? new Map(),
     ...(attached.fault ? { fault: attached.fault } : {}),
     ledger: attached.ledger,
