@@ -28,7 +28,7 @@ import {
   type RemoteCallResult,
   type RemoteTool,
   type ServerConfig,
-  type McpEndpoint,
+  type ServerEndpoint,
   type TransportKind,
 } from "@indus/contract";
 import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
@@ -72,7 +72,7 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-export class McpServerEndpoint implements McpEndpoint {
+export class McpServerEndpoint implements ServerEndpoint {
   readonly config: ServerConfig;
   private readonly options: EndpointOptions;
   private readonly timeouts: EndpointTimeouts;
