@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
  * The layering check: dependencies point inward, toward `contract`.
- * Reads every package.json and every import under `src/` and reports an edge
- * outside the table, an undeclared `@indus/*` import, a deep import, or a
- * relative path that leaves its package. Run: `node scripts/check-layering.mjs [root]`.
+ * Reads every package.json and every import under `src/`, `test/` and `bench/`
+ * and reports an edge outside the table, an undeclared `@indus/*` import, a
+ * deep import (other than a subpath the target exports), a relative path that
+ * leaves its package, and an import cycle between a package's own files
+ * (static, type-only and dynamic imports alike).
+ * Run: `node scripts/check-layering.mjs [root]`.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -19,7 +22,14 @@ export const ALLOWED_EDGES = {
   "provider-host": ["contract"],
   deck: ["contract", "ledger"],
   cli: "*",
+  testkit: ["contract"],
 };
+
+/**
+ * Private packages any package's tests may use: allowed only as a
+ * devDependency, and imported only from `test/` or `bench/`.
+ */
+export const TEST_ONLY = ["testkit"];
 
 /**
  * Edges allowed only from named composition files: the package types against
@@ -28,6 +38,9 @@ export const ALLOWED_EDGES = {
 export const WIRING_FILES = {
   fleet: { endpoint: ["src/default-endpoint.ts"] },
 };
+
+/** The folders whose imports are checked, in each package. */
+const CHECKED_DIRS = ["src", "test", "bench"];
 
 const SCOPE = "@indus/";
 const SOURCE_EXT = /\.(c|m)?(t|j)sx?$/;
@@ -71,11 +84,70 @@ export function importsOf(text) {
   return specs;
 }
 
+const RESOLVE_SUFFIXES = ["", ".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", "/index.ts", "/index.js"];
+
+/** The file a relative import names, if it is one of `known` (`./x.js` may name `x.ts`). */
+function resolveRelative(from, spec, known) {
+  const base = path.resolve(path.dirname(from), spec);
+  const candidates = [base, base.replace(/\.(c|m)?js$/, ".$1ts")];
+  for (const candidate of candidates) {
+    for (const suffix of RESOLVE_SUFFIXES) if (known.has(candidate + suffix)) return candidate + suffix;
+  }
+  return undefined;
+}
+
+/**
+ * Each import cycle among one package's files (Tarjan's strongly connected
+ * components over relative imports), as the files of the cycle in a stable order.
+ */
+export function fileCycles(fileImports) {
+  const known = new Set(fileImports.keys());
+  const edges = new Map();
+  for (const [file, specs] of fileImports) {
+    const targets = specs.filter((spec) => spec.startsWith(".")).map((spec) => resolveRelative(file, spec, known));
+    edges.set(file, [...new Set(targets.filter((target) => target !== undefined))].sort());
+  }
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const cycles = [];
+  let counter = 0;
+  const connect = (node) => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(node, Math.min(low.get(node), low.get(next)));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node), index.get(next)));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    const selfLoop = (edges.get(node) ?? []).includes(node);
+    if (component.length > 1 || selfLoop) cycles.push(component.sort());
+  };
+  for (const node of [...known].sort()) if (!index.has(node)) connect(node);
+  return cycles;
+}
+
 /** Every violation in the workspace at `root`, as `{where, message}`. */
 export function checkLayering(root) {
   const violations = [];
   const packages = listPackages(root);
   const folderOfName = new Map(packages.map((p) => [p.manifest.name, p.folder]));
+  const exportsOfName = new Map(packages.map((p) => [p.manifest.name, Object.keys(p.manifest.exports ?? {})]));
   const graph = new Map();
 
   for (const pkg of packages) {
@@ -94,7 +166,14 @@ export function checkLayering(root) {
         if (!dep.startsWith(SCOPE)) continue;
         declared.add(dep);
         const target = folderOfName.get(dep) ?? dep.slice(SCOPE.length);
-        if (allowed !== "*" && !allowed.includes(target)) {
+        if (TEST_ONLY.includes(target)) {
+          if (field !== "devDependencies") {
+            violations.push({
+              where: `${rel}/package.json`,
+              message: `${field} names ${dep}: a test-only package belongs in devDependencies`,
+            });
+          }
+        } else if (allowed !== "*" && !allowed.includes(target)) {
           violations.push({
             where: `${rel}/package.json`,
             message: `${field} names ${dep}: the edge ${pkg.folder} → ${target} is not allowed`,
@@ -104,23 +183,33 @@ export function checkLayering(root) {
         graph.get(pkg.folder).add(target);
       }
     }
-    const srcDir = path.join(pkg.dir, "src");
-    for (const file of sourceFiles(srcDir)) {
+    const files = CHECKED_DIRS.flatMap((dir) => sourceFiles(path.join(pkg.dir, dir)));
+    const fileImports = new Map();
+    for (const file of files) {
       const where = path.relative(root, file);
-      for (const spec of importsOf(fs.readFileSync(file, "utf8"))) {
+      const specs = importsOf(fs.readFileSync(file, "utf8"));
+      fileImports.set(file, specs);
+      for (const spec of specs) {
         if (spec.startsWith(SCOPE)) {
           const [, name, ...rest] = spec.split("/");
           const bare = `${SCOPE}${name}`;
-          if (rest.length > 0) violations.push({ where, message: `deep import "${spec}": import "${bare}" instead` });
+          const exported = rest.length > 0 && (exportsOfName.get(bare) ?? []).includes(`./${rest.join("/")}`);
+          if (rest.length > 0 && !exported)
+            violations.push({ where, message: `deep import "${spec}": import "${bare}" instead` });
+          // Tests import their own package through its public name.
+          if (bare === pkg.manifest.name) continue;
           if (!declared.has(bare))
             violations.push({ where, message: `imports ${bare} but ${rel}/package.json does not declare it` });
           const target = folderOfName.get(bare) ?? name;
-          if (allowed !== "*" && !allowed.includes(target)) {
+          const fromPackage = path.relative(pkg.dir, file).split(path.sep).join("/");
+          if (TEST_ONLY.includes(target)) {
+            if (fromPackage.startsWith("src/"))
+              violations.push({ where, message: `imports ${bare}: a test-only package is not for src/` });
+          } else if (allowed !== "*" && !allowed.includes(target)) {
             violations.push({ where, message: `imports ${bare}: the edge ${pkg.folder} → ${target} is not allowed` });
           }
           const wiring = WIRING_FILES[pkg.folder]?.[target];
-          const fromPackage = path.relative(pkg.dir, file).split(path.sep).join("/");
-          if (wiring && !wiring.includes(fromPackage)) {
+          if (wiring && fromPackage.startsWith("src/") && !wiring.includes(fromPackage)) {
             violations.push({
               where,
               message: `imports ${bare}: ${pkg.folder} may import ${target} only from ${wiring.join(", ")}`,
@@ -133,6 +222,12 @@ export function checkLayering(root) {
           }
         }
       }
+    }
+    for (const cycle of fileCycles(fileImports)) {
+      violations.push({
+        where: rel,
+        message: `import cycle among ${cycle.length} files: ${cycle.map((file) => path.relative(pkg.dir, file)).join(", ")}`,
+      });
     }
   }
 

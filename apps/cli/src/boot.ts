@@ -37,7 +37,7 @@ import type {
 } from "./boot-types";
 import { loadConfig } from "./config-load";
 import { emptyDeck } from "./empty-deck";
-import { UsageError } from "./program";
+import { UsageError } from "./exit";
 import { silentProgress, type ProgressSink } from "./progress";
 import { memoryFile, ProjectMemory } from "./project-memory";
 import { resourceTools } from "./resource-tools";

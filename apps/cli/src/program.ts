@@ -4,15 +4,11 @@
  */
 import { Argument, Command, CommanderError, Option } from "commander";
 import { didYouMean } from "./did-you-mean";
+import { EXIT, UsageError } from "./exit";
 import { withFlags } from "./flags";
 import { VERSION } from "./version";
 
-/** Exit codes: 0 ok, 1 a tool or server failed, 2 the command line was wrong. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { EXIT, UsageError } from "./exit";
 
 const TOOL_FLAGS = ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"] as const;
 
@@ -24,9 +20,20 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-export function buildProgram(
-  run: (load: () => Promise<(...args: never[]) => Promise<number>>, args: unknown[]) => Promise<void>,
-): Command {
+/** A command module's entry point: the parsed arguments in, the exit code out. */
+export type CommandHandler<A extends unknown[]> = (...args: A) => Promise<number>;
+
+/**
+ * Runs a command whose module is loaded only now. Generic in the handler's
+ * parameters, so the arguments commander parsed are checked against them.
+ */
+export type RunLazy = <A extends unknown[]>(
+  load: () => Promise<CommandHandler<A>>,
+  args: A,
+  how?: { readonly ownSignals: boolean },
+) => Promise<void>;
+
+export function buildProgram(run: RunLazy): Command {
   const program = new Command("indusr")
     .description("A coding agent that sees MCP tools exactly like its built-ins, and an MCP gateway.")
     .version(VERSION, "-v, --version", "Print the version")
@@ -53,7 +60,7 @@ export function buildProgram(
     // A lone word that looks like a command is a typo, not a task for the model.
     const suggestion = prompt.length === 1 ? didYouMean(prompt[0]!, commandNames(program)) : undefined;
     if (suggestion !== undefined) throw new UsageError(suggestion);
-    return run(() => import("./commands/agent").then((m) => m.agentCommand as never), [prompt, options]);
+    return run(() => import("./commands/agent").then((m) => m.agentCommand), [prompt, options]);
   });
 
   const tools = withFlags(
@@ -61,7 +68,7 @@ export function buildProgram(
     [...TOOL_FLAGS, "mcp-tool-budget", "json"],
   );
   tools.action((options: Record<string, unknown>) =>
-    run(() => import("./commands/tools").then((m) => m.toolsCommand as never), [options]),
+    run(() => import("./commands/tools").then((m) => m.toolsCommand), [options]),
   );
   program.addCommand(tools);
 
@@ -74,7 +81,7 @@ export function buildProgram(
     [...TOOL_FLAGS, "json"],
   );
   call.action((tool: string, json: string | undefined, options: Record<string, unknown>) =>
-    run(() => import("./commands/call").then((m) => m.callCommand as never), [tool, json, options]),
+    run(() => import("./commands/call").then((m) => m.callCommand), [tool, json, options]),
   );
   program.addCommand(call);
 
@@ -83,22 +90,19 @@ export function buildProgram(
 
   mcp.addCommand(
     withFlags(new Command("list").description("Configured servers and the file each came from"), configFlags).action(
-      (options) => run(() => import("./commands/mcp-config").then((m) => m.mcpListCommand as never), [options]),
+      (options) => run(() => import("./commands/mcp-config").then((m) => m.mcpListCommand), [options]),
     ),
   );
   mcp.addCommand(
     withFlags(new Command("get").description("One configured server").argument("<name>"), configFlags).action(
-      (name, options) =>
-        run(() => import("./commands/mcp-config").then((m) => m.mcpGetCommand as never), [name, options]),
+      (name, options) => run(() => import("./commands/mcp-config").then((m) => m.mcpGetCommand), [name, options]),
     ),
   );
   mcp.addCommand(
     withFlags(
       new Command("show-merged").description("The merged configuration, as indusr will use it"),
       configFlags,
-    ).action((options) =>
-      run(() => import("./commands/mcp-config").then((m) => m.mcpShowMergedCommand as never), [options]),
-    ),
+    ).action((options) => run(() => import("./commands/mcp-config").then((m) => m.mcpShowMergedCommand), [options])),
   );
   mcp.addCommand(
     withFlags(
@@ -106,9 +110,7 @@ export function buildProgram(
         "Connect every configured server in parallel and report (exit 1 when any failed)",
       ),
       [...configFlags, "log-dir"],
-    ).action((options) =>
-      run(() => import("./commands/mcp-status").then((m) => m.mcpStatusCommand as never), [options]),
-    ),
+    ).action((options) => run(() => import("./commands/mcp-status").then((m) => m.mcpStatusCommand), [options])),
   );
   mcp.addCommand(
     withFlags(
@@ -128,7 +130,7 @@ export function buildProgram(
         .option("--force", "Replace a server of the same name"),
       ["cwd", "json"],
     ).action((name, command, options) =>
-      run(() => import("./commands/mcp-edit").then((m) => m.mcpAddCommand as never), [name, command, options]),
+      run(() => import("./commands/mcp-edit").then((m) => m.mcpAddCommand), [name, command, options]),
     ),
   );
   mcp.addCommand(
@@ -139,7 +141,7 @@ export function buildProgram(
         .addOption(new Option("-s, --scope <scope>", "Only this file").choices(["project", "user"])),
       ["cwd"],
     ).action((name, options) =>
-      run(() => import("./commands/mcp-edit").then((m) => m.mcpRemoveCommand as never), [name, options]),
+      run(() => import("./commands/mcp-edit").then((m) => m.mcpRemoveCommand), [name, options]),
     ),
   );
   mcp.addCommand(
@@ -162,7 +164,7 @@ export function buildProgram(
         .option("--dry-run", "Show what would be imported; write nothing")
         .option("--force", "Replace servers of the same name"),
       ["cwd", "json"],
-    ).action((options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpImportCommand as never), [options])),
+    ).action((options) => run(() => import("./commands/mcp-edit").then((m) => m.mcpImportCommand), [options])),
   );
   mcp.addCommand(
     withFlags(
@@ -170,9 +172,7 @@ export function buildProgram(
         "Approve this project's MCP files written by other tools (.mcp.json, .vscode/mcp.json, ...) so their servers start",
       ),
       ["cwd", "json"],
-    ).action((options) =>
-      run(() => import("./commands/mcp-approve").then((m) => m.mcpApproveCommand as never), [options]),
-    ),
+    ).action((options) => run(() => import("./commands/mcp-approve").then((m) => m.mcpApproveCommand), [options])),
   );
   mcp.addCommand(
     withFlags(
@@ -202,7 +202,7 @@ export function buildProgram(
           "Start every 2025-era session id with this replica marker (e.g. a.), for session-pinning proxies",
         ),
       ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
-    ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand as never), [options])),
+    ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand), [options])),
   );
   mcp.addCommand(
     withFlags(
@@ -213,7 +213,7 @@ export function buildProgram(
         .option("--all", "Every kept run's log, oldest first (default: the latest run)"),
       ["log-dir", "session-dir"],
     ).action((name, options) =>
-      run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand as never), [name, options]),
+      run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand), [name, options]),
     ),
   );
   program.addCommand(mcp);
@@ -224,15 +224,13 @@ export function buildProgram(
         "Check the setup: config files and their problems, each server's command on PATH, auth, era and connect time",
       ),
       ["mcp", "cwd", "json", "log-dir"],
-    ).action((options) => run(() => import("./commands/doctor").then((m) => m.doctorCommand as never), [options])),
+    ).action((options) => run(() => import("./commands/doctor").then((m) => m.doctorCommand), [options])),
   );
   program.addCommand(
     new Command("completion")
       .description("Print a shell completion script: indusr completion bash|zsh|fish")
       .addArgument(new Argument("<shell>", "Your shell").choices(["bash", "zsh", "fish"]))
-      .action((shell: string) =>
-        run(() => import("./commands/completion").then((m) => m.completionCommand as never), [shell]),
-      ),
+      .action((shell: string) => run(() => import("./commands/completion").then((m) => m.completionCommand), [shell])),
   );
   return program;
 }
@@ -245,7 +243,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // The agent handles SIGINT/SIGTERM itself once its session runs (handOverSignals); until then, ours.
     installTeardown();
     const command = await load();
-    code = await (command as (...a: unknown[]) => Promise<number>)(...args);
+    code = await command(...args);
     // Set before the command's own teardown could be cut short.
     setExitCode(code);
   });

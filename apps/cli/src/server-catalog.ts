@@ -6,7 +6,7 @@
 import type { JsonObject } from "@indus/contract";
 import type { EndpointFleet } from "@indus/fleet";
 import type { McpCatalogView, PromptEntry, ResourceEntry } from "./boot-types";
-import { UsageError } from "./program";
+import { UsageError } from "./exit";
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 

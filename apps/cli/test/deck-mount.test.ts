@@ -20,6 +20,7 @@ import {
   resultText,
 } from "@indus/deck";
 import { fleetMount } from "@indus/fleet";
+import { FIXTURES, changing } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 
@@ -27,22 +28,10 @@ jest.setTimeout(120_000);
 // are the deck's grafting paths against real servers, so they live where the
 // wiring does.
 const modules = path.join(__dirname, "..", "node_modules", "@modelcontextprotocol");
-const changingServer = path.join(
-  __dirname,
-  "..",
-  "..",
-  "..",
-  "packages",
-  "deck",
-  "test",
-  "fixtures",
-  "changing-server.mjs",
-);
 const everything = (id = "everything"): ServerConfig =>
   stdioServer(id, process.execPath, [path.join(modules, "server-everything", "dist", "index.js"), "stdio"]);
 const filesystem = (root: string, id = "filesystem"): ServerConfig =>
   stdioServer(id, process.execPath, [path.join(modules, "server-filesystem", "dist", "index.js"), root]);
-const changing = (id = "changing"): ServerConfig => stdioServer(id, process.execPath, [changingServer]);
 const mount = fleetMount({ connectTimeoutMs: 60_000 });
 
 const made: string[] = [];
@@ -233,7 +222,7 @@ describe("loadMcpCapabilities", () => {
     write(cwd, {
       ".indusvx/mcp.json": JSON.stringify({
         servers: {
-          changing: { command: process.execPath, args: [changingServer] },
+          changing: { command: process.execPath, args: [path.join(FIXTURES, "changing-server.mjs")] },
           broken: { url: "nope" },
         },
       }),
@@ -265,7 +254,7 @@ describe("loadMcpCapabilities", () => {
     const cwd = tempDir("deck-boot-");
     write(cwd, { ".indusvx/mcp.json": JSON.stringify({ servers: { discovered: { command: "never-started" } } }) });
     const dir = tempDir("deck-boot-cfg-");
-    const server = { command: process.execPath, args: [changingServer] };
+    const server = { command: process.execPath, args: [path.join(FIXTURES, "changing-server.mjs")] };
     write(dir, {
       "a.json": JSON.stringify({ mcpServers: { first: server } }),
       "b.json": JSON.stringify({ servers: { first: { command: "shadowed" }, second: server } }),

@@ -11,23 +11,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { crashingRow, writeConfig } from "./support/servers";
+import { FIXTURES } from "@indus/testkit";
 
 jest.setTimeout(300_000);
 
 const RUNS = Number(process.env.INDUSR_EXIT_RUNS ?? 16);
 const AT_ONCE = 8;
 const STUBBORN = path.join(__dirname, "fixtures", "stubborn-server.mjs");
-const CLOSES_STDOUT = path.join(
-  __dirname,
-  "..",
-  "..",
-  "..",
-  "packages",
-  "endpoint",
-  "test",
-  "fixtures",
-  "closes-stdout.mjs",
-);
+const CLOSES_STDOUT = path.join(FIXTURES, "closes-stdout.mjs");
 
 let sandbox: Sandbox;
 beforeEach(() => {

@@ -4,6 +4,7 @@
  * the deck type against these, never against the endpoint's class, so the
  * MCP SDK stays behind `@indus/endpoint` and a test double can stand in.
  */
+import type { ProtocolFault } from "./fault";
 import type { GatewayCallOptions, GatewayChange } from "./gateway";
 import type { JsonObject } from "./json";
 import type { EndpointPhase } from "./phase";
@@ -62,6 +63,8 @@ export interface McpEndpoint extends ServerEndpoint {
   readonly transportKind: TransportKind | undefined;
   /** The server's `instructions` from its handshake, if it sent any. */
   readonly instructions: string | undefined;
+  /** Why the last tool listing failed, while it has not succeeded since (a ready server then offers no tools). */
+  readonly listFault: ProtocolFault | undefined;
   /** The server process's id while one runs (stdio servers); undefined otherwise. */
   readonly pid: number | undefined;
   /** The last lines the server wrote to stderr (stdio servers; empty otherwise). */

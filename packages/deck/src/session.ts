@@ -7,7 +7,7 @@
 import type { ReadStateHandle, ToolContext } from "@indus/contract";
 import { MemoryReadState } from "./read-state";
 import { ProcessTable } from "./tools/process-table";
-import type { ChecklistItem } from "./tools/todo-list";
+import type { ChecklistItem } from "./checklist";
 
 export class DeckSession {
   readonly readState: ReadStateHandle;

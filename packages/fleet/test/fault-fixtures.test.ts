@@ -5,9 +5,9 @@
  */
 import { streamableHttpServer, type ToolOutcome } from "@indus/contract";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
-import { fixture, scripted, tiny } from "../../endpoint/test/helpers/servers";
-import { startHttpFault, type HttpFaultServer } from "../../endpoint/test/helpers/http-servers";
-import { eventually, liveInGroups } from "../../endpoint/test/helpers/processes";
+import { fixture, scripted, tiny } from "@indus/testkit";
+import { startHttpFault, type HttpFaultServer } from "@indus/testkit";
+import { eventually, liveInGroups } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 

@@ -1,7 +1,7 @@
 import { isProtocolFault, type ServerConfig } from "@indus/contract";
 import { EndpointFleet, startServerFleet } from "@indus/fleet";
-import { fixture, scripted, tiny } from "../../endpoint/test/helpers/servers";
-import { eventually, inGroups, liveInGroups } from "../../endpoint/test/helpers/processes";
+import { fixture, scripted, tiny } from "@indus/testkit";
+import { eventually, inGroups, liveInGroups } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 

@@ -3,8 +3,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { TOOL_NAME_PATTERN, type ToolOutcome } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
-import { fixture, scripted } from "../../endpoint/test/helpers/servers";
-import { eventually } from "../../endpoint/test/helpers/processes";
+import { fixture, scripted } from "@indus/testkit";
+import { eventually } from "@indus/testkit";
 
 jest.setTimeout(60_000);
 

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { stdioServer, streamableHttpServer } from "@indus/contract";
 import { mountProtocolBridge } from "@indus/fleet";
-import { npmServerEntry } from "../../endpoint/test/helpers/servers";
-import { startStreamableServer } from "../../endpoint/test/helpers/http-servers";
+import { npmServerEntry } from "@indus/testkit";
+import { startStreamableServer } from "@indus/testkit";
 
 jest.setTimeout(60_000);
 

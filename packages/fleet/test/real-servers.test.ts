@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { sseServer, streamableHttpServer, type ToolOutcome } from "@indus/contract";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
-import { everythingStdio, npmServerEntry } from "../../endpoint/test/helpers/servers";
-import { startEverythingHttp, type EverythingHttp } from "../../endpoint/test/helpers/everything-http";
-import { descendantsOf, eventually, inGroups, liveInGroups } from "../../endpoint/test/helpers/processes";
+import { everythingStdio, npmServerEntry } from "@indus/testkit";
+import { startEverythingHttp, type EverythingHttp } from "@indus/testkit";
+import { descendantsOf, eventually, inGroups, liveInGroups } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 

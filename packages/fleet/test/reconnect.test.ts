@@ -3,8 +3,8 @@
  * process), leaves its peers alone, and the mounted box follows.
  */
 import { mountProtocolBridge } from "@indus/fleet";
-import { everythingStdio } from "../../endpoint/test/helpers/servers";
-import { eventually } from "../../endpoint/test/helpers/processes";
+import { everythingStdio } from "@indus/testkit";
+import { eventually } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 

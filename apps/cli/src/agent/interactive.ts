@@ -19,7 +19,7 @@ import { bindSubAgents, sessionSettings } from "./session-settings";
 import { PermissionGate, type PermissionAnswer } from "./permission";
 import { activityLine, makeStyle, summariseInput, type Style } from "./render";
 import { startupWarnings } from "../startup-warnings";
-import type { AgentFlags, AgentIo, Prepared } from "./run-agent";
+import type { AgentFlags, AgentIo, Prepared } from "./prepared";
 import { AgentSession } from "./session";
 import { attachMentions, MentionCompleter, parsePromptCommand, promptText } from "./mentions";
 import { runSlashCommand, SLASH_COMMANDS, type SlashContext } from "./slash-commands";

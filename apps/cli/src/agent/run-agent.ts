@@ -7,8 +7,6 @@
  */
 import path from "node:path";
 import readline from "node:readline";
-import type { BootOptions } from "../boot";
-import type { BootedDeck } from "../boot-types";
 import { silentProgress, terminalProgress } from "../progress";
 import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
@@ -17,48 +15,16 @@ import { SubAgentRunner } from "./sub-agent";
 import { SessionCheckpoints } from "./checkpoints";
 import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
 import { chooseModel, preflight } from "./preflight";
-import { resolveModelConfig, type ModelConfig } from "./provider-config";
+import { resolveModelConfig } from "./provider-config";
 import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
 import { AgentSession } from "./session";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { startupWarnings } from "../startup-warnings";
 import { loadSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
+import type { AgentFlags, AgentIo, BootOptions, Prepared } from "./prepared";
 
-/** The root flags the agent reads (parsed by commander from the flag table). */
-export interface AgentFlags {
-  readonly mcp?: readonly string[];
-  /** `--tools` names; commander may instead set `false` here for `--no-tools`. */
-  readonly tools?: readonly string[] | false;
-  readonly noTools?: boolean;
-  readonly profile?: string;
-  readonly cwd?: string;
-  readonly logDir?: string;
-  readonly sessionDir?: string;
-  readonly print?: string;
-  readonly maxTurns?: number;
-  readonly mcpToolBudget?: number;
-  readonly allow?: readonly string[];
-  readonly yes?: boolean;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly subagentModel?: string;
-  readonly baseUrl?: string;
-  readonly outputFormat?: string;
-}
-
-export type { BootOptions };
-export type BootDeck = (options: BootOptions) => Promise<BootedDeck>;
-
-export interface AgentIo {
-  readonly bootDeck: BootDeck;
-  readonly stdin: NodeJS.ReadStream | NodeJS.ReadableStream;
-  readonly stdout: NodeJS.WriteStream | NodeJS.WritableStream;
-  readonly stderr: NodeJS.WriteStream | NodeJS.WritableStream;
-  readonly env: NodeJS.ProcessEnv;
-  /** Process signals; tests leave it out. */
-  readonly signals?: Pick<NodeJS.Process, "on" | "off">;
-}
+export type { AgentFlags, AgentIo, BootDeck, BootOptions, Prepared } from "./prepared";
 
 export const DEFAULT_MAX_TURNS = 100;
 export const EXIT_INTERRUPTED = 130;
@@ -106,22 +72,6 @@ function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): Perm
         },
       );
     });
-}
-
-export interface Prepared {
-  readonly config: ModelConfig;
-  readonly modelId: string;
-  readonly deck: BootedDeck;
-  readonly sessionDir: string;
-  readonly cwd: string;
-  readonly maxTurns: number;
-  readonly allow: readonly string[];
-  readonly resultMaxChars?: number;
-  /** Runs `task` sub-agents; bound to the session once it exists. */
-  readonly delegate: SubAgentRunner;
-  readonly subagentModel?: string;
-  /** What `write`/`edit` changed, per prompt, for `/rewind`. */
-  readonly checkpoints: SessionCheckpoints;
 }
 
 /** Settings, model config, preflight and boot; preflight and boot overlap. */

@@ -5,7 +5,7 @@
 import type { EventSink } from "./events";
 import { createLanguageModel } from "./language-model";
 import type { PermissionGate } from "./permission";
-import type { Prepared } from "./run-agent";
+import type { Prepared } from "./prepared";
 import type { AgentSession } from "./session";
 
 export function sessionSettings(prepared: Prepared) {

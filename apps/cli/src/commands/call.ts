@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import Ajv from "ajv";
 import type { ServerConfig, ToolDescriptor, ToolOutcome } from "@indus/contract";
-import { EXIT, UsageError } from "../program";
+import { EXIT, UsageError } from "../exit";
 import { withDeck, type DeckFlags } from "./shared";
 import { editDistance } from "../edit-distance";
 

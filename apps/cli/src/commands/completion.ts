@@ -3,7 +3,7 @@
  * command tree itself, so it never lists a command or flag that does not exist.
  */
 import type { Command } from "commander";
-import { buildProgram, EXIT } from "../program";
+import { buildProgram, EXIT } from "../exit";
 
 interface Node {
   readonly name: string;

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ServerConfig } from "@indus/contract";
-import { EXIT } from "../program";
+import { EXIT } from "../exit";
 import { VERSION } from "../version";
 import { reportJson, warningsFor } from "../server-json";
 import { bootOptionsOf, type DeckFlags } from "./shared";

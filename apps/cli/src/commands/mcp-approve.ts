@@ -5,7 +5,7 @@
  */
 import { approveProjectFiles, resolveMcpConfig } from "@indus/deck";
 import { cliEnv } from "../cli-env";
-import { EXIT } from "../program";
+import { EXIT } from "../exit";
 
 export async function mcpApproveCommand(options: { cwd?: string; json?: boolean }): Promise<number> {
   const cli = cliEnv(options);

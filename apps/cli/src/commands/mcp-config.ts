@@ -9,7 +9,7 @@ import type { ResolvedMcpConfig } from "@indus/deck";
 import { cliEnv, type CliEnv } from "../cli-env";
 import { canAsk, loadConfig } from "../config-load";
 import { IMPORT_CLIENTS, importPlaces } from "../import-sources";
-import { EXIT } from "../program";
+import { EXIT } from "../exit";
 import { REDACTED, redactArgs, redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
 import { warningsFor } from "../server-json";
 import { warnDiagnostics } from "./shared";

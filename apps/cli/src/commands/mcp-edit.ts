@@ -16,7 +16,7 @@ import {
   type Scope,
 } from "../config-file";
 import { cliEnv } from "../cli-env";
-import { EXIT, UsageError } from "../program";
+import { EXIT, UsageError } from "../exit";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,7 +1,7 @@
 /** `indusr mcp logs <name>`: a server's captured stderr, the latest run (or every kept run with `--all`). */
 import fs from "node:fs";
 import { cliEnv, defaultLogDir } from "../cli-env";
-import { EXIT, UsageError } from "../program";
+import { EXIT, UsageError } from "../exit";
 import { loggedServers, serverLogs } from "../run-logs";
 
 function lastLines(text: string, lines: number | undefined): string {

@@ -6,7 +6,7 @@
  */
 import { PassThrough } from "node:stream";
 import { serveHttp, serveStdio } from "@indus/provider-host";
-import { EXIT, UsageError } from "../program";
+import { EXIT, UsageError } from "../exit";
 import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";

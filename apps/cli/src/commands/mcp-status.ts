@@ -6,7 +6,7 @@
  * command to run, not as a fault. Exit 1 when any server failed.
  */
 import type { ServerReport } from "../boot-types";
-import { EXIT } from "../program";
+import { EXIT } from "../exit";
 import { onTeardown, setExitCode } from "../teardown";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
 import { reportJson, warningsFor } from "../server-json";

@@ -8,7 +8,7 @@ import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { canAsk } from "../config-load";
 import { findFlag } from "../flags";
-import { UsageError } from "../program";
+import { UsageError } from "../exit";
 import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
 import { diagnosticLines, failedServerLines } from "../startup-warnings";
 import { onTeardown, setExitCode } from "../teardown";

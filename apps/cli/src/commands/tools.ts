@@ -3,7 +3,7 @@ import type { BootedDeck } from "../boot-types";
 import { listingOnlyDelegate } from "../agent/sub-agent-roster";
 import { loadSettings } from "../agent/settings";
 import { cliEnv } from "../cli-env";
-import { EXIT } from "../program";
+import { EXIT } from "../exit";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { withDeck, type DeckFlags } from "./shared";
 

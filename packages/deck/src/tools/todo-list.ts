@@ -6,19 +6,17 @@
 import type { Card, JsonValue } from "@indus/contract";
 import { ArgError, inputObject, optArray } from "../args";
 import { defineCard, objectSchema } from "../card";
+import {
+  CHECKLIST_PRIORITIES,
+  CHECKLIST_STATUSES,
+  type ChecklistItem,
+  type ChecklistPriority,
+  type ChecklistStatus,
+} from "../checklist";
 import { sessionOf } from "../session";
 
-export const CHECKLIST_STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const;
-export type ChecklistStatus = (typeof CHECKLIST_STATUSES)[number];
-export const CHECKLIST_PRIORITIES = ["high", "medium", "low"] as const;
-export type ChecklistPriority = (typeof CHECKLIST_PRIORITIES)[number];
-
-export interface ChecklistItem {
-  readonly id: string;
-  readonly content: string;
-  readonly status: ChecklistStatus;
-  readonly priority: ChecklistPriority;
-}
+export { CHECKLIST_PRIORITIES, CHECKLIST_STATUSES } from "../checklist";
+export type { ChecklistItem, ChecklistPriority, ChecklistStatus } from "../checklist";
 
 const MAX_ITEMS = 100;
 const MAX_CONTENT = 500;

@@ -69,6 +69,7 @@ function remoteTool(server: string, tool: FakeTool): RemoteTool {
 export class FakeEndpoint implements McpEndpoint {
   phase: EndpointPhase = "idle";
   fault: ProtocolFault | undefined;
+  listFault: ProtocolFault | undefined;
   /** Every call the endpoint received, in order. */
   readonly calls: { readonly name: string; readonly args: unknown }[] = [];
   /** How many times `open()` started a connect, and `close()` ran. */

@@ -1,0 +1,61 @@
+/**
+ * What a prepared agent run is made of: the flags it reads, its IO, and the
+ * model, deck and limits every session of the run shares. Its own module so
+ * `run-agent.ts` and `interactive.ts` both import it and neither imports the other back.
+ */
+import type { BootOptions } from "../boot";
+import type { BootedDeck } from "../boot-types";
+import type { ModelConfig } from "./provider-config";
+import type { SubAgentRunner } from "./sub-agent";
+
+export type { BootOptions };
+
+/** The root flags the agent reads (parsed by commander from the flag table). */
+export interface AgentFlags {
+  readonly mcp?: readonly string[];
+  /** `--tools` names; commander may instead set `false` here for `--no-tools`. */
+  readonly tools?: readonly string[] | false;
+  readonly noTools?: boolean;
+  readonly profile?: string;
+  readonly cwd?: string;
+  readonly logDir?: string;
+  readonly sessionDir?: string;
+  readonly print?: string;
+  readonly maxTurns?: number;
+  readonly mcpToolBudget?: number;
+  readonly allow?: readonly string[];
+  readonly yes?: boolean;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly subagentModel?: string;
+  readonly baseUrl?: string;
+  readonly outputFormat?: string;
+}
+
+export type BootDeck = (options: BootOptions) => Promise<BootedDeck>;
+
+export interface AgentIo {
+  readonly bootDeck: BootDeck;
+  readonly stdin: NodeJS.ReadStream | NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly stderr: NodeJS.WriteStream | NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+  /** Process signals; tests leave it out. */
+  readonly signals?: Pick<NodeJS.Process, "on" | "off">;
+}
+
+export interface Prepared {
+  readonly config: ModelConfig;
+  readonly modelId: string;
+  readonly deck: BootedDeck;
+  readonly sessionDir: string;
+  readonly cwd: string;
+  readonly maxTurns: number;
+  readonly allow: readonly string[];
+  readonly resultMaxChars?: number;
+  /** Runs `task` sub-agents; bound to the session once it exists. */
+  readonly delegate: SubAgentRunner;
+  readonly subagentModel?: string;
+  /** What `write`/`edit` changed, per prompt, for `/rewind`. */
+  readonly checkpoints: SessionCheckpoints;
+}

@@ -1,0 +1,74 @@
+/**
+ * server-everything started with its `sse` or `streamableHttp` transport on a
+ * free port (it reads PORT from the environment and does not report a port it
+ * was given as 0, so we pick one), in its own process group so the test can
+ * take it down completely.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { npmServerEntry } from "./servers";
+
+export interface EverythingHttp {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function startOnce(mode: "sse" | "streamableHttp"): Promise<EverythingHttp | undefined> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [npmServerEntry("server-everything"), mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child.stdout?.resume();
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 30_000);
+    let seen = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (/listening on port|running on port/i.test(seen)) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    });
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    await exited;
+  };
+  if (!ready) {
+    await stop();
+    return undefined;
+  }
+  const path = mode === "sse" ? "/sse" : "/mcp";
+  return { url: `http://127.0.0.1:${port}${path}`, pid: child.pid!, stop };
+}
+
+/** Start server-everything over HTTP; retries once if the picked port was taken meanwhile. */
+export async function startEverythingHttp(mode: "sse" | "streamableHttp"): Promise<EverythingHttp> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const started = await startOnce(mode);
+    if (started) return started;
+  }
+  throw new Error(`server-everything ${mode} did not start`);
+}

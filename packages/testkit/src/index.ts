@@ -1,0 +1,11 @@
+/**
+ * @indus/testkit: the test servers and helpers several packages' tests share
+ * (stdio fixture servers, the reference servers over stdio and HTTP, HTTP
+ * fault servers, process-group probes). Private: a workspace package so a
+ * test that uses it declares it, and turbo re-runs that test's checks when
+ * a helper changes.
+ */
+export { FIXTURES, changing, everythingStdio, fixture, npmServerEntry, scripted, tiny } from "./servers";
+export * from "./processes";
+export * from "./everything-http";
+export * from "./http-servers";
