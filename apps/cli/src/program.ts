@@ -230,7 +230,9 @@ export function buildProgram(run: RunLazy): Command {
     new Command("completion")
       .description("Print a shell completion script: indusr completion bash|zsh|fish")
       .addArgument(new Argument("<shell>", "Your shell").choices(["bash", "zsh", "fish"]))
-      .action((shell: string) => run(() => import("./commands/completion").then((m) => m.completionCommand), [shell])),
+      .action((shell: "bash" | "zsh" | "fish") =>
+        run(() => import("./commands/completion").then((m) => m.completionCommand), [shell, program]),
+      ),
   );
   return program;
 }

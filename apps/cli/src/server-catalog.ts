@@ -3,8 +3,7 @@
  * time (the interactive session names the server: `@everything:…`,
  * `/everything:simple-prompt`). A server that is not ready offers nothing.
  */
-import type { JsonObject } from "@indus/contract";
-import type { EndpointFleet } from "@indus/fleet";
+import type { JsonObject, McpFleet } from "@indus/contract";
 import type { McpCatalogView, PromptEntry, ResourceEntry } from "./boot-types";
 import { UsageError } from "./exit";
 
@@ -19,7 +18,7 @@ function promptArguments(item: JsonObject): PromptEntry["arguments"] {
   );
 }
 
-export function serverCatalog(fleet: EndpointFleet | undefined): McpCatalogView {
+export function serverCatalog(fleet: McpFleet | undefined): McpCatalogView {
   const ready = (server: string) => {
     const endpoint = fleet?.endpoint(server);
     if (!endpoint || endpoint.phase !== "ready") throw new UsageError(`no ready MCP server "${server}"`);

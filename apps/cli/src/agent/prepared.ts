@@ -5,6 +5,7 @@
  */
 import type { BootOptions } from "../boot";
 import type { BootedDeck } from "../boot-types";
+import type { SessionCheckpoints } from "./checkpoints";
 import type { ModelConfig } from "./provider-config";
 import type { SubAgentRunner } from "./sub-agent";
 

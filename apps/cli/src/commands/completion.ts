@@ -3,7 +3,7 @@
  * command tree itself, so it never lists a command or flag that does not exist.
  */
 import type { Command } from "commander";
-import { buildProgram, EXIT } from "../exit";
+import { EXIT } from "../exit";
 
 interface Node {
   readonly name: string;
@@ -71,8 +71,9 @@ function fish(nodes: Node[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-export async function completionCommand(shell: "bash" | "zsh" | "fish"): Promise<number> {
-  const nodes = describe(buildProgram(async () => undefined));
+/** `program` is the command tree itself, passed in so this module never imports `program.ts` back. */
+export async function completionCommand(shell: "bash" | "zsh" | "fish", program: Command): Promise<number> {
+  const nodes = describe(program);
   process.stdout.write(shell === "bash" ? bash(nodes) : shell === "zsh" ? zsh(nodes) : fish(nodes));
   return EXIT.ok;
 }
