@@ -61,6 +61,8 @@ export interface ToolsChange {
 export interface McpEndpoint extends ServerEndpoint {
   /** The transport actually in use (an HTTP server may have fallen back to SSE); undefined before connecting. */
   readonly transportKind: TransportKind | undefined;
+  /** The capabilities the server declared in its handshake (`resources`, `prompts`, ...), as sent. */
+  readonly serverCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** The server's `instructions` from its handshake, if it sent any. */
   readonly instructions: string | undefined;
   /** Why the last tool listing failed, while it has not succeeded since (a ready server then offers no tools). */

@@ -91,6 +91,15 @@ export class FakeEndpoint implements McpEndpoint {
     return this.phase === "ready" ? this.config.transport : undefined;
   }
 
+  get serverCapabilities(): Readonly<Record<string, unknown>> | undefined {
+    if (this.phase !== "ready") return undefined;
+    return {
+      tools: {},
+      ...(this.script.resources || this.script.resourceTemplates ? { resources: {} } : {}),
+      ...(this.script.prompts ? { prompts: {} } : {}),
+    };
+  }
+
   get instructions(): string | undefined {
     return this.script.instructions;
   }
