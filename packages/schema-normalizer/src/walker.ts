@@ -255,134 +255,220 @@ export class SchemaWalker {
 
   /** One node of one type (or typeless), keywords in input order. */
   private body(record: Snapshot, type: JsonType | undefined, depth: number, withAnnotations: boolean): SchemaNode {
-    const applies = (keyword: string) => appliesTo(type, keyword);
-    const out: SchemaNode = {};
-
-    let properties: SchemaNode | undefined;
-    let propertiesCut = false;
-    if (applies("properties") && isRecordLike(record.properties)) {
-      properties = {};
-      const declared = record.properties;
-      for (const key of ownKeys(declared)) {
-        if (!this.hasBudget()) {
-          propertiesCut = true;
-          break;
-        }
-        const schema = ownProperty(declared, key);
-        if (schema !== undefined) setOwn(properties, key, this.node(schema, depth + 1));
-      }
-    }
-    let required: string[] | undefined;
-    if (properties && isArray(record.required)) {
-      const names = new Set<string>();
-      // Reading only part of `required` drops constraints, which widens: fine.
-      for (const name of elementsUpTo(record.required, this.options.maxNodes).elements) {
-        if (typeof name === "string" && Object.hasOwn(properties, name)) names.add(name);
-      }
-      if (names.size > 0) required = [...names];
-    }
-    const values = this.dataValues(record, type);
-    const items = applies("items") ? this.items(record, depth) : undefined;
-
-    let anyOfEmitted = false;
-    let valuesEmitted = false;
-    let itemsEmitted = false;
-    const pending: SchemaNode[] = [];
-
+    const plan = this.plan(record, type, depth, withAnnotations);
+    const emitted: Emitted = { out: {}, pending: [], anyOf: false, values: false, items: false };
     for (const key of Object.keys(record)) {
       const value = record[key];
-      switch (key) {
-        case "type":
-          if (type === undefined) break;
-          out.type = type;
-          if (type === "object" && properties === undefined) out.properties = {};
-          if (type === "array" && items === undefined) {
-            out.items = {};
-            itemsEmitted = true;
-          }
-          break;
-        case "title":
-        case "description":
-          if (withAnnotations && typeof value === "string") out[key] = value;
-          break;
-        case "enum":
-        case "const":
-          if (values && !valuesEmitted) out.enum = values;
-          valuesEmitted = true;
-          break;
-        case "anyOf":
-        case "oneOf": {
-          // oneOf widens to anyOf: providers that take one take the other, and
-          // exclusivity is the server's to check. A second combinator is dropped.
-          if (anyOfEmitted || !isArray(value)) break;
-          anyOfEmitted = true;
-          const branches = this.schemaList(value);
-          if (branches === undefined) break; // more branches than budget: no constraint
-          const union = anyOfOf(branches.map((branch) => this.node(branch, depth + 1)));
-          if (Array.isArray(union.anyOf)) out.anyOf = union.anyOf;
-          else if (!isPermissive(union)) pending.push(union);
-          break;
-        }
-        case "allOf":
-          // Ignoring conjuncts past the budget widens: fine.
-          if (isArray(value)) {
-            const { elements } = elementsUpTo(value, this.options.maxNodes - this.visited);
-            for (const branch of elements) pending.push(this.node(branch, depth + 1));
-          }
-          break;
-        case "properties":
-          if (properties) out.properties = properties;
-          break;
-        case "required":
-          if (required) out.required = required;
-          break;
-        case "additionalProperties":
-          // Dropping patternProperties would otherwise reject keys it allowed.
-          if (!applies(key) || propertiesCut || hasPatternProperties(record)) break;
-          if (typeof value === "boolean") out[key] = value;
-          else if (isRecordLike(value)) out[key] = this.node(value, depth + 1);
-          break;
-        case "items":
-        case "prefixItems":
-        case "additionalItems":
-          if (items !== undefined && !itemsEmitted) out.items = items;
-          itemsEmitted = items !== undefined;
-          break;
-        case "minimum":
-        case "maximum":
-          if (!applies(key) || !isFiniteNumber(value)) break;
-          // Draft-04 spells an exclusive bound as a boolean beside the number.
-          if (record[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] === true) {
-            out[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] = plainNumber(value);
-          } else {
-            out[key] = plainNumber(value);
-          }
-          break;
-        case "exclusiveMinimum":
-        case "exclusiveMaximum":
-          if (applies(key) && isFiniteNumber(value)) out[key] = plainNumber(value);
-          break;
-        case "multipleOf":
-          if (applies(key) && isFiniteNumber(value) && value > 0) out[key] = value;
-          break;
-        case "uniqueItems":
-          if (applies(key) && typeof value === "boolean") out[key] = value;
-          break;
-        case "pattern":
-          if (applies(key) && validPattern(value)) out[key] = value;
-          break;
-        case "format":
-          if (applies(key) && typeof value === "string" && value.length > 0 && value.length <= MAX_FORMAT_LENGTH) {
-            out[key] = value;
-          }
-          break;
-        default:
-          if (COUNT_KEYWORDS.has(key) && applies(key) && isCount(value)) out[key] = value;
-      }
+      // Each family claims its keywords; the order here does not matter, the input order does.
+      if (this.general(key, value, plan, emitted)) continue;
+      if (this.combinator(key, value, plan, emitted)) continue;
+      if (this.objectKeyword(key, value, plan, emitted)) continue;
+      if (arrayKeyword(key, value, plan, emitted)) continue;
+      if (numericKeyword(key, value, plan, emitted.out)) continue;
+      stringOrCountKeyword(key, value, plan, emitted.out);
     }
+    const { out, pending } = emitted;
     if (type !== undefined && out.type === undefined) {
       return intersect([{ type }, out, ...pending]);
     }
     return pending.length > 0 ? intersect([out, ...pending]) : out;
+  }
+
+  /**
+   * What `body` works out before it walks the keywords: the subschemas that
+   * several keywords share (properties with required, enum with const, the
+   * array forms of items), in the order that spends budget as before.
+   */
+  private plan(record: Snapshot, type: JsonType | undefined, depth: number, withAnnotations: boolean): BodyPlan {
+    const applies = (keyword: string) => appliesTo(type, keyword);
+    const { properties, propertiesCut } = applies("properties")
+      ? this.properties(record, depth)
+      : { properties: undefined, propertiesCut: false };
+    const required = properties ? this.required(record, properties) : undefined;
+    const values = this.dataValues(record, type);
+    const items = applies("items") ? this.items(record, depth) : undefined;
+    return { record, type, depth, withAnnotations, applies, properties, propertiesCut, required, values, items };
+  }
+
+  /** Each declared property's subschema, until the budget runs out (then `propertiesCut`). */
+  private properties(record: Snapshot, depth: number): { properties?: SchemaNode; propertiesCut: boolean } {
+    if (!isRecordLike(record.properties)) return { propertiesCut: false };
+    const properties: SchemaNode = {};
+    const declared = record.properties;
+    for (const key of ownKeys(declared)) {
+      if (!this.hasBudget()) return { properties, propertiesCut: true };
+      const schema = ownProperty(declared, key);
+      if (schema !== undefined) setOwn(properties, key, this.node(schema, depth + 1));
+    }
+    return { properties, propertiesCut: false };
+  }
+
+  /** The required names that are declared properties. */
+  private required(record: Snapshot, properties: SchemaNode): string[] | undefined {
+    if (!isArray(record.required)) return undefined;
+    const names = new Set<string>();
+    // Reading only part of `required` drops constraints, which widens: fine.
+    for (const name of elementsUpTo(record.required, this.options.maxNodes).elements) {
+      if (typeof name === "string" && Object.hasOwn(properties, name)) names.add(name);
+    }
+    return names.size > 0 ? [...names] : undefined;
+  }
+
+  /** `type`, the annotations and the data values (`enum`, `const`). */
+  private general(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
+    const { out } = emitted;
+    switch (key) {
+      case "type":
+        if (plan.type === undefined) return true;
+        out.type = plan.type;
+        if (plan.type === "object" && plan.properties === undefined) out.properties = {};
+        if (plan.type === "array" && plan.items === undefined) {
+          out.items = {};
+          emitted.items = true;
+        }
+        return true;
+      case "title":
+      case "description":
+        if (plan.withAnnotations && typeof value === "string") out[key] = value;
+        return true;
+      case "enum":
+      case "const":
+        if (plan.values && !emitted.values) out.enum = plan.values;
+        emitted.values = true;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** `anyOf` / `oneOf` (one union) and `allOf` (conjuncts merged at the end). */
+  private combinator(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
+    switch (key) {
+      case "anyOf":
+      case "oneOf": {
+        // oneOf widens to anyOf: providers that take one take the other, and
+        // exclusivity is the server's to check. A second combinator is dropped.
+        if (emitted.anyOf || !isArray(value)) return true;
+        emitted.anyOf = true;
+        const branches = this.schemaList(value);
+        if (branches === undefined) return true; // more branches than budget: no constraint
+        const union = anyOfOf(branches.map((branch) => this.node(branch, plan.depth + 1)));
+        if (Array.isArray(union.anyOf)) emitted.out.anyOf = union.anyOf;
+        else if (!isPermissive(union)) emitted.pending.push(union);
+        return true;
+      }
+      case "allOf":
+        // Ignoring conjuncts past the budget widens: fine.
+        if (isArray(value)) {
+          const { elements } = elementsUpTo(value, this.options.maxNodes - this.visited);
+          for (const branch of elements) emitted.pending.push(this.node(branch, plan.depth + 1));
+        }
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** `properties`, `required`, `additionalProperties`. */
+  private objectKeyword(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
+    const { out } = emitted;
+    switch (key) {
+      case "properties":
+        if (plan.properties) out.properties = plan.properties;
+        return true;
+      case "required":
+        if (plan.required) out.required = plan.required;
+        return true;
+      case "additionalProperties":
+        // Dropping patternProperties would otherwise reject keys it allowed.
+        if (!plan.applies(key) || plan.propertiesCut || hasPatternProperties(plan.record)) return true;
+        if (typeof value === "boolean") out[key] = value;
+        else if (isRecordLike(value)) out[key] = this.node(value, plan.depth + 1);
+        return true;
+      default:
+        return false;
+    }
+  }
+}
+
+/** Everything `body` decided before walking the keywords. */
+interface BodyPlan {
+  readonly record: Snapshot;
+  readonly type: JsonType | undefined;
+  readonly depth: number;
+  readonly withAnnotations: boolean;
+  readonly applies: (keyword: string) => boolean;
+  readonly properties: SchemaNode | undefined;
+  readonly propertiesCut: boolean;
+  readonly required: string[] | undefined;
+  readonly values: unknown[] | undefined;
+  readonly items: SchemaNode | undefined;
+}
+
+/** What the keyword walk has emitted so far, and which once-only keywords it has seen. */
+interface Emitted {
+  readonly out: SchemaNode;
+  /** Subschemas intersected with `out` at the end (`allOf`, a non-union `anyOf`). */
+  readonly pending: SchemaNode[];
+  anyOf: boolean;
+  values: boolean;
+  items: boolean;
+}
+
+/** `items` / `prefixItems` / `additionalItems` (one collapsed `items`), `uniqueItems`. */
+function arrayKeyword(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
+  switch (key) {
+    case "items":
+    case "prefixItems":
+    case "additionalItems":
+      if (plan.items !== undefined && !emitted.items) emitted.out.items = plan.items;
+      emitted.items = plan.items !== undefined;
+      return true;
+    case "uniqueItems":
+      if (plan.applies(key) && typeof value === "boolean") emitted.out[key] = value;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Numeric bounds and `multipleOf`. */
+function numericKeyword(key: string, value: unknown, plan: BodyPlan, out: SchemaNode): boolean {
+  switch (key) {
+    case "minimum":
+    case "maximum":
+      if (!plan.applies(key) || !isFiniteNumber(value)) return true;
+      // Draft-04 spells an exclusive bound as a boolean beside the number.
+      if (plan.record[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] === true) {
+        out[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] = plainNumber(value);
+      } else {
+        out[key] = plainNumber(value);
+      }
+      return true;
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      if (plan.applies(key) && isFiniteNumber(value)) out[key] = plainNumber(value);
+      return true;
+    case "multipleOf":
+      if (plan.applies(key) && isFiniteNumber(value) && value > 0) out[key] = value;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** `pattern`, `format` and the count keywords (`minLength`, `maxItems`, ...). */
+function stringOrCountKeyword(key: string, value: unknown, plan: BodyPlan, out: SchemaNode): void {
+  switch (key) {
+    case "pattern":
+      if (plan.applies(key) && validPattern(value)) out[key] = value;
+      return;
+    case "format":
+      if (plan.applies(key) && typeof value === "string" && value.length > 0 && value.length <= MAX_FORMAT_LENGTH) {
+        out[key] = value;
+      }
+      return;
+    default:
+      if (COUNT_KEYWORDS.has(key) && plan.applies(key) && isCount(value)) out[key] = value;
   }
 }
