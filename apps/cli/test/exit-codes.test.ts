@@ -123,3 +123,32 @@ it("call … | head: a closed stdout ends the command quietly, no EPIPE stack", 
   expect(stdout).toBe("line\n");
   expect(stderr).not.toMatch(/EPIPE|Error/);
 });
+
+it("call <server>__<tool> connects only that server, and a built-in none (a server that never answers is not waited for)", async () => {
+  const never = path.join(
+    __dirname,
+    "..",
+    "..",
+    "..",
+    "packages",
+    "endpoint",
+    "test",
+    "fixtures",
+    "never-initializes.mjs",
+  );
+  writeConfig(path.join(sandbox.cwd, ".indusvx"), {
+    never: { command: process.execPath, args: [never] },
+    s: stubborn("name=s"),
+  });
+  let started = Date.now();
+  const owned = await runCli(["call", "s__fail"], { sandbox });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(owned.code).toBe(1);
+  expect(owned.stderr).toContain("the tool failed");
+  started = Date.now();
+  fs.writeFileSync(path.join(sandbox.cwd, "x.txt"), "hello\n");
+  const builtin = await runCli(["call", "read", '{"path":"x.txt"}'], { sandbox });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(builtin.code).toBe(0);
+  expect(builtin.stdout).toContain("hello");
+});
