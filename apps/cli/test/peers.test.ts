@@ -140,7 +140,9 @@ describe("every peer's config, in its real place", () => {
     );
     await checkPeer("claude-desktop", file, { servers: { ev: ["stdio", 13] } });
     const got = await cli(["mcp", "get", "ev", "--json"]);
-    expect(JSON.parse(got.stdout).env).toEqual({ API_KEY: "***" });
+    // A reference is not a secret: shown as written, never as its (secret) value.
+    expect(JSON.parse(got.stdout).env).toEqual({ API_KEY: "${API_TOKEN}" });
+    expect(got.stdout).not.toContain(TOKEN);
   });
 
   it("Claude Code (~/.claude.json: user and this project's local servers, disabled stays disabled)", async () => {

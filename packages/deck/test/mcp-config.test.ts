@@ -37,6 +37,7 @@ describe("loadMcpConfig discovery", () => {
       row: "servers.fs",
       scope: "project",
       dialect: "indus",
+      written: { transport: "stdio", command: "node", args: ["fs.js"] },
     });
     expect(load.origins.get("legacy")?.scope).toBe("legacy");
     // The project's fs shadows the user's: the later one is reported, not loaded.

@@ -21,14 +21,30 @@ interface ConfigFlags {
   readonly json?: boolean;
 }
 
-/** A server config safe to print. */
-export function redactServer(server: ServerConfig): ServerConfig {
+const ENV_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
+/** Placeholders that expand to paths, not secrets: shown expanded, which is what a user checks. */
+const PATH_PLACEHOLDERS = new Set(["workspaceFolder", "workspaceFolderBasename", "userHome", "pathSeparator"]);
+
+/** The value as the file wrote it when it holds an environment `${VAR}` reference (whose value may be secret). */
+function reference(written: unknown, key: string): string | undefined {
+  const value = (written as Record<string, unknown> | undefined)?.[key];
+  if (typeof value !== "string") return undefined;
+  const names = [...value.matchAll(ENV_REFERENCE)].map((m) => m[1] as string);
+  return names.some((name) => !PATH_PLACEHOLDERS.has(name)) ? value : undefined;
+}
+
+/** A server config safe to print; `${VAR}` references in the file are shown as written, not expanded. */
+export function redactServer(server: ServerConfig, written?: Readonly<Record<string, unknown>>): ServerConfig {
   if (server.transport === "stdio")
-    return { ...server, args: redactArgs(server.args), env: redactRecord(server.env, redactEnvValue) };
+    return {
+      ...server,
+      args: redactArgs(server.args),
+      env: redactRecord(server.env, (k, v) => reference(written?.env, k) ?? redactEnvValue(k, v)),
+    };
   return {
     ...server,
-    url: redactUrl(server.url),
-    headers: redactRecord(server.headers, (_k, v) => redactHeaderValue(v)),
+    url: reference(written, "url") ?? redactUrl(server.url),
+    headers: redactRecord(server.headers, (k, v) => reference(written?.headers, k) ?? redactHeaderValue(v)),
     ...(server.oauth?.clientSecret === undefined ? {} : { oauth: { ...server.oauth, clientSecret: REDACTED } }),
   };
 }
@@ -49,7 +65,7 @@ async function load(flags: ConfigFlags) {
   const rows = resolved.servers.map((server) => {
     const origin = resolved.origins.get(server.id);
     return {
-      server: redactServer(server),
+      server: redactServer(server, origin?.written),
       source: origin?.file ?? "",
       row: origin?.row ?? "",
       warnings: warningsFor(resolved.diagnostics, origin?.file, origin?.row),

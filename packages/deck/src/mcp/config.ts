@@ -51,6 +51,8 @@ export interface McpServerOrigin {
   readonly row: string;
   readonly scope: McpConfigScope;
   readonly dialect: McpDialect;
+  /** The row as written (in indus's format, placeholders not expanded), to show `${VAR}` rather than its value. */
+  readonly written?: Readonly<Record<string, unknown>>;
 }
 
 /** A server from another tool's project file, waiting for the user's approval. */
@@ -339,7 +341,7 @@ class Accumulator {
       return undefined;
     }
     this.servers.push(parsed.value);
-    this.origins.set(parsed.value.id, origin);
+    this.origins.set(parsed.value.id, { ...origin, written: row_ });
     return undefined;
   }
 
