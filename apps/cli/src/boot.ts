@@ -44,6 +44,7 @@ import { resourceTools } from "./resource-tools";
 import { serverCatalog } from "./server-catalog";
 import { startRunLogs } from "./run-logs";
 import { chooseDeferred } from "./tool-search/deferral";
+import { COMPOSIO_URL, ComposioBackend } from "./tool-search/composio-backend";
 import { McpToolGateway } from "./tool-search/mcp-tool-gateway";
 
 export interface BootOptions {
@@ -65,6 +66,8 @@ export interface BootOptions {
   readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
   /** Files `write`/`edit` change, for `/rewind`. */
   readonly checkpoint?: CheckpointStore;
+  /** Composio's REST API behind `saas-action` (else `COMPOSIO_API_KEY`). */
+  readonly composioApiKey?: string;
   /** Offer the model `list_resources`/`read_resource` when a mounted server has resources (the agent does). */
   readonly resourceTools?: boolean;
   /** Ask on the terminal for approval of other tools' project files and for `${input:…}` values. */
@@ -244,7 +247,12 @@ function deferralOf(mcp: McpBoot, budgetTokens: number | undefined): DeferredToo
 }
 
 export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
-  const gateway = new McpToolGateway(options.cwd);
+  const env = options.env ?? process.env;
+  const composioKey = options.composioApiKey ?? env.COMPOSIO_API_KEY;
+  const gateway = new McpToolGateway(
+    options.cwd,
+    composioKey ? new ComposioBackend(composioKey, env.INDUS_COMPOSIO_URL ?? COMPOSIO_URL) : undefined,
+  );
   const ctx = deckContext(options.cwd, {
     framework: {
       ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
@@ -280,11 +288,12 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   const deferred = deferralOf(mcp, options.mcpToolBudget);
   gateway.attach(mcp.source);
   const unoffered: UnofferedTool[] = [];
-  if (mcp.servers.length === 0 && deck.tools().some((cap) => cap.name === "saas-action")) {
+  if (!gateway.canServe(mcp.servers.length) && deck.tools().some((cap) => cap.name === "saas-action")) {
     deck = deck.retain((cap) => cap.name !== "saas-action");
     unoffered.push({
       tool: "saas-action",
-      reason: "no MCP server is configured, so there is nothing to discover or execute (add one with `indusr mcp add`)",
+      reason:
+        "no MCP server is configured and no COMPOSIO_API_KEY is set, so there is nothing to discover or execute (add a server with `indusr mcp add`)",
     });
   }
   if (!options.delegate && deck.tools().some((cap) => cap.name === "task")) {

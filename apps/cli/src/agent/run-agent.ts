@@ -119,6 +119,7 @@ async function prepare(
     delegate,
     checkpoint: checkpoints,
     resourceTools: true,
+    ...(settings.composioApiKey !== undefined ? { composioApiKey: settings.composioApiKey } : {}),
     webSearch: {
       ...(settings.searxngUrl !== undefined ? { searxngUrl: settings.searxngUrl } : {}),
       ...(settings.braveApiKey !== undefined ? { braveApiKey: settings.braveApiKey } : {}),

@@ -27,6 +27,8 @@ export interface AgentSettings {
   readonly searxngUrl?: string;
   readonly braveApiKey?: string;
   readonly tavilyApiKey?: string;
+  /** Composio's actions behind `saas-action` (user file only). */
+  readonly composioApiKey?: string;
 }
 
 /** Keys only the user's own settings file may set. */
@@ -37,6 +39,7 @@ const USER_ONLY: readonly (keyof AgentSettings)[] = [
   "searxngUrl",
   "braveApiKey",
   "tavilyApiKey",
+  "composioApiKey",
 ];
 
 export interface LoadedSettings {
@@ -69,6 +72,7 @@ function validate(raw: Record<string, unknown>, file: string, warnings: string[]
       case "searxngUrl":
       case "braveApiKey":
       case "tavilyApiKey":
+      case "composioApiKey":
         if (nonEmpty(value) !== undefined) out[key] = nonEmpty(value);
         else warn(key, "expected a non-empty string");
         break;

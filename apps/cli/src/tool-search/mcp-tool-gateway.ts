@@ -7,6 +7,7 @@
  */
 import type { Capability, JsonValue, SaasGatewayPort } from "@indus/contract";
 import { localToolContext, resultText, type CapabilitySource } from "@indus/deck";
+import type { ComposioBackend } from "./composio-backend";
 import { ToolIndex, type IndexedTool } from "./tool-index";
 
 export const DISCOVER_LIMIT = 8;
@@ -25,7 +26,16 @@ export class McpToolGateway implements SaasGatewayPort {
   private source: CapabilitySource | undefined;
   private index: ToolIndex | undefined;
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    /** Composio's actions too, when a key is configured. */
+    private readonly composio?: ComposioBackend,
+  ) {}
+
+  /** True when there is anything to discover: configured MCP servers, or Composio. */
+  canServe(configuredServers: number): boolean {
+    return configuredServers > 0 || this.composio !== undefined;
+  }
 
   /** Serve these capabilities from now on (all MCP tools, deferred ones included). */
   attach(source: CapabilitySource): void {
@@ -46,12 +56,28 @@ export class McpToolGateway implements SaasGatewayPort {
     return this.index;
   }
 
-  discover(query: { readonly vendor?: string; readonly query?: string }): Promise<JsonValue> {
+  async discover(
+    query: { readonly vendor?: string; readonly query?: string },
+    signal: AbortSignal,
+  ): Promise<JsonValue> {
     const index = this.tools();
-    const matches = index.find(query.query, {
+    const local = index.find(query.query, {
       ...(query.vendor !== undefined ? { server: query.vendor } : {}),
       limit: DISCOVER_LIMIT,
     });
+    const remote =
+      this.composio && local.length < DISCOVER_LIMIT
+        ? await this.composio.discover(query.query, query.vendor, DISCOVER_LIMIT - local.length, signal)
+        : [];
+    const matches: IndexedTool[] = [
+      ...local,
+      ...remote.map((a) => ({
+        name: a.name,
+        server: a.server,
+        description: a.description,
+        inputSchema: a.inputSchema as IndexedTool["inputSchema"],
+      })),
+    ];
     const out: JsonValue = {
       matches: matches.map((tool) => ({
         name: tool.name,
@@ -63,11 +89,12 @@ export class McpToolGateway implements SaasGatewayPort {
         ? { note: `No tool matched among ${index.size}; try other words, or no query to list them.` }
         : { next: 'Run one with action "execute", slug = its name, params = arguments matching its inputSchema.' }),
     };
-    return Promise.resolve(out);
+    return out;
   }
 
   async execute(name: string, params: JsonValue, signal: AbortSignal): Promise<JsonValue> {
     const cap = this.source?.capabilities().find((c) => c.name === name);
+    if (!cap && this.composio && !name.includes("__")) return this.composio.execute(name, params, signal);
     if (!cap) throw new GatewayError(`no MCP tool named "${name}": use action "discover" to find its exact name`);
     const result = await cap.run(params, localToolContext(this.cwd, { signal }));
     const text = resultText(result);

@@ -4,6 +4,8 @@
  * exactly which tools each request declares.
  */
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   agentSandbox,
   events,
@@ -112,4 +114,58 @@ test('a server marked "defer": true is deferred whatever the budget; with no ser
   expect(none.stdout).toMatch(/^websearch: no backend: set BRAVE_API_KEY or TAVILY_API_KEY/m);
   const brave = await runAgent(["tools"], sandbox, { BRAVE_API_KEY: "k" });
   expect(brave.stdout).toMatch(/^websearch: brave \(from BRAVE_API_KEY\)$/m);
+});
+
+test("with COMPOSIO_API_KEY, discover and execute reach Composio's actions through its REST API (a local fake)", async () => {
+  const seen: { url: string; key: unknown; body: string }[] = [];
+  const composio = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      seen.push({ url: req.url ?? "", key: req.headers["x-api-key"], body });
+      res.setHeader("content-type", "application/json");
+      if (req.url?.startsWith("/api/v3/tools?"))
+        res.end(
+          JSON.stringify({
+            items: [
+              {
+                slug: "GITHUB_CREATE_ISSUE",
+                description: "Create an issue in a GitHub repository",
+                toolkit: { slug: "github" },
+                input_parameters: { type: "object", properties: { title: { type: "string" } } },
+              },
+            ],
+          }),
+        );
+      else if (req.url === "/api/v3/tools/execute/GITHUB_CREATE_ISSUE")
+        res.end(JSON.stringify({ successful: true, data: { number: 42 } }));
+      else res.writeHead(404).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => composio.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(composio.address() as AddressInfo).port}`;
+  try {
+    fake = await startFakeModel({
+      script: [
+        callTool("saas-action", { action: "discover", query: "create issue", vendor: "github" }),
+        callTool("saas-action", { action: "execute", slug: "GITHUB_CREATE_ISSUE", params: { title: "t" } }),
+        (request) => say(`Done: ${lastToolResults(request)[0]?.text}`),
+      ],
+    });
+    const r = await runAgent(["-p", "file an issue", "--allow", "GITHUB_CREATE_ISSUE", ...modelArgs(fake)], sandbox, {
+      COMPOSIO_API_KEY: "ck",
+      INDUS_COMPOSIO_URL: url,
+    });
+    expect(r.code).toBe(0);
+    expect(fake.requests[0]!.tools.map((t) => t.name)).toContain("saas-action");
+    expect(JSON.parse(lastToolResults(fake.requests[1]!)[0]!.text)).toMatchObject({
+      matches: [{ name: "GITHUB_CREATE_ISSUE", server: "composio:github" }],
+    });
+    expect(seen[0]).toMatchObject({ key: "ck" });
+    expect(seen[0]!.url).toMatch(/search=create\+issue/);
+    expect(JSON.parse(seen[1]!.body)).toEqual({ arguments: { title: "t" } });
+    expect(r.stdout).toMatch(/^Done: \{\s*"number":\s*42\s*\}/);
+  } finally {
+    await new Promise<void>((resolve) => composio.close(() => resolve()));
+  }
 });
