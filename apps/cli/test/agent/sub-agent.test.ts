@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, removeBinSnapshot, runAgent, type AgentSandbox } from "./support/agent-cli";
+import { agentSandbox, removeBinSnapshot, runAgent, startAgent, type AgentSandbox } from "./support/agent-cli";
 
 jest.setTimeout(60_000);
 
@@ -74,4 +74,18 @@ test("a general sub-agent is judged by the gate as task, and its mutating calls 
   expect(fake.requests[1]!.tools.map((t) => t.name)).toContain("write");
   expect(r.stdout).toMatch(/^write said: Refused: `write`/);
   expect(fs.existsSync(path.join(sandbox.cwd, "out.txt"))).toBe(false);
+});
+
+test("Ctrl-C stops the sub-agent with its parent: its model request is abandoned and the run ends interrupted", async () => {
+  fake = await startFakeModel({
+    script: [callTool("task", { objective: "think forever" }), { kind: "hang" }],
+  });
+  const running = startAgent(["-p", "go", ...modelArgs(fake)], sandbox);
+  await fake.waitForRequests(2, 30_000);
+  expect(fake.requests[1]!.system).toContain("You are a sub-agent of indusr");
+  running.child.kill("SIGINT");
+  const done = await running.done;
+  expect(done.code).toBe(130);
+  expect(done.stderr).toMatch(/interrupted/);
+  expect(fake.requests).toHaveLength(2);
 });
