@@ -5,37 +5,24 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, removeBinSnapshot, runAgent, startAgent, type AgentSandbox } from "./support/agent-cli";
+import { callTool, lastToolResults, say } from "./fake-model/fake-model-server";
+import { runAgent, startAgent } from "./support/agent-cli";
+import { openAiModelArgs, useAgentTest } from "./support/agent-test";
 
 jest.setTimeout(60_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
-
-const modelArgs = (server: FakeModelServer) => ["--provider", "openai", "--base-url", server.baseUrl, "--model", "m"];
+const t = useAgentTest();
+const modelArgs = openAiModelArgs;
 
 test("a -p run whose model calls task gets a real sub-agent's answer, with a usage line", async () => {
-  fs.writeFileSync(path.join(sandbox.cwd, "notes.txt"), "hello from the notes\nsecond line\n");
-  fake = await startFakeModel({
-    script: [
-      callTool("task", { objective: "Report the first line of notes.txt" }),
-      callTool("read", { path: "notes.txt" }),
-      (request) => say(`The first line is: ${/hello[^\n]*/.exec(lastToolResults(request)[0]?.text ?? "")?.[0]}`),
-      (request) => say(`Sub-agent says: ${lastToolResults(request)[0]?.text.split("\n")[0]}`),
-    ],
-  });
-  const r = await runAgent(["-p", "what does notes.txt start with?", ...modelArgs(fake)], sandbox);
+  fs.writeFileSync(path.join(t.sandbox.cwd, "notes.txt"), "hello from the notes\nsecond line\n");
+  const fake = await t.model([
+    callTool("task", { objective: "Report the first line of notes.txt" }),
+    callTool("read", { path: "notes.txt" }),
+    (request) => say(`The first line is: ${/hello[^\n]*/.exec(lastToolResults(request)[0]?.text ?? "")?.[0]}`),
+    (request) => say(`Sub-agent says: ${lastToolResults(request)[0]?.text.split("\n")[0]}`),
+  ]);
+  const r = await runAgent(["-p", "what does notes.txt start with?", ...modelArgs(fake)], t.sandbox);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("Sub-agent says: The first line is: hello from the notes\n");
 
@@ -61,26 +48,22 @@ test("a -p run whose model calls task gets a real sub-agent's answer, with a usa
 });
 
 test("a general sub-agent is judged by the gate as task, and its mutating calls by the same gate", async () => {
-  fake = await startFakeModel({
-    script: [
-      callTool("task", { objective: "Write out.txt", agent: "general" }),
-      callTool("write", { path: "out.txt", content: "x\n" }),
-      (request) => say(`write said: ${lastToolResults(request)[0]?.text.slice(0, 30)}`),
-      (request) => say(lastToolResults(request)[0]?.text.split("\n")[0] ?? ""),
-    ],
-  });
-  const r = await runAgent(["-p", "go", "--allow", "task", ...modelArgs(fake)], sandbox);
+  const fake = await t.model([
+    callTool("task", { objective: "Write out.txt", agent: "general" }),
+    callTool("write", { path: "out.txt", content: "x\n" }),
+    (request) => say(`write said: ${lastToolResults(request)[0]?.text.slice(0, 30)}`),
+    (request) => say(lastToolResults(request)[0]?.text.split("\n")[0] ?? ""),
+  ]);
+  const r = await runAgent(["-p", "go", "--allow", "task", ...modelArgs(fake)], t.sandbox);
   expect(r.code).toBe(0);
   expect(fake.requests[1]!.tools.map((t) => t.name)).toContain("write");
   expect(r.stdout).toMatch(/^write said: Refused: `write`/);
-  expect(fs.existsSync(path.join(sandbox.cwd, "out.txt"))).toBe(false);
+  expect(fs.existsSync(path.join(t.sandbox.cwd, "out.txt"))).toBe(false);
 });
 
 test("Ctrl-C stops the sub-agent with its parent: its model request is abandoned and the run ends interrupted", async () => {
-  fake = await startFakeModel({
-    script: [callTool("task", { objective: "think forever" }), { kind: "hang" }],
-  });
-  const running = startAgent(["-p", "go", ...modelArgs(fake)], sandbox);
+  const fake = await t.model([callTool("task", { objective: "think forever" }), { kind: "hang" }]);
+  const running = startAgent(["-p", "go", ...modelArgs(fake)], t.sandbox);
   await fake.waitForRequests(2, 30_000);
   expect(fake.requests[1]!.system).toContain("You are a sub-agent of indusr");
   running.child.kill("SIGINT");

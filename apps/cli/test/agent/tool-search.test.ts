@@ -3,45 +3,24 @@
  * built binary, real stdio servers, and the scripted model server seeing
  * exactly which tools each request declares.
  */
-import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
+import { callTool, lastToolResults, say } from "./fake-model/fake-model-server";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  agentSandbox,
-  events,
-  everythingServer,
-  removeBinSnapshot,
-  runAgent,
-  tinyServer,
-  type AgentSandbox,
-} from "./support/agent-cli";
+import { events, everythingServer, runAgent, tinyServer } from "./support/agent-cli";
+import { openAiModelArgs, useAgentTest } from "./support/agent-test";
 
 jest.setTimeout(120_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
-
-const modelArgs = (server: FakeModelServer) => ["--provider", "openai", "--base-url", server.baseUrl, "--model", "m"];
+const t = useAgentTest();
+const modelArgs = openAiModelArgs;
 
 test('saas-action discover with query "echo" returns everything__echo, and execute runs it under the same --allow', async () => {
-  fake = await startFakeModel({
-    script: [
-      callTool("saas-action", { action: "discover", query: "echo" }),
-      callTool("saas-action", { action: "execute", slug: "everything__echo", params: { message: "found you" } }),
-      (request) => say(`Done: ${lastToolResults(request)[0]?.text}`),
-    ],
-  });
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const fake = await t.model([
+    callTool("saas-action", { action: "discover", query: "echo" }),
+    callTool("saas-action", { action: "execute", slug: "everything__echo", params: { message: "found you" } }),
+    (request) => say(`Done: ${lastToolResults(request)[0]?.text}`),
+  ]);
+  const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
   const r = await runAgent(
     [
       "-p",
@@ -54,7 +33,7 @@ test('saas-action discover with query "echo" returns everything__echo, and execu
       "stream-json",
       ...modelArgs(fake),
     ],
-    sandbox,
+    t.sandbox,
   );
   expect(r.code).toBe(0);
   const discovered = JSON.parse(lastToolResults(fake.requests[1]!)[0]!.text) as {
@@ -71,18 +50,16 @@ test('saas-action discover with query "echo" returns everything__echo, and execu
 });
 
 test("with 20 servers over a small budget the model is sent only built-ins plus saas-action, and a deferred tool still runs", async () => {
-  fake = await startFakeModel({
-    script: [
-      callTool("saas-action", { action: "discover", query: "ping", vendor: "s17" }),
-      callTool("saas-action", { action: "execute", slug: "s17__ping", params: {} }),
-      (request) => say(`Got ${lastToolResults(request)[0]?.text}`),
-    ],
-  });
+  const fake = await t.model([
+    callTool("saas-action", { action: "discover", query: "ping", vendor: "s17" }),
+    callTool("saas-action", { action: "execute", slug: "s17__ping", params: {} }),
+    (request) => say(`Got ${lastToolResults(request)[0]?.text}`),
+  ]);
   const servers = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`s${i}`, tinyServer(`s${i}`)]));
-  const mcp = sandbox.mcpConfig(servers);
+  const mcp = t.sandbox.mcpConfig(servers);
   const r = await runAgent(
     ["-p", "ping s17", "--mcp", mcp, "--mcp-tool-budget", "500", "--allow", "s17__*", ...modelArgs(fake)],
-    sandbox,
+    t.sandbox,
   );
   expect(r.stderr).not.toMatch(/warning/);
   expect(r.code).toBe(0);
@@ -99,8 +76,8 @@ test("with 20 servers over a small budget the model is sent only built-ins plus 
 });
 
 test('a server marked "defer": true is deferred whatever the budget; with no servers saas-action is not offered and `tools` says why', async () => {
-  const mcp = sandbox.mcpConfig({ everything: { ...everythingServer, defer: true }, s1: tinyServer("s1") });
-  const listed = await runAgent(["tools", "--mcp", mcp], sandbox);
+  const mcp = t.sandbox.mcpConfig({ everything: { ...everythingServer, defer: true }, s1: tinyServer("s1") });
+  const listed = await runAgent(["tools", "--mcp", mcp], t.sandbox);
   expect(listed.code).toBe(0);
   expect(listed.stdout).toMatch(/^s1__ping /m);
   expect(listed.stdout).not.toMatch(/^everything__echo /m);
@@ -108,11 +85,11 @@ test('a server marked "defer": true is deferred whatever the budget; with no ser
     /deferred MCP servers, reached through saas-action discover\/execute: everything \("defer": true\)/,
   );
 
-  const none = await runAgent(["tools"], sandbox);
+  const none = await runAgent(["tools"], t.sandbox);
   expect(none.stdout).not.toMatch(/^saas-action /m);
   expect(none.stdout).toMatch(/not offered: saas-action: no MCP server is configured/);
   expect(none.stdout).toMatch(/^websearch: no backend: set BRAVE_API_KEY or TAVILY_API_KEY/m);
-  const brave = await runAgent(["tools"], sandbox, { BRAVE_API_KEY: "k" });
+  const brave = await runAgent(["tools"], t.sandbox, { BRAVE_API_KEY: "k" });
   expect(brave.stdout).toMatch(/^websearch: brave \(from BRAVE_API_KEY\)$/m);
 });
 
@@ -145,14 +122,12 @@ test("with COMPOSIO_API_KEY, discover and execute reach Composio's actions throu
   await new Promise<void>((resolve) => composio.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(composio.address() as AddressInfo).port}`;
   try {
-    fake = await startFakeModel({
-      script: [
-        callTool("saas-action", { action: "discover", query: "create issue", vendor: "github" }),
-        callTool("saas-action", { action: "execute", slug: "GITHUB_CREATE_ISSUE", params: { title: "t" } }),
-        (request) => say(`Done: ${lastToolResults(request)[0]?.text}`),
-      ],
-    });
-    const r = await runAgent(["-p", "file an issue", "--allow", "GITHUB_CREATE_ISSUE", ...modelArgs(fake)], sandbox, {
+    const fake = await t.model([
+      callTool("saas-action", { action: "discover", query: "create issue", vendor: "github" }),
+      callTool("saas-action", { action: "execute", slug: "GITHUB_CREATE_ISSUE", params: { title: "t" } }),
+      (request) => say(`Done: ${lastToolResults(request)[0]?.text}`),
+    ]);
+    const r = await runAgent(["-p", "file an issue", "--allow", "GITHUB_CREATE_ISSUE", ...modelArgs(fake)], t.sandbox, {
       COMPOSIO_API_KEY: "ck",
       INDUS_COMPOSIO_URL: url,
     });
