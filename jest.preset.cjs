@@ -28,6 +28,7 @@ module.exports = function preset(dir) {
     moduleNameMapper: {
       "^@indus/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
       "^@indus/([a-z-]+)/testing$": path.join(root, "packages/$1/src/testing/index.ts"),
+      "^@indus/([a-z-]+)/internal$": path.join(root, "packages/$1/src/internal.ts"),
     },
     moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
   };

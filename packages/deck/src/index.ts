@@ -51,28 +51,16 @@ export type { SearchBackendChoice } from "./tools/websearch";
 export type { WebSearchBackend, WebSearchHit } from "./tools/websearch-backends";
 export { findRipgrep, resolveSearchEngine } from "./tools/ripgrep";
 export type { ResolvedEngine } from "./tools/ripgrep";
-export { BASH_LIMITS } from "./tools/bash";
-export { READ_LIMITS } from "./tools/read";
-export { FETCH_LIMITS } from "./tools/webfetch";
-export { GREP_LIMITS } from "./tools/grep";
 
 // App cards
 export { appNovelCards } from "./cards";
-export { TODO_GLYPHS, TODO_STATES, TODO_WEIGHTS, TodoLedger, todoCard } from "./cards/todo";
+export { TodoLedger, todoCard } from "./cards/todo";
 export type { TodoItem, TodoState, TodoWeight } from "./cards/todo";
-export { BG_CAPTURE_DIRNAME, MAX_BUFFERED_LINES, STOP_GRACE_MS, bgProcessCard } from "./cards/bg-process";
+export { bgProcessCard } from "./cards/bg-process";
 export { taskCard } from "./cards/task";
 export { saasCard } from "./cards/saas";
 export { InMemoryStore, memoryCard } from "./cards/memory";
-export {
-  PLANS_DIRNAME,
-  enterPlanModeCard,
-  exitPlanModeCard,
-  planFilePath,
-  planSlug,
-  readPlan,
-  writePlan,
-} from "./cards/plan";
+export { enterPlanModeCard, exitPlanModeCard, planFilePath, planSlug, readPlan, writePlan } from "./cards/plan";
 export type { UnavailableBackend } from "./cards/unavailable";
 
 // MCP config discovery
@@ -94,7 +82,7 @@ export { readPeerFile } from "./mcp/peer-import";
 export type { ImportedServer, PeerFileRead } from "./mcp/peer-import";
 export type { InputDefinition } from "./mcp/peer-rows";
 export type { EnvLookup } from "./mcp/placeholders";
-export { CATALOG_TABLE_END, CATALOG_TABLE_START, catalogMarkdown, withCatalogTable } from "./catalog-table";
+export { catalogMarkdown, withCatalogTable } from "./catalog-table";
 
 // MCP grafting
 export { BridgeCapability, bridgeBoxToCapabilities, bridgeCapabilityCard } from "./mcp/bridge-capability";

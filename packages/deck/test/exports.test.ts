@@ -4,28 +4,15 @@ import * as api from "@indus/deck";
 it("exports exactly these runtime names", () => {
   expect(Object.keys(api).sort()).toEqual(
     [
-      "BASH_LIMITS",
-      "BG_CAPTURE_DIRNAME",
       "BridgeCapability",
-      "CATALOG_TABLE_END",
-      "CATALOG_TABLE_START",
       "CHECKPOINTED_TOOLS",
       "CheckpointingCard",
-      "FETCH_LIMITS",
-      "GREP_LIMITS",
       "InMemoryStore",
       "LiveBridge",
-      "MAX_BUFFERED_LINES",
       "MCP_DIALECTS",
       "MUTATING_PROFILES",
       "MemoryReadState",
-      "PLANS_DIRNAME",
-      "READ_LIMITS",
       "READ_ONLY_PROFILES",
-      "STOP_GRACE_MS",
-      "TODO_GLYPHS",
-      "TODO_STATES",
-      "TODO_WEIGHTS",
       "TodoLedger",
       "ToolDeck",
       "appNovelCards",
@@ -33,6 +20,9 @@ it("exports exactly these runtime names", () => {
       "approveProjectFiles",
       "attachBridgeCapabilities",
       "bgProcessCard",
+      "braveBackend",
+      "chooseSearchBackend",
+      "tavilyBackend",
       "bridgeBoxToCapabilities",
       "bridgeCapabilityCard",
       "bridgeStatus",
@@ -93,6 +83,27 @@ it("exports exactly these runtime names", () => {
       "todoCard",
       "withCatalogTable",
       "writePlan",
+    ].sort(),
+  );
+});
+
+it("keeps tuning constants behind the NOT PUBLIC @indus/deck/internal subpath", async () => {
+  const internal = await import("@indus/deck/internal");
+  expect(Object.keys(internal).sort()).toEqual(
+    [
+      "BASH_LIMITS",
+      "BG_CAPTURE_DIRNAME",
+      "CATALOG_TABLE_END",
+      "CATALOG_TABLE_START",
+      "FETCH_LIMITS",
+      "GREP_LIMITS",
+      "MAX_BUFFERED_LINES",
+      "PLANS_DIRNAME",
+      "READ_LIMITS",
+      "STOP_GRACE_MS",
+      "TODO_GLYPHS",
+      "TODO_STATES",
+      "TODO_WEIGHTS",
     ].sort(),
   );
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { MemoryReadState, READ_LIMITS } from "@indus/deck";
+import { MemoryReadState } from "@indus/deck";
+import { READ_LIMITS } from "@indus/deck/internal";
 import { deckAt, tempDir, write } from "./helpers";
 
 // 1x1 transparent PNG

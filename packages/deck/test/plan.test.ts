@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PLANS_DIRNAME, planFilePath, planSlug, readPlan, writePlan } from "@indus/deck";
+import { planFilePath, planSlug, readPlan, writePlan } from "@indus/deck";
+import { PLANS_DIRNAME } from "@indus/deck/internal";
 import { tempDir } from "./helpers";
 
 describe("plan files", () => {
