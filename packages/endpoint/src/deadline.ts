@@ -5,7 +5,7 @@
  * total bound, and have the SDK send `notifications/cancelled` when we give up.
  * Aborting the signal the SDK request was given does exactly that last part.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import type { ToolProgress } from "@indus/contract";
 
 /** Thrown when a request outlives its deadline. */
@@ -35,8 +35,6 @@ export interface DeadlineOptions {
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
 }
-
-type RequestArgs = Parameters<Client["request"]>;
 
 /**
  * The part of `AbortSignal` that the SDK's `Protocol.request()` uses: `aborted`,
@@ -76,7 +74,7 @@ class CancelHandle {
 export async function requestWithDeadline<T>(
   client: Client,
   request: { method: string; params?: Record<string, unknown> },
-  schema: RequestArgs[1],
+  schema: StandardSchemaV1,
   options: DeadlineOptions,
 ): Promise<T> {
   const handle = new CancelHandle();

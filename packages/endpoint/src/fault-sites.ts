@@ -19,7 +19,7 @@
  * | any operation on an endpoint not `ready`      | `not-connected` |
  */
 import { isProtocolFault, protocolFault, type FaultDetails, type FaultKind, type ProtocolFault } from "@indus/contract";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport } from "@modelcontextprotocol/client";
 import { CallerAborted, DeadlineExceeded } from "./deadline";
 import { ProcessStdioTransport, type ExitInfo, type PipeLoss } from "./process-stdio-transport";
 import { describeStderr } from "./stderr-tail";

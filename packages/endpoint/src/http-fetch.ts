@@ -8,7 +8,7 @@
  * Response bodies are capped (see `response-cap.ts`).
  */
 import { Agent, fetch as undiciFetch } from "undici";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { capResponse, type ResponseTooLargeError } from "./response-cap";
 
 export interface HttpFetch {

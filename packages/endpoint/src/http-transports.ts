@@ -3,9 +3,12 @@
  * headers on every request (`requestInit.headers` rides on each POST, GET and
  * DELETE), and our own `fetch` (no idle body timeout, see `http-fetch.ts`).
  */
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  SSEClientTransport,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+} from "@modelcontextprotocol/client";
 
 export function createStreamableTransport(
   url: string,
@@ -25,12 +28,10 @@ export function createSseTransport(
 
 /** A Streamable HTTP server answering 404 for our session id: it restarted or expired us. */
 export function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return error instanceof SdkHttpError && error.status === 404;
 }
 
 /** The MCP spec's cue for a legacy (SSE-only) server: the initialize POST fails with a 4xx. */
 export function isLegacyServerHint(error: unknown): boolean {
-  return (
-    error instanceof StreamableHTTPError && typeof error.code === "number" && error.code >= 400 && error.code < 500
-  );
+  return error instanceof SdkHttpError && error.status >= 400 && error.status < 500;
 }

@@ -8,10 +8,14 @@
  * `deserializeMessage`); only line splitting is ours (see `LineSplitter`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Readable } from "node:stream";
+import {
+  deserializeMessage,
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { LineSplitter, MessageTooLargeError } from "./line-splitter";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
 
@@ -113,6 +117,15 @@ export class ProcessStdioTransport implements Transport {
   /** The direct child's pid (the process group id too, on POSIX). */
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * The child's stderr (already drained into `onStderr`). Its presence, with
+   * `pid`, is how the SDK's version probe recognises a stdio transport: on
+   * stdio a silent probe means a legacy server, on HTTP it means an outage.
+   */
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
   }
 
   get exitInfo(): ExitInfo | undefined {

@@ -6,15 +6,12 @@
  * following, Streamable HTTP session recovery, and clean shutdown. Faults are
  * classified by site (see `fault-sites.ts`).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  StreamableHTTPClientTransport,
   type ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/client";
 import {
   SERVER_ID_PATTERN,
   isProtocolFault,
@@ -422,11 +419,11 @@ export class McpServerEndpoint implements ServerEndpoint {
     const session: Session = { client, transport, kind, retired: false };
     client.onerror = () => undefined;
     client.onclose = () => this.onSessionClosed(session);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
       if (this.session === session && !session.retired) void this.refreshTools().catch(() => undefined);
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.emitCatalog(session, "resources"));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emitCatalog(session, "prompts"));
+    client.setNotificationHandler("notifications/resources/list_changed", () => this.emitCatalog(session, "resources"));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => this.emitCatalog(session, "prompts"));
     await client.connect(transport, { timeout: this.timeouts.startupMs + 5_000 });
     return session;
   }
