@@ -10,6 +10,8 @@ export type ToolOrigin = "built-in" | "app" | "server";
 export interface ServerReport {
   readonly id: string;
   readonly transport: string;
+  /** The MCP era the connection runs in: `2026-07-28` or `legacy`. */
+  readonly era?: string;
   /** The config file the server came from. */
   readonly source?: string;
   readonly phase: EndpointPhase;

@@ -25,6 +25,7 @@ import {
   type McpBoot,
   type ServerProgress as DeckServerProgress,
 } from "@indus/deck";
+import { fileEraVerdictStore } from "@indus/endpoint";
 import { fleetMount } from "@indus/fleet";
 import type {
   BootedDeck,
@@ -35,6 +36,7 @@ import type {
   ToolOrigin,
   UnofferedTool,
 } from "./boot-types";
+import { eraVerdictFile } from "./cli-env";
 import { loadConfig } from "./config-load";
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./exit";
@@ -140,6 +142,7 @@ function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): Server
     return {
       id: server.id,
       transport: endpoint?.transportKind ?? server.transport,
+      ...(endpoint?.era ? { era: endpoint.era } : {}),
       ...(origin ? { source: origin.file } : {}),
       phase: endpoint?.phase ?? status?.phase ?? "idle",
       // What the agent sees: counted after includeTools/excludeTools, not what the server listed.
@@ -205,6 +208,8 @@ export async function connectMcp(
         endpointOptions: {
           ...(options.logDir ? { logDir: startRunLogs(options.logDir) } : {}),
           closeGraceMs: closeGraceMsOf(options.env ?? process.env),
+          // Each server's protocol era is negotiated once, then remembered here.
+          eraVerdicts: fileEraVerdictStore(eraVerdictFile(options.env ?? process.env)),
         },
       }),
       onProgress: progressFeed(sink, connectMs),

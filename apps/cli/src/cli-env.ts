@@ -35,6 +35,24 @@ export function defaultSessionDir(cli: CliEnv): string {
 }
 
 /**
+ * Where state that outlives a run but is no config lives (XDG base dirs):
+ * `$XDG_STATE_HOME/indusr`, else `~/.local/state/indusr`.
+ */
+export function stateDir(
+  env: NodeJS.ProcessEnv,
+  home: string = env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir(),
+): string {
+  const root =
+    env.XDG_STATE_HOME && env.XDG_STATE_HOME.length > 0 ? env.XDG_STATE_HOME : path.join(home, ".local", "state");
+  return path.join(root, "indusr");
+}
+
+/** Where MCP servers' negotiated protocol eras are remembered between runs. */
+export function eraVerdictFile(env: NodeJS.ProcessEnv): string {
+  return path.join(stateDir(env), "mcp-eras.json");
+}
+
+/**
  * Where MCP server stderr logs go unless `--log-dir` says otherwise: the
  * user's state folder (`$XDG_STATE_HOME/indusr/logs`, else
  * `~/.local/state/indusr/logs`), or `<session-dir>/logs` when one is given.

@@ -261,10 +261,11 @@ describe("indusr mcp status", () => {
     });
     const result = await runCli(["mcp", "status", "--mcp", config], { sandbox });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/everything\s+ready\s+\d+\s+\d+ ms/);
-    expect(result.stdout).toMatch(/fs\s+ready\s+\d+/);
-    expect(result.stdout).toMatch(/memory\s+ready\s+\d+/);
-    expect(result.stdout).toMatch(/broken\s+faulted\s+0\s+\d+ ms\s+\S+: /);
+    expect(result.stdout).toMatch(/^SERVER\s+PHASE\s+ERA\s+TOOLS\s+TIME\s+FAULT/);
+    expect(result.stdout).toMatch(/everything\s+ready\s+legacy\s+\d+\s+\d+ ms/);
+    expect(result.stdout).toMatch(/fs\s+ready\s+legacy\s+\d+/);
+    expect(result.stdout).toMatch(/memory\s+ready\s+legacy\s+\d+/);
+    expect(result.stdout).toMatch(/broken\s+faulted\s+-\s+0\s+\d+ ms\s+\S+: /);
     expect(result.stdout).toContain("broken stderr (last 2 lines):\n  fatal: cannot open database\n  giving up");
     expect(result.stdout).toContain("3 of 4 servers ready");
   });
@@ -274,7 +275,7 @@ describe("indusr mcp status", () => {
     const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
     const [report] = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ name: "everything", phase: "ready", transport: "stdio", fault: null, warnings: [] });
+    expect(report).toMatchObject({ name: "everything", phase: "ready", transport: "stdio", fault: null, warnings: [], era: "legacy" });
     expect(report.tools).toBeGreaterThan(5);
   });
 

@@ -7,6 +7,7 @@ import type { ProtocolFault } from "./fault";
 import type { RemoteToolRef } from "./names";
 import type { JsonValue } from "./json";
 import type { ToolDescriptor } from "./tool-box";
+import type { ProtocolEra } from "./protocol-era";
 
 /** A remote tool: where it lives and what the model is told about it. */
 export interface RemoteTool {
@@ -29,6 +30,8 @@ export interface EndpointStatus {
   readonly phase: EndpointPhase;
   readonly toolCount: number;
   readonly fault?: ProtocolFault;
+  /** The MCP era the connection runs in, once connected. */
+  readonly era?: ProtocolEra;
 }
 
 /** Health of every endpoint, keyed by server id, in config order. */

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { SERVER_ID_PATTERN } from "./names";
+import { PROTOCOL_MODES } from "./protocol-era";
 
 const stringMap = z.record(z.string(), z.string());
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
@@ -35,6 +36,11 @@ const sharedFields = {
   reconnect: ReconnectPolicySchema.optional(),
   /** Keep this server's tools out of the model's tool list: the agent reaches them through a search tool. */
   defer: z.boolean().optional(),
+  /**
+   * Which MCP era to speak: `auto` (absent means `auto`) negotiates once and
+   * remembers the verdict; `2026-07-28` or `legacy` pins one era.
+   */
+  protocol: z.enum(PROTOCOL_MODES).optional(),
 };
 
 /**

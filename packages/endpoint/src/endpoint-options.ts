@@ -2,7 +2,7 @@
  * What an embedder can tune per endpoint, and the defaults. A server's own
  * config (`startupTimeoutMs`, `listTimeoutMs`, `toolTimeoutMs`) wins over these.
  */
-import type { ServerConfig } from "@indus/contract";
+import type { ClientHostHooks, EraVerdictStore, ServerConfig } from "@indus/contract";
 import type { ClientIdentity } from "./client-identity";
 
 /** Deadlines, in milliseconds. */
@@ -46,6 +46,16 @@ export interface EndpointOptions {
   readonly stderrLines?: number;
   /** Idle limit on HTTP response bodies and headers; 0 (the default) means none. */
   readonly httpBodyTimeoutMs?: number;
+  /**
+   * Where `protocol: "auto"` servers' era verdicts are remembered (see
+   * `fileEraVerdictStore`); a store for this process only when absent.
+   */
+  readonly eraVerdicts?: EraVerdictStore;
+  /**
+   * Answers to what servers ask of the client (elicitation, sampling, roots),
+   * in either era. Absent: the client offers none of them.
+   */
+  readonly host?: ClientHostHooks;
 }
 
 /** The deadlines one server gets: its config over the options over the defaults. */

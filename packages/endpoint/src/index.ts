@@ -13,6 +13,7 @@ export { diffTools } from "./tool-changes";
 export type { ToolsChange, ToolsChangeListener } from "./tool-changes";
 export { closeAllServerProcesses, liveProcessGroups } from "./process-groups";
 export { uriTemplateMatches } from "./uri-template";
+export { fileEraVerdictStore } from "./era-verdict-file";
 
 // The config helpers and contract types an endpoint user needs, so `@indus/endpoint` is the only install.
 export { sseServer, stdioServer, streamableHttpServer } from "@indus/contract";

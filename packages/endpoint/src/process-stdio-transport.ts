@@ -149,6 +149,8 @@ export class ProcessStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error("ProcessStdioTransport already started"));
+    // Closed before it started (a connect cancelled early): never spawn.
+    if (this.closing) return Promise.reject(new Error("ProcessStdioTransport closed before it started"));
     const posix = process.platform !== "win32";
     return new Promise<void>((resolve, reject) => {
       let spawned = false;

@@ -8,7 +8,11 @@
  */
 import {
   Client,
+  SdkError,
+  SdkErrorCode,
   StreamableHTTPClientTransport,
+  type McpSubscription,
+  type PriorDiscovery,
   type ServerCapabilities,
   type Transport,
 } from "@modelcontextprotocol/client";
@@ -21,7 +25,9 @@ import {
   type EndpointStatus,
   type InvokeOptions,
   type JsonObject,
+  type ProtocolEra,
   type ProtocolFault,
+  type ProtocolMode,
   type RemoteCallResult,
   type RemoteTool,
   type ServerConfig,
@@ -37,6 +43,9 @@ import {
   type EndpointOptions,
   type EndpointTimeouts,
 } from "./endpoint-options";
+import { clientCapabilities, registerHostHandlers } from "./client-host";
+import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
+import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, verdictOf } from "./era-verdicts";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
 import type { ResponseTooLargeError } from "./response-cap";
@@ -54,12 +63,23 @@ interface Session {
   readonly client: Client;
   readonly transport: Transport;
   readonly kind: TransportKind;
+  /** The era negotiated; set once connected. */
+  era: ProtocolEra;
+  /** The `subscriptions/listen` stream of a modern session (list_changed arrives only there). */
+  subscription?: McpSubscription | undefined;
   /** Set once this session is being replaced or closed on purpose. */
   retired: boolean;
 }
 
 const MAX_PAGES = 1_000;
 const SESSION_CLOSE_MS = 3_000;
+/**
+ * How long a stdio server gets to answer the `server/discover` probe before
+ * its silence counts as "legacy" (some legacy servers never answer an unknown
+ * request before `initialize`). Only the first connect pays it: the verdict
+ * is remembered.
+ */
+const STDIO_PROBE_MS = 5_000;
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -143,6 +163,11 @@ export class McpServerEndpoint implements ServerEndpoint {
     return this.session?.kind;
   }
 
+  /** The MCP era of the live connection: `2026-07-28` or `legacy`. */
+  get era(): ProtocolEra | undefined {
+    return this.session?.era;
+  }
+
   /** For stdio servers: the spawned child's pid (and process group id). */
   get pid(): number | undefined {
     return this.pidValue;
@@ -168,7 +193,13 @@ export class McpServerEndpoint implements ServerEndpoint {
   }
 
   status(): EndpointStatus {
-    const base = { server: this.config.id, phase: this.phaseValue, toolCount: this.toolsCache?.length ?? 0 };
+    const era = this.session?.era;
+    const base = {
+      server: this.config.id,
+      phase: this.phaseValue,
+      toolCount: this.toolsCache?.length ?? 0,
+      ...(era ? { era } : {}),
+    };
     return this.faultValue ? { ...base, fault: this.faultValue } : base;
   }
 
@@ -252,6 +283,9 @@ export class McpServerEndpoint implements ServerEndpoint {
   /** Close one session: HTTP DELETE for a Streamable HTTP session, then the transport. Never throws. */
   private async endSession(session: Session, terminate: boolean): Promise<void> {
     session.retired = true;
+    if (session.subscription) {
+      await Promise.race([session.subscription.close().catch(() => undefined), delay(SESSION_CLOSE_MS)]);
+    }
     if (terminate && session.transport instanceof StreamableHTTPClientTransport && session.transport.sessionId) {
       const transport = session.transport;
       await Promise.race([transport.terminateSession().catch(() => undefined), delay(SESSION_CLOSE_MS)]);
@@ -271,11 +305,15 @@ export class McpServerEndpoint implements ServerEndpoint {
 
   // ---- connecting ----------------------------------------------------------
 
-  private newClient(): Client {
+  private newClient(mode: ProtocolMode): Client {
     return new Client(
       { name: this.clientInfo.name, version: this.clientInfo.version },
       {
-        capabilities: {},
+        capabilities: clientCapabilities(this.options.host),
+        versionNegotiation: {
+          mode: mode === "2026-07-28" ? { pin: mode } : mode,
+          probe: { timeoutMs: Math.min(STDIO_PROBE_MS, this.timeouts.startupMs) },
+        },
         // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
         // compiled; this skips building an Ajv instance per connection.
         jsonSchemaValidator: {
@@ -337,12 +375,89 @@ export class McpServerEndpoint implements ServerEndpoint {
     }
   }
 
+  /**
+   * Connect in the config's era. `auto` reuses the server's remembered
+   * verdict (zero probe round trips); without one it probes once and
+   * remembers the outcome. A stdio server that exits on the probe (it ends
+   * the session on any unknown pre-initialize request) is legacy: started
+   * again once, as legacy, and remembered, so the next run spawns it once.
+   */
   private async connectByConfig(
     config: ServerConfig,
     track: (transport: Transport) => Transport,
     cancelled: () => boolean,
   ): Promise<Session> {
-    if (this.injected) return this.handshake(track(this.injected), config.transport);
+    const mode = config.protocol ?? "auto";
+    try {
+      if (this.injected) return await this.handshake(track(this.injected), config.transport, mode);
+      if (mode !== "auto") return await this.connectTransport(config, track, cancelled, mode);
+      return await this.connectAuto(config, track, cancelled);
+    } catch (error) {
+      if (isModernOnlyRefusal(error)) throw this.eraMismatch(mode, error);
+      throw error;
+    }
+  }
+
+  private async connectAuto(
+    config: ServerConfig,
+    track: (transport: Transport) => Transport,
+    cancelled: () => boolean,
+  ): Promise<Session> {
+    const store = this.options.eraVerdicts ?? processEraVerdicts;
+    const identity = serverIdentity(config);
+    const verdict = await loadVerdict(store, identity);
+    if (verdict) {
+      try {
+        return await this.connectTransport(config, track, cancelled, "auto", priorOf(verdict));
+      } catch (error) {
+        // A stale verdict must not stick: the next connect negotiates afresh.
+        await store.forget(identity).catch(() => undefined);
+        throw error;
+      }
+    }
+    let session: Session;
+    try {
+      session = await this.connectTransport(config, track, cancelled, "auto");
+    } catch (error) {
+      if (!this.diedOnProbe(config, error) || cancelled()) throw error;
+      this.stderr.reset();
+      session = await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" });
+    }
+    await saveVerdict(store, identity, verdictOf(session.client));
+    return session;
+  }
+
+  /** The stdio server of this attempt exited during the `server/discover` probe. */
+  private diedOnProbe(config: ServerConfig, error: unknown): boolean {
+    return (
+      config.transport === "stdio" &&
+      this.lastStdio?.exitInfo !== undefined &&
+      error instanceof SdkError &&
+      (error.code === SdkErrorCode.EraNegotiationFailed || error.code === SdkErrorCode.ConnectionClosed)
+    );
+  }
+
+  private eraMismatch(mode: ProtocolMode, error: unknown): ProtocolFault {
+    const supported = (refusedRevisions(error) ?? []).join(", ");
+    const why =
+      mode === "legacy"
+        ? `its config pins protocol "legacy" (the 2025 initialize handshake); set protocol to "auto" or "2026-07-28"`
+        : `the client offered only 2025-era revisions`;
+    return protocolFault(
+      "protocol",
+      `server "${this.config.id}" speaks only MCP ${supported} (the stateless 2026 era), but ${why}`,
+      error,
+    );
+  }
+
+  private async connectTransport(
+    config: ServerConfig,
+    track: (transport: Transport) => Transport,
+    cancelled: () => boolean,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    if (cancelled()) throw new Error("closed while connecting");
     switch (config.transport) {
       case "stdio": {
         const transport = new ProcessStdioTransport({
@@ -358,17 +473,23 @@ export class McpServerEndpoint implements ServerEndpoint {
           },
         });
         this.lastStdio = transport;
-        return this.handshake(track(transport), "stdio");
+        return this.handshake(track(transport), "stdio", mode, prior);
       }
       case "sse":
-        return this.handshake(track(this.sseTransport(config.url, config.headers)), "sse");
+        return this.handshake(track(this.sseTransport(config.url, config.headers)), "sse", "legacy");
       case "streamable-http": {
         try {
-          return await this.handshake(track(this.streamableTransport(config.url, config.headers)), "streamable-http");
+          return await this.handshake(
+            track(this.streamableTransport(config.url, config.headers)),
+            "streamable-http",
+            mode,
+            prior,
+          );
         } catch (error) {
-          if (!isLegacyServerHint(error) || cancelled()) throw error;
+          // A 4xx whose body refuses our revision is a modern-only server, not an SSE one.
+          if (!isLegacyServerHint(error) || isModernOnlyRefusal(error) || cancelled()) throw error;
           try {
-            return await this.handshake(track(this.sseTransport(config.url, config.headers)), "sse");
+            return await this.handshake(track(this.sseTransport(config.url, config.headers)), "sse", "legacy");
           } catch (fallbackError) {
             throw new Error(
               `Streamable HTTP initialize failed (${errorText(error)}); legacy SSE fallback failed too (${errorText(fallbackError)})`,
@@ -413,10 +534,16 @@ export class McpServerEndpoint implements ServerEndpoint {
     return createSseTransport(url, headers, this.http().fetch);
   }
 
-  /** Run `initialize` over `transport` and wire the session's notifications. */
-  private async handshake(transport: Transport, kind: TransportKind): Promise<Session> {
-    const client = this.newClient();
-    const session: Session = { client, transport, kind, retired: false };
+  /** Connect `transport` in `mode` (or from a `prior` verdict) and wire the session's notifications. */
+  private async handshake(
+    transport: Transport,
+    kind: TransportKind,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    const client = this.newClient(mode);
+    registerHostHandlers(client, this.config.id, this.options.host);
+    const session: Session = { client, transport, kind, era: "legacy", retired: false };
     client.onerror = () => undefined;
     client.onclose = () => this.onSessionClosed(session);
     client.setNotificationHandler("notifications/tools/list_changed", () => {
@@ -424,8 +551,32 @@ export class McpServerEndpoint implements ServerEndpoint {
     });
     client.setNotificationHandler("notifications/resources/list_changed", () => this.emitCatalog(session, "resources"));
     client.setNotificationHandler("notifications/prompts/list_changed", () => this.emitCatalog(session, "prompts"));
-    await client.connect(transport, { timeout: this.timeouts.startupMs + 5_000 });
+    await client.connect(transport, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) });
+    if (client.getProtocolEra() === "modern") {
+      session.era = "2026-07-28";
+      session.subscription = await this.listen(client);
+    }
     return session;
+  }
+
+  /**
+   * In the 2026 era list changes arrive only on a `subscriptions/listen`
+   * stream; open one for the lists the server says change. A server that
+   * refuses it still works, without change following.
+   */
+  private async listen(client: Client): Promise<McpSubscription | undefined> {
+    const capabilities = client.getServerCapabilities();
+    const filter = {
+      ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return undefined;
+    try {
+      return await client.listen(filter, { timeout: this.timeouts.startupMs });
+    } catch {
+      return undefined;
+    }
   }
 
   private adopt(session: Session): void {
@@ -534,7 +685,7 @@ export class McpServerEndpoint implements ServerEndpoint {
       let timer: NodeJS.Timeout | undefined;
       try {
         const session = await Promise.race([
-          this.handshake(transport, "streamable-http"),
+          this.handshake(transport, "streamable-http", "legacy"),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => {
               void transport.close().catch(() => undefined);
@@ -599,7 +750,8 @@ export class McpServerEndpoint implements ServerEndpoint {
     site: Exclude<FaultSite, "connect">,
     op: (session: Session) => Promise<T>,
   ): Promise<T> {
-    if (!isSessionGone(error) || session.kind !== "streamable-http") throw this.toFault(site, error, session);
+    if (!isSessionGone(error) || session.kind !== "streamable-http" || session.era !== "legacy")
+      throw this.toFault(site, error, session);
     try {
       return await op(await this.reinitialize(session));
     } catch (retryError) {

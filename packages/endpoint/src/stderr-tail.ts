@@ -78,6 +78,12 @@ export class StderrTail {
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
   }
 
+  /** Forget the lines so far (a fresh attempt starts a fresh tail; the log file keeps them). */
+  reset(): void {
+    this.lines.length = 0;
+    this.partial = "";
+  }
+
   /** The last `count` lines (a trailing unterminated line included). */
   tail(count = this.maxLines): string[] {
     const all = this.partial ? [...this.lines, this.partial] : [...this.lines];

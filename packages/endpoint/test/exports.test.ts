@@ -16,6 +16,7 @@ it("exports exactly these runtime names", () => {
       "closeAllServerProcesses",
       "createServerEndpoint",
       "diffTools",
+      "fileEraVerdictStore",
       "isLegalToolName",
       "liveProcessGroups",
       "sanitizeToolName",

@@ -49,11 +49,12 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
       const resolved = resolveMcpConfig(options.mcp ? { mcp: options.mcp } : {}, options.cwd, { env: options.env });
       process.stdout.write(emptyStateMessage(cli, resolved));
     } else {
-      const rows = [["SERVER", "PHASE", "TOOLS", "TIME", "FAULT"]];
+      const rows = [["SERVER", "PHASE", "ERA", "TOOLS", "TIME", "FAULT"]];
       for (const s of servers) {
         rows.push([
           s.id,
           s.phase,
+          s.era ?? "-",
           String(s.toolCount),
           s.connectMs === undefined ? "-" : `${s.connectMs} ms`,
           faultCell(s),

@@ -48,6 +48,7 @@ const FIELDS = new Set([
   "reconnect",
   "oauth",
   "defer",
+  "protocol",
 ]);
 
 /** Fields other clients write that have no meaning here: dropped without a warning. */
@@ -211,6 +212,7 @@ export function translateRow(dialect: McpDialect, raw: Row, report: TranslateRep
   if (include !== undefined) out.includeTools = include;
   if (exclude !== undefined) out.excludeTools = exclude;
   if (raw.reconnect !== undefined) out.reconnect = raw.reconnect;
+  if (raw.protocol !== undefined) out.protocol = raw.protocol;
   if (raw.defer !== undefined) out.defer = raw.defer;
   return out;
 }

@@ -1,0 +1,29 @@
+/**
+ * What a server may ask of the client in the middle of its work: a question
+ * for the user (elicitation), a model completion (sampling), the workspace
+ * roots. In the 2025 era these arrive as server→client requests; in the
+ * 2026-07-28 era as `input_required` results the client answers and retries.
+ * Both go through this one port, so a host answers them the same way in
+ * either era. A hook left out is a capability the client does not offer.
+ */
+import type { JsonObject } from "./json";
+
+/** The user's answer to an elicitation. */
+export type ElicitationAnswer =
+  | { readonly action: "accept"; readonly content: JsonObject }
+  | { readonly action: "decline" }
+  | { readonly action: "cancel" };
+
+export interface ClientHostHooks {
+  /** `elicitation/create`: `params` as the server sent them (message, requestedSchema, mode, ...). */
+  readonly elicit?: (server: string, params: JsonObject) => Promise<ElicitationAnswer>;
+  /** `sampling/createMessage`: the `CreateMessageResult` (role, content, model). */
+  readonly createMessage?: (server: string, params: JsonObject) => Promise<JsonObject>;
+  /** `roots/list`: the roots the server may work in. */
+  readonly listRoots?: (server: string) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
+}
+
+/** A host that offers elicitation and declines every question (until a real one is wired in). */
+export const decliningClientHost: ClientHostHooks = {
+  elicit: () => Promise.resolve({ action: "decline" }),
+};

@@ -1,0 +1,56 @@
+/**
+ * Era verdicts: which MCP era a server speaks, negotiated once and reused.
+ * The identity a verdict is keyed by is what makes "the same server" (a
+ * stdio server's command, args, cwd and env keys; an HTTP server's URL), and
+ * the SDK takes a verdict back as `connect(transport, { prior })`.
+ */
+import {
+  memoryEraVerdictStore,
+  type EraVerdict,
+  type EraVerdictStore,
+  type JsonObject,
+  type ServerConfig,
+} from "@indus/contract";
+import type { Client, DiscoverResult, PriorDiscovery } from "@modelcontextprotocol/client";
+
+/** What identifies one server for its verdict; never its env values (they may be secrets). */
+export function serverIdentity(config: ServerConfig): string {
+  if (config.transport === "stdio") {
+    return JSON.stringify(["stdio", config.command, config.args, config.cwd ?? null, Object.keys(config.env).sort()]);
+  }
+  return JSON.stringify(["http", config.url]);
+}
+
+/** The SDK's form of a stored verdict. */
+export function priorOf(verdict: EraVerdict): PriorDiscovery {
+  return verdict.kind === "modern"
+    ? { kind: "modern", discover: verdict.discover as unknown as DiscoverResult }
+    : { kind: "legacy" };
+}
+
+/** The verdict a connected client stands for. */
+export function verdictOf(client: Client): EraVerdict | undefined {
+  const storedAt = Date.now();
+  if (client.getProtocolEra() === "legacy") return { kind: "legacy", storedAt };
+  const discover = client.getDiscoverResult();
+  if (client.getProtocolEra() !== "modern" || discover === undefined) return undefined;
+  return { kind: "modern", discover: JSON.parse(JSON.stringify(discover)) as JsonObject, storedAt };
+}
+
+/** Verdicts of this process, for hosts that give no store: reconnects still reuse them. */
+export const processEraVerdicts: EraVerdictStore = memoryEraVerdictStore();
+
+/** A store read never fails a connect: a broken store is an empty one. */
+export async function loadVerdict(store: EraVerdictStore, identity: string): Promise<EraVerdict | undefined> {
+  try {
+    return await store.load(identity);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Nor does a store write. */
+export function saveVerdict(store: EraVerdictStore, identity: string, verdict: EraVerdict | undefined): Promise<void> {
+  if (!verdict) return Promise.resolve();
+  return store.save(identity, verdict).catch(() => undefined);
+}
