@@ -32,7 +32,7 @@ it("renders live connect progress on a terminal and clears it when every server 
   expect(after).toMatch(/^\$ indusr mcp status\nSERVER\s+PHASE/);
   expect(after).not.toContain("connecting…");
   expect(after).not.toContain(" · ");
-  expect(after).toMatch(/slow\s+ready\s+\d+/);
+  expect(after).toMatch(/slow\s+ready\s+legacy\s+\d+/);
   expect(after).toMatch(/broken\s+faulted/);
   expect(after).toContain("[exited 1]");
 });
