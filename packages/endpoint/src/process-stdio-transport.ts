@@ -128,6 +128,13 @@ export class ProcessStdioTransport implements Transport {
     return this.child?.stderr ?? null;
   }
 
+  /** True when this side ended the connection while the server was still running. */
+  get endedByHost(): boolean {
+    return this.endedByHostValue;
+  }
+
+  private endedByHostValue = false;
+
   get exitInfo(): ExitInfo | undefined {
     return this.exitInfoValue;
   }
@@ -285,6 +292,7 @@ export class ProcessStdioTransport implements Transport {
    */
   close(graceMs?: number): Promise<void> {
     if (graceMs !== undefined) this.graceMs = Math.min(this.graceMs, graceMs);
+    if (this.closing === undefined && this.exitInfoValue === undefined) this.endedByHostValue = true;
     this.closing ??= this.shutdown();
     return this.closing;
   }
@@ -350,6 +358,22 @@ export class ProcessStdioTransport implements Transport {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
+    // A process that never started is start()'s failure to report, not a lost connection.
+    if (this.child?.pid !== undefined) this.markClosed();
     this.onclose?.();
+  }
+
+  private markClosed: () => void = () => undefined;
+  private readonly closedPromise = new Promise<void>((resolve) => {
+    this.markClosed = resolve;
+  });
+
+  /**
+   * Settles when the connection is over (the server exited or closed its
+   * stdout, or we closed it). The SDK's in-place era probe does not notice a
+   * server that dies while it waits, so a connect also races this.
+   */
+  whenClosed(): Promise<void> {
+    return this.closedPromise;
   }
 }

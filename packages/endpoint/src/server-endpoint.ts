@@ -420,8 +420,17 @@ export class McpServerEndpoint implements ServerEndpoint {
       session = await this.connectTransport(config, track, cancelled, "auto");
     } catch (error) {
       if (!this.diedOnProbe(config, error) || cancelled()) throw error;
-      this.stderr.reset();
-      session = await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" });
+      // Perhaps it exits on the unknown probe (rmcp-style): once more, as legacy.
+      const first = this.lastStdio;
+      const restoreTail = this.stderr.reset();
+      try {
+        session = await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" });
+      } catch {
+        // It just dies: report the first attempt, as without the retry.
+        restoreTail();
+        this.lastStdio = first;
+        throw error;
+      }
     }
     await saveVerdict(store, identity, verdictOf(session.client));
     return session;
@@ -432,6 +441,7 @@ export class McpServerEndpoint implements ServerEndpoint {
     return (
       config.transport === "stdio" &&
       this.lastStdio?.exitInfo !== undefined &&
+      !this.lastStdio.endedByHost &&
       error instanceof SdkError &&
       (error.code === SdkErrorCode.EraNegotiationFailed || error.code === SdkErrorCode.ConnectionClosed)
     );
@@ -467,13 +477,20 @@ export class McpServerEndpoint implements ServerEndpoint {
           cwd: config.cwd,
           maxMessageBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
           closeGraceMs: this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
-          onStderr: (chunk) => this.stderr.push(chunk),
+          // Only the latest attempt's process speaks in the tail (an era retry starts afresh).
+          onStderr: (chunk) => {
+            if (this.lastStdio === transport) this.stderr.push(chunk);
+          },
           onSpawn: (pid) => {
             this.pidValue = pid;
           },
         });
         this.lastStdio = transport;
-        return this.handshake(track(transport), "stdio", mode, prior);
+        const gone = transport.whenClosed().then(() => {
+          throw new SdkError(SdkErrorCode.ConnectionClosed, "the server closed the connection before it was ready");
+        });
+        gone.catch(() => undefined);
+        return Promise.race([this.handshake(track(transport), "stdio", mode, prior), gone]);
       }
       case "sse":
         return this.handshake(track(this.sseTransport(config.url, config.headers)), "sse", "legacy");

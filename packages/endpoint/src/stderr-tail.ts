@@ -78,10 +78,18 @@ export class StderrTail {
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
   }
 
-  /** Forget the lines so far (a fresh attempt starts a fresh tail; the log file keeps them). */
-  reset(): void {
-    this.lines.length = 0;
+  /**
+   * Start a fresh tail for a fresh attempt (the log file keeps every line);
+   * the returned function puts the old tail back.
+   */
+  reset(): () => void {
+    const lines = this.lines.splice(0, this.lines.length);
+    const partial = this.partial;
     this.partial = "";
+    return () => {
+      this.lines.splice(0, this.lines.length, ...lines);
+      this.partial = partial;
+    };
   }
 
   /** The last `count` lines (a trailing unterminated line included). */

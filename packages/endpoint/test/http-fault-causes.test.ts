@@ -25,7 +25,8 @@ describe("HTTP fault causes", () => {
       .catch((error: unknown) => error);
     expect(fault).toMatchObject({ kind: "transport" });
     expect((fault as Error).message).toContain(
-      `could not connect to server "refused": fetch failed: connection refused (ECONNREFUSED 127.0.0.1:${server.port})`,
+      // In protocol "auto" the first request is the era probe, which the SDK names.
+      `server "refused": Version negotiation probe failed: fetch failed: connection refused (ECONNREFUSED 127.0.0.1:${server.port})`,
     );
   });
 
