@@ -56,10 +56,10 @@ it("shows a modern-only server ready in era 2026-07-28 over stdio and HTTP, tabl
   expect(table.stdout).toMatch(/modern\s+ready\s+2026-07-28\s+\d+/);
   expect(table.stdout).toMatch(/remote\s+ready\s+2026-07-28\s+\d+/);
   const json = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
-  const reports = JSON.parse(json.stdout) as { id: string; phase: string; era: string }[];
-  expect(reports.map(({ id, phase, era }) => ({ id, phase, era }))).toEqual([
-    { id: "modern", phase: "ready", era: "2026-07-28" },
-    { id: "remote", phase: "ready", era: "2026-07-28" },
+  const reports = JSON.parse(json.stdout) as { name: string; phase: string; era: string }[];
+  expect(reports.map(({ name, phase, era }) => ({ name, phase, era }))).toEqual([
+    { name: "modern", phase: "ready", era: "2026-07-28" },
+    { name: "remote", phase: "ready", era: "2026-07-28" },
   ]);
 });
 
@@ -76,7 +76,7 @@ it("connects an rmcp-style server as legacy and spawns it once on the next run",
   const log = path.join(sandbox.root, "spawns.log");
   const config = writeConfig(sandbox.root, { rmcp: rmcpRow(log) });
   const first = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
-  expect(JSON.parse(first.stdout)[0]).toMatchObject({ id: "rmcp", phase: "ready", era: "legacy" });
+  expect(JSON.parse(first.stdout)[0]).toMatchObject({ name: "rmcp", phase: "ready", era: "legacy" });
   expect(spawns(log)).toBe(2); // the era probe killed the first process
   expect(fs.existsSync(path.join(sandbox.root, "state", "indusr", "mcp-eras.json"))).toBe(true);
   const next = await runCli(["call", "rmcp__echo", '{"message":"again"}', "--mcp", config], { sandbox });
