@@ -11,6 +11,7 @@ import type { EndpointPhase } from "./phase";
 import type { ServerConfig, TransportKind } from "./server-config";
 import type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 import type { ToolBox, ToolProgress } from "./tool-box";
+import type { ProtocolEra } from "./protocol-era";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -61,6 +62,8 @@ export interface ToolsChange {
 export interface McpEndpoint extends ServerEndpoint {
   /** The transport actually in use (an HTTP server may have fallen back to SSE); undefined before connecting. */
   readonly transportKind: TransportKind | undefined;
+  /** The MCP era of the live connection (`2026-07-28` or `legacy`), once connected. */
+  readonly era: ProtocolEra | undefined;
   /** The capabilities the server declared in its handshake (`resources`, `prompts`, ...), as sent. */
   readonly serverCapabilities: Readonly<Record<string, unknown>> | undefined;
   /** The server's `instructions` from its handshake, if it sent any. */

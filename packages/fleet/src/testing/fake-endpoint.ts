@@ -87,6 +87,11 @@ export class FakeEndpoint implements McpEndpoint {
     this.tools = script.tools ?? [];
   }
 
+  /** Fakes speak the 2025 era once connected. */
+  get era(): "legacy" | undefined {
+    return this.phase === "ready" ? "legacy" : undefined;
+  }
+
   get transportKind(): TransportKind | undefined {
     return this.phase === "ready" ? this.config.transport : undefined;
   }
