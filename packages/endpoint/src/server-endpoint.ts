@@ -31,7 +31,7 @@ import {
   type RemoteCallResult,
   type RemoteTool,
   type ServerConfig,
-  type ServerEndpoint,
+  type McpEndpoint,
   type TransportKind,
 } from "@indus/contract";
 import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
@@ -89,7 +89,7 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-export class McpServerEndpoint implements ServerEndpoint {
+export class McpServerEndpoint implements McpEndpoint {
   readonly config: ServerConfig;
   private readonly options: EndpointOptions;
   private readonly timeouts: EndpointTimeouts;
