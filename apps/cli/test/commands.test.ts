@@ -275,7 +275,14 @@ describe("indusr mcp status", () => {
     const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
     const [report] = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ name: "everything", phase: "ready", transport: "stdio", fault: null, warnings: [], era: "legacy" });
+    expect(report).toMatchObject({
+      name: "everything",
+      phase: "ready",
+      transport: "stdio",
+      fault: null,
+      warnings: [],
+      era: "legacy",
+    });
     expect(report.tools).toBeGreaterThan(5);
   });
 
