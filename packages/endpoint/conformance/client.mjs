@@ -5,6 +5,12 @@
  * with @indus/endpoint (Streamable HTTP, falling back to SSE), lists the tools
  * and calls the ones the scenario expects. The module under test comes from
  * INDUS_ENDPOINT_MODULE (a fresh bundle of src/, see run.mjs) or dist/.
+ *
+ * auth/* scenarios sign in through the endpoint's OAuth support (the SDK's
+ * flow over an in-memory token store). The suite's authorization server
+ * approves at once, so the "browser" is one request whose redirect carries
+ * the code. A pre-registered client comes from MCP_CONFORMANCE_CONTEXT, as a
+ * user's config would give it.
  */
 import { pathToFileURL } from "node:url";
 
@@ -16,11 +22,63 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 
 /** Arguments for the tools the scenarios define; anything else is called with {}. */
 const ARGUMENTS = { add_numbers: { a: 5, b: 3 } };
+const REDIRECT_URL = "http://localhost:3000/callback";
+/** The suite's client ID metadata document URL, used where the server accepts URL client ids. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
+/** One run's sign-in lives in memory (the contract's TokenStore shape). */
+function memoryTokenStore() {
+  const records = new Map();
+  return {
+    load: async (server) => structuredClone(records.get(server)),
+    save: async (server, record) => void records.set(server, structuredClone(record)),
+    remove: async (server) => records.delete(server),
+  };
+}
+
+/** The suite's context for this scenario (pre-registered client credentials), if any. */
+function context() {
+  try {
+    return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** Follow the authorization URL one hop: the suite's server redirects straight back with the code. */
+async function approve(authorizationUrl) {
+  const response = await fetch(authorizationUrl, { redirect: "manual" });
+  const location = response.headers.get("location");
+  if (!location) throw new Error(`no redirect from ${authorizationUrl.href} (HTTP ${response.status})`);
+  return new URL(location).searchParams;
+}
+
+function oauthSettings() {
+  const ctx = context();
+  return {
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(ctx.client_id ? { clientId: ctx.client_id } : {}),
+    ...(ctx.client_secret ? { clientSecret: ctx.client_secret } : {}),
+  };
+}
+
+const auth = scenario.startsWith("auth/");
 const endpoint = createServerEndpoint(
-  { transport: "streamable-http", id: "conformance", url, headers: {} },
+  { transport: "streamable-http", id: "conformance", url, headers: {}, ...(auth ? { oauth: oauthSettings() } : {}) },
   undefined,
-  { timeouts: { startupMs: 20_000, listMs: 20_000, callMs: 20_000 } },
+  {
+    timeouts: { startupMs: 20_000, listMs: 20_000, callMs: 20_000 },
+    ...(auth
+      ? {
+          oauth: {
+            store: memoryTokenStore(),
+            clientName: "indus conformance client",
+            redirectUrl: REDIRECT_URL,
+            authorize: approve,
+          },
+        }
+      : {}),
+  },
 );
 try {
   await endpoint.open();

@@ -3,7 +3,7 @@
  * Runs the official MCP conformance suite's client scenarios against
  * @indus/endpoint (through conformance/client.mjs).
  *
- *   node conformance/run.mjs            CI scenarios (initialize, tools_call, sse-retry); exit 1 on failure
+ *   node conformance/run.mjs            CI scenarios (initialize, tools_call, sse-retry and four auth/*); exit 1 on failure
  *   node conformance/run.mjs --all      every client scenario, checked against baseline.json
  *   node conformance/run.mjs --all --write-baseline   record the results in baseline.json (keeps notes)
  *   node conformance/run.mjs --scenario auth/basic-cimd   one scenario
@@ -21,7 +21,16 @@ import { fileURLToPath } from "node:url";
 import { bundleSource } from "../scripts/bundle-source.mjs";
 
 export const SUITE_PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
-export const CI_SCENARIOS = ["initialize", "tools_call", "sse-retry"];
+/** The auth scenarios in CI cover discovery + registration, URL client ids, step-up and pre-registration. */
+export const CI_SCENARIOS = [
+  "initialize",
+  "tools_call",
+  "sse-retry",
+  "auth/metadata-default",
+  "auth/basic-cimd",
+  "auth/scope-step-up",
+  "auth/pre-registration",
+];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const baselineFile = path.join(here, "baseline.json");

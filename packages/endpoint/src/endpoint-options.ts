@@ -2,8 +2,9 @@
  * What an embedder can tune per endpoint, and the defaults. A server's own
  * config (`startupTimeoutMs`, `listTimeoutMs`, `toolTimeoutMs`) wins over these.
  */
-import type { ClientHostHooks, EraVerdictStore, ServerConfig } from "@indus/contract";
+import type { ClientHostHooks, EraVerdictStore, ServerConfig, TokenStore } from "@indus/contract";
 import type { ClientIdentity } from "./client-identity";
+import type { AuthorizationStep } from "./oauth-provider";
 
 /** Deadlines, in milliseconds. */
 export interface EndpointTimeouts {
@@ -27,6 +28,27 @@ export const DEFAULT_TIMEOUTS: EndpointTimeouts = {
 /** Largest single stdio message accepted; the SDK's own stdio transport stops at 10 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_CLOSE_GRACE_MS = 2_000;
+
+/**
+ * OAuth 2.1 for HTTP servers that ask for it. Without an `authorize` step (an
+ * ordinary session) the endpoint uses and refreshes a stored sign-in, and a
+ * server that needs a new one faults `unauthorized`; with one (signing in) it
+ * runs the authorization flow through that step.
+ */
+export interface EndpointOAuthOptions {
+  /** Where each server's credentials live between runs. */
+  readonly store: TokenStore;
+  /** `client_name` when the client registers itself with an authorization server. */
+  readonly clientName?: string;
+  /** Shows the user the authorization URL and resolves with the redirect's query. */
+  readonly authorize?: AuthorizationStep;
+  /** The redirect URL `authorize` listens on (loopback). */
+  readonly redirectUrl?: string;
+  /** What an `unauthorized` fault tells the user to do, e.g. the command that signs in. */
+  readonly signInHint?: (server: string) => string;
+  /** Refresh when less than this is left of an access token (capped at half its lifetime); default 60 s. */
+  readonly refreshSkewMs?: number;
+}
 
 export interface EndpointOptions {
   /** When given, each stdio server's stderr is also appended to `<logDir>/<server>.log`. */
@@ -56,6 +78,8 @@ export interface EndpointOptions {
    * in either era. Absent: the client offers none of them.
    */
   readonly host?: ClientHostHooks;
+  /** Sign-in for HTTP servers that require OAuth; without it a 401 is an `unauthorized` fault. */
+  readonly oauth?: EndpointOAuthOptions;
 }
 
 /** The deadlines one server gets: its config over the options over the defaults. */

@@ -7,6 +7,8 @@
  * | invalid server id or config (at `open`)       | `protocol`      |
  * | spawning a stdio server, or its handshake     | `spawn-failed`  |
  * | connecting to an HTTP server, or its handshake| `transport`     |
+ * | any request the server refuses for want of a  | `unauthorized`  |
+ * |   sign-in (401, 403 insufficient_scope, OAuth)|                 |
  * | connect, list or call deadline                | `timeout`       |
  * | no handshake by the deadline after non-JSON-  | `protocol`      |
  * |   RPC lines on stdout                         |                 |
@@ -22,6 +24,7 @@ import { isProtocolFault, protocolFault, type FaultDetails, type FaultKind, type
 import type { Transport } from "@modelcontextprotocol/client";
 import { CallerAborted, DeadlineExceeded } from "./deadline";
 import { ProcessStdioTransport, type ExitInfo, type PipeLoss } from "./process-stdio-transport";
+import { authFailure } from "./http-auth";
 import { describeStderr } from "./stderr-tail";
 import { networkCause } from "./network-cause";
 import { isResponseTooLarge } from "./response-cap";
@@ -37,6 +40,8 @@ export interface ServerEvidence {
   /** The server closed its stdout or stopped reading stdin while running. */
   readonly pipeLoss?: PipeLoss | undefined;
   readonly stderr: readonly string[];
+  /** What the user does to sign in (an `unauthorized` fault ends with it). */
+  readonly signInHint?: string | undefined;
 }
 
 function errorText(error: unknown): string {
@@ -109,6 +114,11 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
   }
   if (isResponseTooLarge(error)) return fault("protocol", `server "${server}": ${error.message}`, error);
   if (error instanceof CallerAborted) return fault("tool-error", `server "${server}": call ${error.message}`, error);
+  const unauthorized = authFailure(error);
+  if (unauthorized !== undefined) {
+    const hint = evidence.signInHint ? `; ${evidence.signInHint}` : "";
+    return fault("unauthorized", `server "${server}" needs a sign-in: ${unauthorized}${hint}`, error);
+  }
   switch (site) {
     case "connect": {
       const notStarted = spawnError(error);

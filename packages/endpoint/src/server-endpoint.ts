@@ -30,6 +30,7 @@ import {
   type ProtocolMode,
   type RemoteCallResult,
   type RemoteTool,
+  type HttpServerConfig,
   type ServerConfig,
   type McpEndpoint,
   type TransportKind,
@@ -49,7 +50,9 @@ import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, 
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
 import type { ResponseTooLargeError } from "./response-cap";
+import { authFailure, redeemSignIn } from "./http-auth";
 import { createSseTransport, createStreamableTransport, isLegacyServerHint, isSessionGone } from "./http-transports";
+import { StoredOAuthProvider } from "./oauth-provider";
 import { ProcessStdioTransport } from "./process-stdio-transport";
 import { StderrTail } from "./stderr-tail";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
@@ -106,6 +109,8 @@ export class McpServerEndpoint implements McpEndpoint {
   private abortConnect: (() => void) | undefined;
   private reiniting: Promise<Session> | undefined;
   private httpFetch: HttpFetch | undefined;
+  /** The stored sign-in of an HTTP server, when the embedder keeps sign-ins (`options.oauth`). */
+  private oauth: StoredOAuthProvider | undefined;
   private cancelReconnect: (() => void) | undefined;
   /** Shutdowns of failed connect attempts; close() waits for them. */
   private readonly cleanups = new Set<Promise<unknown>>();
@@ -493,20 +498,15 @@ export class McpServerEndpoint implements McpEndpoint {
         return Promise.race([this.handshake(track(transport), "stdio", mode, prior), gone]);
       }
       case "sse":
-        return this.handshake(track(this.sseTransport(config.url, config.headers)), "sse", "legacy");
+        return this.connectHttp(config, "sse", track, "legacy");
       case "streamable-http": {
         try {
-          return await this.handshake(
-            track(this.streamableTransport(config.url, config.headers)),
-            "streamable-http",
-            mode,
-            prior,
-          );
+          return await this.connectHttp(config, "streamable-http", track, mode, prior);
         } catch (error) {
           // A 4xx whose body refuses our revision is a modern-only server, not an SSE one.
           if (!isLegacyServerHint(error) || isModernOnlyRefusal(error) || cancelled()) throw error;
           try {
-            return await this.handshake(track(this.sseTransport(config.url, config.headers)), "sse", "legacy");
+            return await this.connectHttp(config, "sse", track, "legacy");
           } catch (fallbackError) {
             throw new Error(
               `Streamable HTTP initialize failed (${errorText(error)}); legacy SSE fallback failed too (${errorText(fallbackError)})`,
@@ -544,11 +544,52 @@ export class McpServerEndpoint implements McpEndpoint {
   }
 
   private streamableTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
-    return createStreamableTransport(url, headers, this.http().fetch);
+    return createStreamableTransport(url, headers, this.http().fetch, this.oauth);
   }
 
   private sseTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
-    return createSseTransport(url, headers, this.http().fetch);
+    return createSseTransport(url, headers, this.http().fetch, this.oauth);
+  }
+
+  /**
+   * Connect over HTTP with the stored sign-in (read afresh, so a sign-in made
+   * meanwhile by another process counts). When the user has just signed in
+   * through the `authorize` step, the code is redeemed and the connect tried
+   * once more.
+   */
+  private async connectHttp(
+    config: HttpServerConfig,
+    kind: "sse" | "streamable-http",
+    track: (transport: Transport) => Transport,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    await this.loadSignIn(config);
+    const open = () =>
+      kind === "sse"
+        ? this.sseTransport(config.url, config.headers)
+        : this.streamableTransport(config.url, config.headers);
+    const transport = open();
+    try {
+      return await this.handshake(track(transport), kind, mode, prior);
+    } catch (error) {
+      if (!this.oauth || authFailure(error) === undefined || !(await redeemSignIn(transport, this.oauth))) throw error;
+      return this.handshake(track(open()), kind, mode, prior);
+    }
+  }
+
+  /** The OAuth provider for this server's stored sign-in, when the embedder keeps sign-ins. */
+  private async loadSignIn(config: HttpServerConfig): Promise<void> {
+    const oauth = this.options.oauth;
+    if (!oauth) return;
+    this.oauth = await StoredOAuthProvider.load(config, {
+      store: oauth.store,
+      clientName: oauth.clientName ?? this.clientInfo.name,
+      fetch: this.http().fetch,
+      ...(oauth.authorize ? { authorize: oauth.authorize } : {}),
+      ...(oauth.redirectUrl ? { redirectUrl: oauth.redirectUrl } : {}),
+      ...(oauth.refreshSkewMs === undefined ? {} : { refreshSkewMs: oauth.refreshSkewMs }),
+    });
   }
 
   /** Connect `transport` in `mode` (or from a `prior` verdict) and wire the session's notifications. */
@@ -767,6 +808,16 @@ export class McpServerEndpoint implements McpEndpoint {
     site: Exclude<FaultSite, "connect">,
     op: (session: Session) => Promise<T>,
   ): Promise<T> {
+    if (this.oauth && authFailure(error) !== undefined) {
+      // A step-up the user just authorized in the browser: redeem it and try once more.
+      if (!(await redeemSignIn(session.transport, this.oauth).catch(() => false)))
+        throw this.toFault(site, error, session);
+      try {
+        return await op(session);
+      } catch (retryError) {
+        throw this.toFault(site, retryError, session);
+      }
+    }
     if (!isSessionGone(error) || session.kind !== "streamable-http" || session.era !== "legacy")
       throw this.toFault(site, error, session);
     try {
@@ -791,6 +842,7 @@ export class McpServerEndpoint implements McpEndpoint {
       garbage: stdio?.garbage,
       pipeLoss: stdio?.pipeLoss,
       stderr: this.stderr.tail(),
+      signInHint: this.options.oauth?.signInHint?.(this.config.id),
     });
   }
 

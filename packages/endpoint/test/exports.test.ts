@@ -24,6 +24,7 @@ it("exports exactly these runtime names", () => {
       "sseServer",
       "stdioServer",
       "streamableHttpServer",
+      "signIn",
       "uriTemplateMatches",
     ].sort(),
   );

@@ -109,17 +109,17 @@ describe("Streamable HTTP sessions", () => {
 });
 
 describe("HTTP faults", () => {
-  it("401 on a streamable-http server: transport, after trying the SSE fallback", async () => {
+  it("401 on a streamable-http server: unauthorized, with no SSE fallback (a sign-in is not a legacy server)", async () => {
     const server = await startHttpFault("401");
     try {
       const endpoint = make(streamableHttpServer("denied", server.url));
       const fault = await endpoint.open().catch((error: unknown) => error);
-      expect(fault).toMatchObject({ kind: "transport" });
-      expect((fault as Error).message).toMatch(/401/);
-      expect((fault as Error).message).toMatch(/SSE fallback/);
+      expect(fault).toMatchObject({ kind: "unauthorized" });
+      expect((fault as Error).message).toMatch(/needs a sign-in: the server answered HTTP 401/);
+      expect((fault as Error).message).not.toMatch(/SSE/);
       expect(endpoint.phase).toBe("faulted");
       const sse = make(sseServer("denied-sse", server.url));
-      await expect(sse.open()).rejects.toMatchObject({ kind: "transport" });
+      await expect(sse.open()).rejects.toMatchObject({ kind: "unauthorized" });
     } finally {
       await server.close();
     }

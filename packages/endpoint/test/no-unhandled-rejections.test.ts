@@ -32,7 +32,7 @@ it("turns every startup, HTTP, crash, timeout and abort failure into a handled f
     missing: "spawn-failed",
     mute: "timeout",
     noisy: "protocol",
-    "http 401": "transport",
+    "http 401": "unauthorized",
     "http 500": "transport",
     "http reset": "transport",
     "http silent": "timeout",

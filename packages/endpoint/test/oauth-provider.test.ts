@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { memoryTokenStore, streamableHttpServer } from "@indus/contract";
 import { StoredOAuthProvider, SignInRequired } from "../src/oauth-provider";
-import { browse, startOAuthFixture, type OAuthFixture } from "./helpers/oauth-fixture";
+import { browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
 
 let fixture: OAuthFixture;
 beforeAll(async () => {

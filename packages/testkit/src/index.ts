@@ -9,3 +9,4 @@ export { FIXTURES, changing, everythingStdio, fixture, npmServerEntry, scripted,
 export * from "./processes";
 export * from "./everything-http";
 export * from "./http-servers";
+export * from "./oauth-fixture";
