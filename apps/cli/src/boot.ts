@@ -38,6 +38,8 @@ import type {
 } from "./boot-types";
 import { eraVerdictFile } from "./cli-env";
 import { loadConfig } from "./config-load";
+import type { EndpointOAuthOptions } from "@indus/endpoint";
+import { FileTokenStore, defaultAuthDir } from "./auth/file-token-store";
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./exit";
 import { silentProgress, type ProgressSink } from "./progress";
@@ -186,6 +188,15 @@ export function closeGraceMsOf(env: NodeJS.ProcessEnv): number {
   return Math.round(total / 2);
 }
 
+/** Every session uses the stored sign-ins (refreshing them) and points at `mcp login` when one is missing. */
+function sessionOAuth(env: NodeJS.ProcessEnv): EndpointOAuthOptions {
+  return {
+    store: new FileTokenStore(defaultAuthDir(env)),
+    clientName: "indusr",
+    signInHint: (server) => `sign in with \`indusr mcp login ${server}\``,
+  };
+}
+
 /** Load and connect every configured MCP server (no deck). */
 export async function connectMcp(
   options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive">,
@@ -210,6 +221,7 @@ export async function connectMcp(
           closeGraceMs: closeGraceMsOf(options.env ?? process.env),
           // Each server's protocol era is negotiated once, then remembered here.
           eraVerdicts: fileEraVerdictStore(eraVerdictFile(options.env ?? process.env)),
+          oauth: sessionOAuth(options.env ?? process.env),
         },
       }),
       onProgress: progressFeed(sink, connectMs),

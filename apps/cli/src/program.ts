@@ -216,6 +216,24 @@ export function buildProgram(run: RunLazy): Command {
       run(() => import("./commands/mcp-logs").then((m) => m.mcpLogsCommand), [name, options]),
     ),
   );
+  mcp.addCommand(
+    withFlags(
+      new Command("login")
+        .description("Sign in to a remote server (OAuth): opens the browser, or prints the URL to open")
+        .argument("<name>")
+        .option("--no-browser", "Print the sign-in URL instead of opening a browser"),
+      ["mcp", "cwd"],
+    ).action((name, options) =>
+      run(() => import("./commands/mcp-login").then((m) => m.mcpLoginCommand as never), [name, options]),
+    ),
+  );
+  mcp.addCommand(
+    withFlags(new Command("logout").description("Forget the sign-in stored for a server").argument("<name>"), [
+      "cwd",
+    ]).action((name, options) =>
+      run(() => import("./commands/mcp-login").then((m) => m.mcpLogoutCommand as never), [name, options]),
+    ),
+  );
   program.addCommand(mcp);
 
   program.addCommand(
