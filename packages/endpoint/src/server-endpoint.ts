@@ -57,6 +57,7 @@ import { ProcessStdioTransport } from "./process-stdio-transport";
 import { StderrTail } from "./stderr-tail";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
 import { buildRemoteTools } from "./tool-listing";
+import { sanitizeToolLists } from "./tool-list-sanitizer";
 import { AnyResultSchema, keepWithString, readCallResult, readPage } from "./wire";
 
 /** Which catalog list changed on the server. */
@@ -119,6 +120,8 @@ export class McpServerEndpoint implements McpEndpoint {
   private listing: Promise<readonly RemoteTool[]> | undefined;
   private listAgain = false;
   private listIssuesValue: readonly string[] = [];
+  /** Tools the transport-level sanitizer dropped during the listing under way. */
+  private droppedTools: string[] = [];
   private listFaultValue: ProtocolFault | undefined;
   private readonly toolListeners = new Set<ToolsChangeListener>();
   private readonly catalogListeners = new Set<(change: CatalogChange) => void>();
@@ -609,7 +612,12 @@ export class McpServerEndpoint implements McpEndpoint {
     });
     client.setNotificationHandler("notifications/resources/list_changed", () => this.emitCatalog(session, "resources"));
     client.setNotificationHandler("notifications/prompts/list_changed", () => this.emitCatalog(session, "prompts"));
-    await client.connect(transport, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) });
+    const sanitized = sanitizeToolLists(
+      transport,
+      () => client.getProtocolEra() === "modern",
+      (issues) => this.droppedTools.push(...issues),
+    );
+    await client.connect(sanitized, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) });
     if (client.getProtocolEra() === "modern") {
       session.era = "2026-07-28";
       session.subscription = await this.listen(client);
@@ -889,6 +897,7 @@ export class McpServerEndpoint implements McpEndpoint {
     // schema and compiles every `outputSchema`, so one bad tool throws the whole
     // list away. We read pages as arrays and check each tool on its own.
     let raw: unknown[];
+    this.droppedTools = [];
     try {
       raw = await this.onSession("list tools", "list", (session) => this.allPages(session, "tools/list", "tools"));
     } catch (error) {
@@ -897,7 +906,7 @@ export class McpServerEndpoint implements McpEndpoint {
     }
     this.listFaultValue = undefined;
     const { tools, issues } = buildRemoteTools(this.config.id, raw);
-    this.listIssuesValue = issues;
+    this.listIssuesValue = [...this.droppedTools, ...issues];
     return tools;
   }
 

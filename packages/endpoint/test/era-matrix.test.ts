@@ -111,3 +111,18 @@ describe("verdicts", () => {
     await expect(endpoint.invoke("echo", { message: "t" })).resolves.toMatchObject({ content: [{ text: "tiny: t" }] });
   });
 });
+
+describe("tolerant listing in both eras", () => {
+  it.each(["2026-07-28", "legacy"] as const)(
+    "one malformed tool never drops the page; it is kept with an empty schema (%s)",
+    async (protocol) => {
+      const endpoint = await connect(fixture("bad", "modern-server.mjs", ["badtool", "legacy=serve"], { protocol }));
+      expect(endpoint.era).toBe(protocol);
+      const tools = await endpoint.listTools();
+      expect(tools.map((tool) => tool.ref.name)).toEqual(expect.arrayContaining(["echo", "region", "broken"]));
+      expect(tools.find((tool) => tool.ref.name === "broken")!.descriptor.parameters).toMatchObject({ type: "object" });
+      // The 2026 era repairs it before the SDK's codec and says so; the legacy era normalizes it quietly.
+      if (protocol === "2026-07-28") expect(endpoint.listIssues.join("\n")).toMatch(/broken.*repaired/);
+    },
+  );
+});
