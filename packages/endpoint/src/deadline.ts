@@ -34,6 +34,8 @@ export interface DeadlineOptions {
   readonly totalMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+  /** Extra HTTP headers for this request (Streamable HTTP only). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -105,6 +107,7 @@ export async function requestWithDeadline<T>(
       signal: handle as unknown as AbortSignal,
       // A backstop only; ours fires first.
       timeout: totalMs + 5_000,
+      ...(options.headers && { headers: options.headers }),
       ...(resetsOnProgress && {
         onprogress: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => {
           lastActivity = Date.now();

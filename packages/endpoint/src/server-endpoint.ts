@@ -58,6 +58,7 @@ import { StderrTail } from "./stderr-tail";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
 import { buildRemoteTools } from "./tool-listing";
 import { sanitizeToolLists } from "./tool-list-sanitizer";
+import { paramHeaderValues, paramHeaders, type ParamHeader } from "./mcp-param-headers";
 import { AnyResultSchema, keepWithString, readCallResult, readPage } from "./wire";
 
 /** Which catalog list changed on the server. */
@@ -120,6 +121,8 @@ export class McpServerEndpoint implements McpEndpoint {
   private listing: Promise<readonly RemoteTool[]> | undefined;
   private listAgain = false;
   private listIssuesValue: readonly string[] = [];
+  /** Each tool's `x-mcp-header` declarations, from the last listing (2026 era over HTTP only). */
+  private paramHeadersByTool = new Map<string, readonly ParamHeader[]>();
   /** Tools the transport-level sanitizer dropped during the listing under way. */
   private droppedTools: string[] = [];
   private listFaultValue: ProtocolFault | undefined;
@@ -905,9 +908,22 @@ export class McpServerEndpoint implements McpEndpoint {
       throw this.listFaultValue;
     }
     this.listFaultValue = undefined;
+    this.paramHeadersByTool = this.headerDeclarations(raw);
     const { tools, issues } = buildRemoteTools(this.config.id, raw);
     this.listIssuesValue = [...this.droppedTools, ...issues];
     return tools;
+  }
+
+  private headerDeclarations(raw: readonly unknown[]): Map<string, readonly ParamHeader[]> {
+    const map = new Map<string, readonly ParamHeader[]>();
+    if (this.session?.era !== "2026-07-28" || this.session.kind !== "streamable-http") return map;
+    for (const item of raw) {
+      if (typeof item !== "object" || item === null) continue;
+      const { name, inputSchema } = item as { name?: unknown; inputSchema?: unknown };
+      const declared = paramHeaders(inputSchema);
+      if (typeof name === "string" && declared.length > 0) map.set(name, declared);
+    }
+    return map;
   }
 
   private applyTools(tools: readonly RemoteTool[]): void {
@@ -952,11 +968,13 @@ export class McpServerEndpoint implements McpEndpoint {
       method: "tools/call",
       params: { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) },
     };
+    const declared = this.paramHeadersByTool.get(name);
     const deadline = {
       timeoutMs: options.timeoutMs ?? this.timeouts.callMs,
       totalMs: Math.max(this.timeouts.callTotalMs, options.timeoutMs ?? 0),
       signal: options.signal,
       onProgress: options.onProgress,
+      headers: declared ? paramHeaderValues(declared, request.params.arguments) : undefined,
     };
     return this.onSession(
       () => `call "${name}"`,

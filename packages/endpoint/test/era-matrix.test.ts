@@ -68,6 +68,14 @@ describe("a modern-only v2 server", () => {
     },
   );
 
+  it("mirrors x-mcp-header arguments into Mcp-Param-* headers over HTTP", async () => {
+    const endpoint = await connect({ transport: "streamable-http", id: "modern", url: http.url, headers: {} });
+    await endpoint.listTools();
+    await expect(endpoint.invoke("region", { region: "eu-west" })).resolves.toMatchObject({
+      content: [{ type: "text", text: "region eu-west (header eu-west)" }],
+    });
+  });
+
   it("pinned to 2026-07-28 connects too", async () => {
     const endpoint = await connect(fixture("modern", "modern-server.mjs", [], { protocol: "2026-07-28" }));
     expect(endpoint.era).toBe("2026-07-28");
