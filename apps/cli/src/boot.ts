@@ -4,15 +4,8 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import {
-  isDeckFault,
-  type Capability,
-  type CheckpointStore,
-  type DelegateRunner,
-  type Profile,
-  type ServerConfig,
-  type ToolBox,
-} from "@indus/contract";
+import { type ServerConfig, type ToolBox } from "@indus/contract";
+import { isDeckFault, type Capability, type CheckpointStore, type DelegateRunner, type Profile } from "@indus/deck";
 import {
   appNovelCards,
   builtinIds,

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { MemoryStore } from "@indus/contract";
+import type { MemoryStore } from "@indus/deck";
 
 export function memoryFile(cwd: string): string {
   return path.join(cwd, ".indusvx", "memory.md");

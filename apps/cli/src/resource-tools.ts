@@ -3,7 +3,7 @@
  * when a mounted server declares resources: the model can browse what the
  * user could attach with `@server:uri`.
  */
-import type { Capability } from "@indus/contract";
+import type { Capability } from "@indus/deck";
 import { defineCard } from "@indus/deck";
 import type { McpCatalogView } from "./boot-types";
 import { resourceText } from "./agent/mentions";

@@ -4,9 +4,9 @@
  * membership, cards) is derived from this table, and a built-in's `readOnly`
  * is derived from its membership, so the two can never drift.
  */
-import type { Capability, CapabilityCard, CapabilityId, DeckContext } from "@indus/contract";
-import type { Profile } from "./profile";
-import { DeckFault, capabilityId } from "@indus/contract";
+import type { Capability, CapabilityCard, CapabilityId, DeckContext } from "./vocabulary";
+import type { Profile } from "./vocabulary";
+import { DeckFault, capabilityId } from "./vocabulary";
 import { bashTool } from "./tools/bash";
 import { editTool } from "./tools/edit";
 import { findTool } from "./tools/find";

@@ -2,7 +2,7 @@
  * Matching user-typed tool names (`--tools web_fetch,Read`): case-insensitive,
  * `_` and `-` ignored, so `web_fetch`, `webfetch` and `web-fetch` are one name.
  */
-import type { Capability } from "@indus/contract";
+import type { Capability } from "./vocabulary";
 
 export function canonToolName(name: string): string {
   return name.trim().toLowerCase().replace(/[_-]/g, "");

@@ -3,7 +3,8 @@
  * may throw. The wrapper keeps the `Card` promise (never throws): input errors,
  * cancellations and crashes all become `isError` results.
  */
-import type { Card, JsonSchema, ToolContext, ToolResult } from "@indus/contract";
+import type { JsonSchema, ToolResult } from "@indus/contract";
+import type { Card, ToolContext } from "./vocabulary";
 import { ArgError } from "./args";
 import { errorResult } from "./results";
 

@@ -3,8 +3,8 @@
  * once and handed out as the same frozen array on every call. Every lookup is
  * derived from it, so there is never a second map to keep in sync.
  */
-import type { CapabilityCard, CapabilityId } from "@indus/contract";
-import type { Profile } from "./profile";
+import type { CapabilityCard, CapabilityId } from "./vocabulary";
+import type { Profile } from "./vocabulary";
 import { builtinCards } from "./builtin";
 import { appNovelCards } from "./cards";
 

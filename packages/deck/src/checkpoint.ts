@@ -6,7 +6,8 @@
  * content is best effort and never blocks the write. Without a store the
  * capability is returned as is (the very same object).
  */
-import type { Capability, Card, CheckpointStore, JsonSchema, ToolContext, ToolResult } from "@indus/contract";
+import type { JsonSchema, ToolResult } from "@indus/contract";
+import type { Capability, Card, CheckpointStore, ToolContext } from "./vocabulary";
 import { resolvePath } from "./paths";
 
 export const CHECKPOINTED_TOOLS: readonly string[] = Object.freeze(["write", "edit"]);

@@ -4,6 +4,34 @@
  * derived from; profiles; provisioning into the runtime tool box; MCP config
  * discovery and event-sourced grafting.
  */
+// Vocabulary: cards, catalog rows, profiles, host handles, tool context, faults
+export { DECK_FAULT_KINDS, DeckFault, PROFILES, capabilityId, isDeckFault, isProfile } from "./vocabulary";
+export type {
+  BuildFn,
+  Capability,
+  CapabilityCard,
+  CapabilityId,
+  Card,
+  CheckpointStore,
+  DeckContext,
+  DeckFaultKind,
+  DeckFramework,
+  DeckResult,
+  DelegateAnswer,
+  DelegateRequest,
+  DelegateRunner,
+  FsSeam,
+  MemoryStore,
+  Profile,
+  ReadRecord,
+  ReadStateHandle,
+  SaasGatewayPort,
+  ShellRunResult,
+  ShellSeam,
+  ShellSpawnRequest,
+  ToolContext,
+} from "./vocabulary";
+
 // Catalog and provisioning
 export {
   capabilityCards,
@@ -29,7 +57,6 @@ export {
 } from "./builtin";
 export type { BuiltinDescriptor } from "./builtin";
 export { cardsForDeckProfile, provisionDeck } from "./provision";
-export type { Profile } from "./profile";
 export { ToolDeck, describeCapability, isCapabilitySource } from "./tool-deck";
 export type { CapabilitySource } from "./tool-deck";
 export { deckContext, optionsOf } from "./options";

@@ -3,7 +3,8 @@
  * box mints one per deck; a host or a test can mint one to run a card directly.
  */
 import fs from "node:fs/promises";
-import type { FsSeam, ShellSeam, ToolContext, ToolProgress } from "@indus/contract";
+import type { ToolProgress } from "@indus/contract";
+import type { FsSeam, ShellSeam, ToolContext } from "./vocabulary";
 import { runProcessGroup } from "./spawn";
 
 export const localFs: FsSeam = {

@@ -3,7 +3,7 @@
  * an additive `options` field, so a plain contract `DeckContext` still works
  * and every setting has a default (and an environment fallback).
  */
-import type { DeckContext, DeckFramework } from "@indus/contract";
+import type { DeckContext, DeckFramework } from "./vocabulary";
 import type { WebSearchBackend } from "./tools/websearch-backends";
 
 export type SearchEngine = "auto" | "ripgrep" | "js";

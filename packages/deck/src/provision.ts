@@ -4,9 +4,9 @@
  * read state when the host injected none, so `read` and `edit` share one),
  * folds the checkpoint wrapper around `write`/`edit`, and returns a `ToolDeck`.
  */
-import type { CapabilityCard, DeckContext } from "@indus/contract";
-import type { Profile } from "./profile";
-import { DeckFault, PROFILES, isProfile } from "@indus/contract";
+import type { CapabilityCard, DeckContext } from "./vocabulary";
+import type { Profile } from "./vocabulary";
+import { DeckFault, PROFILES, isProfile } from "./vocabulary";
 import { cardsForProfile } from "./catalog";
 import { maybeWrapCheckpoint } from "./checkpoint";
 import { MemoryReadState } from "./read-state";

@@ -2,7 +2,7 @@
  * What `read` saw, for the read-before-edit gate: an edit or overwrite of a
  * file the model has not read, or that changed on disk since, is refused.
  */
-import type { ReadRecord, ReadStateHandle } from "@indus/contract";
+import type { ReadRecord, ReadStateHandle } from "./vocabulary";
 
 /** The default read state: a per-deck map keyed by absolute path. */
 export class MemoryReadState implements ReadStateHandle {

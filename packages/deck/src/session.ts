@@ -4,7 +4,7 @@
  * mints one base context per deck and binds every per-call context to the same
  * session, so one store serves a whole session and two decks never share one.
  */
-import type { ReadStateHandle, ToolContext } from "@indus/contract";
+import type { ReadStateHandle, ToolContext } from "./vocabulary";
 import { MemoryReadState } from "./read-state";
 import { ProcessTable } from "./tools/process-table";
 import type { ChecklistItem } from "./checklist";

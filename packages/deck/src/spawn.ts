@@ -6,7 +6,7 @@
  * memory, and the model still sees how it began and how it ended.
  */
 import { spawn } from "node:child_process";
-import type { ShellSpawnRequest } from "@indus/contract";
+import type { ShellSpawnRequest } from "./vocabulary";
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;

@@ -5,16 +5,8 @@
  * and `mapCapabilities` return new decks over the same session; the box
  * re-reads live sources on every call, so it always serves the current tools.
  */
-import type {
-  Capability,
-  DeckContext,
-  ToolBox,
-  ToolCall,
-  ToolDescriptor,
-  ToolOutcome,
-  ToolRunner,
-  RunOptions,
-} from "@indus/contract";
+import type { ToolBox, ToolCall, ToolDescriptor, ToolOutcome, ToolRunner, RunOptions } from "@indus/contract";
+import type { Capability, DeckContext } from "./vocabulary";
 import { describeFailure, isDisposableCard } from "./card";
 import { localToolContext } from "./local-context";
 import { type DeckSession, bindSession } from "./session";

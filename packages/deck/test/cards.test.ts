@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { DelegateRunner, MemoryStore, SaasGatewayPort } from "@indus/contract";
+import type { DelegateRunner, MemoryStore, SaasGatewayPort } from "@indus/deck";
 import { appNovelCards, deckContext, findCard, foldResult, localToolContext } from "@indus/deck";
 import { BG_CAPTURE_DIRNAME, MAX_BUFFERED_LINES, STOP_GRACE_MS, TODO_GLYPHS } from "@indus/deck/internal";
 import { deckAt, tempDir } from "./helpers";

@@ -1,4 +1,4 @@
-import { PROFILES, isDeckFault } from "@indus/contract";
+import { PROFILES, isDeckFault } from "@indus/deck";
 import {
   buildBuiltin,
   buildBuiltinsForProfile,

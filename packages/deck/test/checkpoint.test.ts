@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { CheckpointStore } from "@indus/contract";
+import type { CheckpointStore } from "@indus/deck";
 import { CheckpointingCard, buildBuiltin, deckContext, maybeWrapCheckpoint, provisionDeck } from "@indus/deck";
 import { deckAt, tempDir, write } from "./helpers";
 

@@ -5,6 +5,12 @@ it("exports exactly these runtime names", () => {
   expect(Object.keys(api).sort()).toEqual(
     [
       "BridgeCapability",
+      "DECK_FAULT_KINDS",
+      "DeckFault",
+      "PROFILES",
+      "capabilityId",
+      "isDeckFault",
+      "isProfile",
       "CHECKPOINTED_TOOLS",
       "CheckpointingCard",
       "InMemoryStore",

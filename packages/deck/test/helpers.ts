@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { DeckFramework, ToolBox, ToolOutcome } from "@indus/contract";
+import type { ToolBox, ToolOutcome } from "@indus/contract";
+import type { DeckFramework } from "@indus/deck";
 import { type DeckOptions, deckContext, provisionDeck, resultText } from "@indus/deck";
 import type { Profile, ToolDeck } from "@indus/deck";
 

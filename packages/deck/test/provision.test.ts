@@ -1,5 +1,5 @@
-import type { Capability, ToolContext } from "@indus/contract";
-import { isDeckFault } from "@indus/contract";
+import type { Capability, ToolContext } from "@indus/deck";
+import { isDeckFault } from "@indus/deck";
 import {
   type CapabilitySource,
   canonToolName,

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { CheckpointStore } from "@indus/contract";
+import type { CheckpointStore } from "@indus/deck";
 
 export interface CheckpointNode {
   readonly id: string;

@@ -2,7 +2,7 @@
  * The sub-agents `task` can start, kept apart from the runner so listing them
  * (`indusr tools`) does not load the agent session.
  */
-import type { DelegateRunner } from "@indus/contract";
+import type { DelegateRunner } from "@indus/deck";
 
 export const SUB_AGENTS = [
   { name: "explore", description: "read-only: reads, searches and fetches, changes nothing (the default)" },

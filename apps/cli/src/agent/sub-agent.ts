@@ -9,7 +9,8 @@
  * The deck is provisioned before any session exists, so the runner is
  * created empty and bound to the parent's session settings once they are.
  */
-import type { DelegateAnswer, DelegateRequest, DelegateRunner, ToolBox, ToolDescriptor } from "@indus/contract";
+import type { ToolBox, ToolDescriptor } from "@indus/contract";
+import type { DelegateAnswer, DelegateRequest, DelegateRunner } from "@indus/deck";
 import type { EventSink } from "./events";
 import type { PermissionGate } from "./permission";
 import { AgentSession, type SessionDeck, type SessionOptions } from "./session";

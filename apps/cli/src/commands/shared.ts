@@ -3,7 +3,8 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
-import type { DelegateRunner, Profile, ServerConfig } from "@indus/contract";
+import type { ServerConfig } from "@indus/contract";
+import type { DelegateRunner, Profile } from "@indus/deck";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { canAsk } from "../config-load";

@@ -5,7 +5,8 @@
  * by that name. The gateway is created before the servers connect (the deck
  * is provisioned first) and attached to their tools once they have.
  */
-import type { Capability, JsonValue, SaasGatewayPort } from "@indus/contract";
+import type { JsonValue } from "@indus/contract";
+import type { Capability, SaasGatewayPort } from "@indus/deck";
 import { localToolContext, resultText, type CapabilitySource } from "@indus/deck";
 import type { ComposioBackend } from "./composio-backend";
 import { ToolIndex, type IndexedTool } from "./tool-index";

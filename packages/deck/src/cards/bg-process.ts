@@ -6,8 +6,9 @@
  */
 import path from "node:path";
 import fs from "node:fs";
-import type { Capability, CapabilityCard, DeckContext, JsonValue } from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { JsonValue } from "@indus/contract";
+import type { Capability, CapabilityCard, DeckContext } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { inputObject, optInt, optString, reqEnum, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { resolvePath } from "../paths";

@@ -1,5 +1,5 @@
 /** The seven app cards, in catalog order (load-bearing). */
-import type { CapabilityCard } from "@indus/contract";
+import type { CapabilityCard } from "../vocabulary";
 import { bgProcessCard } from "./bg-process";
 import { memoryCard } from "./memory";
 import { enterPlanModeCard, exitPlanModeCard } from "./plan";

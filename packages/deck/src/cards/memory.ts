@@ -3,8 +3,8 @@
  * `MemoryStore` when there is one, otherwise an in-memory store owned by the
  * built capability.
  */
-import type { Capability, CapabilityCard, DeckContext, MemoryStore } from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { Capability, CapabilityCard, DeckContext, MemoryStore } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { ArgError, inputObject, reqEnum, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { textResult } from "../results";

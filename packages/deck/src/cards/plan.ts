@@ -5,8 +5,8 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Capability, CapabilityCard } from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { Capability, CapabilityCard } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { ArgError, inputObject, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 

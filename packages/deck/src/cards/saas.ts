@@ -5,8 +5,9 @@
  * `GITHUB_CREATE_ISSUE`) pass through verbatim. A host that has no gateway
  * should not offer the card; called anyway, it answers with a typed stub.
  */
-import type { Capability, CapabilityCard, DeckContext, JsonValue } from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { JsonValue } from "@indus/contract";
+import type { Capability, CapabilityCard, DeckContext } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { ArgError, inputObject, optString, reqEnum, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { unavailableResult } from "./unavailable";

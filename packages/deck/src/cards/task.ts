@@ -3,8 +3,8 @@
  * `DelegateRunner`; the runner's roster is listed in the description. Without
  * a runner the card still builds and answers with a typed stub.
  */
-import type { Capability, CapabilityCard, DeckContext, DelegateRunner } from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { Capability, CapabilityCard, DeckContext, DelegateRunner } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { ArgError, inputObject, optString, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { unavailableResult } from "./unavailable";

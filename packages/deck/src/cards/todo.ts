@@ -3,8 +3,9 @@
  * never share one), distinct from the session `todo_read`/`todo_set`
  * built-ins. `set` replaces the list wholesale; items carry a state and a weight.
  */
-import type { Capability, CapabilityCard, JsonValue } from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { JsonValue } from "@indus/contract";
+import type { Capability, CapabilityCard } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { ArgError, inputObject, optArray, reqEnum } from "../args";
 import { defineCard, objectSchema } from "../card";
 

@@ -17,7 +17,8 @@ import type {
   ServerFleet,
   ToolBox,
 } from "@indus/contract";
-import { DeckFault, parseServerConfig } from "@indus/contract";
+import { parseServerConfig } from "@indus/contract";
+import { DeckFault } from "../vocabulary";
 import type { LedgerCapability, BridgeLedger } from "@indus/ledger";
 import { type DeckBridgeLedger, LiveBridge, emptyBridgeLedger } from "./live-bridge";
 

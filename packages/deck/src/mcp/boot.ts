@@ -5,7 +5,8 @@
  * config diagnostics, where each server came from, per-server status, and a
  * teardown. Never throws; a bad config or a dead server never sinks a session.
  */
-import type { DeckFault, FleetStatus, GatewayCatalog, McpFleet, ServerConfig } from "@indus/contract";
+import type { FleetStatus, GatewayCatalog, McpFleet, ServerConfig } from "@indus/contract";
+import type { DeckFault } from "../vocabulary";
 import type { CapabilitySource } from "../tool-deck";
 import { type AttachOptions, attachBridgeCapabilities } from "./attach";
 import type { BridgeCapability } from "./bridge-capability";

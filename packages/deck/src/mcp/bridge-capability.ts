@@ -4,18 +4,9 @@
  * the box's shared runner (which routes it to the owning server) with the
  * call's signal and progress callback, and returns the projected result.
  */
-import type {
-  Card,
-  CapabilityCard,
-  JsonSchema,
-  ToolAnnotations,
-  ToolBox,
-  ToolContext,
-  ToolDescriptor,
-  ToolResult,
-  ToolRunner,
-} from "@indus/contract";
-import { capabilityId } from "@indus/contract";
+import type { JsonSchema, ToolAnnotations, ToolBox, ToolDescriptor, ToolResult, ToolRunner } from "@indus/contract";
+import type { Card, CapabilityCard, ToolContext } from "../vocabulary";
+import { capabilityId } from "../vocabulary";
 import { serverOfQualified, unqualifiedTool } from "@indus/ledger";
 
 let callCounter = 0;

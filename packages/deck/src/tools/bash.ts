@@ -6,7 +6,7 @@
  * exit code or the killing signal is always reported.
  */
 import fs from "node:fs";
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { inputObject, optInt, optString, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { optionsOf } from "../options";

@@ -4,7 +4,7 @@
  * file must pass the read-before-edit gate; the result shows a short diff.
  */
 import path from "node:path";
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { ArgError, inputObject, optBool, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { displayPath, resolvePath } from "../paths";

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { ArgError, inputObject, optBool, optEnum, optInt, optStringList, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { optionsOf } from "../options";

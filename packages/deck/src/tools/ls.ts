@@ -3,7 +3,7 @@
  * ignored by `.gitignore` hidden (and counted), capped; `depth` shows a tree.
  */
 import fs from "node:fs";
-import type { Card } from "@indus/contract";
+import type { Card } from "../vocabulary";
 import { inputObject, optBool, optInt, optString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { displayPath, resolvePath } from "../paths";

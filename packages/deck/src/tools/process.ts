@@ -4,7 +4,7 @@
  * bounded per-stream buffers; reads are incremental.
  */
 import fs from "node:fs";
-import type { Card } from "@indus/contract";
+import type { Card } from "../vocabulary";
 import { ArgError, inputObject, optInt, optString, reqEnum, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { resolvePath } from "../paths";

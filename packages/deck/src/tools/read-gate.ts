@@ -3,7 +3,7 @@
  * only be changed after it was read this session and while it is unchanged
  * on disk since, so the model never clobbers content it has not seen.
  */
-import type { ReadStateHandle, ToolContext } from "@indus/contract";
+import type { ReadStateHandle, ToolContext } from "../vocabulary";
 import { matchesRecord } from "../read-state";
 import { sessionOf } from "../session";
 import { displayPath } from "../paths";

@@ -4,7 +4,7 @@
  * images returned as an MCP image block. Records what it saw for the
  * read-before-edit gate.
  */
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { inputObject, optInt, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { displayPath, resolvePath } from "../paths";

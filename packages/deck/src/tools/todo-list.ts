@@ -3,7 +3,8 @@
  * works. One list per session (the deck box binds every call to one session);
  * `todo_set` replaces the list wholesale, `todo_read` shows it.
  */
-import type { Card, JsonValue } from "@indus/contract";
+import type { JsonValue } from "@indus/contract";
+import type { Card } from "../vocabulary";
 import { ArgError, inputObject, optArray } from "../args";
 import { defineCard, objectSchema } from "../card";
 import {

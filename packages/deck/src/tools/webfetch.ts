@@ -4,7 +4,7 @@
  * whole fetch in time; HTML is converted to Markdown. A non-2xx status is an
  * error result that still shows what the server said.
  */
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { ArgError, inputObject, optEnum, optInt, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { optionsOf } from "../options";

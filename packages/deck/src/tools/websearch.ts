@@ -5,7 +5,7 @@
  * `tavilyApiKey` / `TAVILY_API_KEY`. With none configured the tool says so
  * plainly instead of guessing a public service.
  */
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { inputObject, optInt, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { envOf, optionsOf } from "../options";

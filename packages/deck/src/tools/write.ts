@@ -3,7 +3,7 @@
  * existing file passes the read-before-edit gate; the result shows a short diff.
  */
 import path from "node:path";
-import type { Card, DeckContext } from "@indus/contract";
+import type { Card, DeckContext } from "../vocabulary";
 import { inputObject, reqString } from "../args";
 import { defineCard, objectSchema } from "../card";
 import { displayPath, resolvePath } from "../paths";

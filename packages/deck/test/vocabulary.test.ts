@@ -1,4 +1,4 @@
-import { DECK_FAULT_KINDS, DeckFault, PROFILES, capabilityId, isDeckFault, isProfile } from "@indus/contract";
+import { DECK_FAULT_KINDS, DeckFault, PROFILES, capabilityId, isDeckFault, isProfile } from "../src/vocabulary";
 
 describe("deck vocabulary", () => {
   it("mints capability ids only from provider-safe names", () => {
@@ -26,5 +26,13 @@ describe("deck vocabulary", () => {
     expect(isDeckFault(fault)).toBe(true);
     expect(fault.cause).toBe(1);
     expect(isDeckFault(new Error("x"))).toBe(false);
+  });
+
+  it("brands DeckFault so a second installed copy recognises it", () => {
+    expect(DeckFault.isInstance(new DeckFault("backend", "x"))).toBe(true);
+    expect(DeckFault.isInstance(new Error("x"))).toBe(false);
+    class ForeignFault extends Error {}
+    Object.defineProperty(ForeignFault.prototype, Symbol.for("indus.fault.DeckFault"), { value: true });
+    expect(DeckFault.isInstance(new ForeignFault("elsewhere"))).toBe(true);
   });
 });

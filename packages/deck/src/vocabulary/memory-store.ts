@@ -1,0 +1,6 @@
+/** Working-memory scratch notes for the `memory` card. */
+export interface MemoryStore {
+  read(): Promise<string>;
+  replace(text: string): Promise<void>;
+  append(text: string): Promise<void>;
+}
