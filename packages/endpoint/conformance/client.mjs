@@ -86,9 +86,13 @@ try {
   console.log(
     `[${scenario}] connected to ${JSON.stringify(endpoint.serverInfo)}; tools: ${tools.map((t) => t.ref.name).join(", ")}`,
   );
-  for (const tool of tools) {
-    const result = await endpoint.invoke(tool.ref.name, ARGUMENTS[tool.ref.name] ?? {});
-    console.log(`[${scenario}] ${tool.ref.name} -> ${JSON.stringify(result)}`);
+  // 2026-era scenarios name the calls to make (`toolCalls` in the context); the others: each tool once.
+  const calls = Array.isArray(context().toolCalls)
+    ? context().toolCalls
+    : tools.map((tool) => ({ name: tool.ref.name, arguments: ARGUMENTS[tool.ref.name] ?? {} }));
+  for (const call of calls) {
+    const result = await endpoint.invoke(call.name, call.arguments ?? {});
+    console.log(`[${scenario}] ${call.name} -> ${JSON.stringify(result)}`);
   }
 } catch (error) {
   console.error(`[${scenario}] ${error?.kind ?? "error"}: ${error?.message ?? error}`);

@@ -20,7 +20,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleSource } from "../scripts/bundle-source.mjs";
 
-export const SUITE_PACKAGE = "@modelcontextprotocol/conformance@0.1.16";
+/** The suite version; `INDUS_CONFORMANCE_SUITE` picks another (e.g. `@modelcontextprotocol/conformance@0.2.0-alpha.12`). */
+export const SUITE_PACKAGE = process.env.INDUS_CONFORMANCE_SUITE ?? "@modelcontextprotocol/conformance@0.1.16";
 /** The auth scenarios in CI cover discovery + registration, URL client ids, step-up and pre-registration. */
 export const CI_SCENARIOS = [
   "initialize",
@@ -30,10 +31,15 @@ export const CI_SCENARIOS = [
   "auth/basic-cimd",
   "auth/scope-step-up",
   "auth/pre-registration",
+  // 2026-07-28 client scenarios, present from 0.2.0-alpha on.
+  ...(process.env.INDUS_CONFORMANCE_SUITE ? ["request-metadata", "http-standard-headers", "http-custom-headers"] : []),
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const baselineFile = path.join(here, "baseline.json");
+/** One baseline per suite version: `baseline.json` for 0.1.16, `baseline-<version>.json` for another. */
+const baselineFile = process.env.INDUS_CONFORMANCE_SUITE
+  ? path.join(here, `baseline-${SUITE_PACKAGE.slice(SUITE_PACKAGE.lastIndexOf("@") + 1)}.json`)
+  : path.join(here, "baseline.json");
 
 /** A fresh bundle of src/ in conformance/.build/. */
 function bundleEndpoint() {

@@ -30,3 +30,31 @@ const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
   },
   300_000,
 );
+
+(skip ? it.skip : it)(
+  "passes the 2026-07-28 client scenarios of conformance 0.2.0-alpha.12 (request _meta, standard and Mcp-Param headers)",
+  async () => {
+    const script = path.join(__dirname, "..", "conformance", "run.mjs");
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(process.execPath, [script], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, INDUS_CONFORMANCE_SUITE: "@modelcontextprotocol/conformance@0.2.0-alpha.12" },
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.on("close", (exit) => resolve({ code: exit, output }));
+    });
+    for (const scenario of [
+      "initialize",
+      "tools_call",
+      "request-metadata",
+      "http-standard-headers",
+      "http-custom-headers",
+    ]) {
+      expect(output).toMatch(new RegExp(`PASS {2}${scenario}`));
+    }
+    expect(code).toBe(0);
+  },
+  300_000,
+);
