@@ -32,7 +32,9 @@ export const CI_SCENARIOS = [
   "auth/scope-step-up",
   "auth/pre-registration",
   // 2026-07-28 client scenarios, present from 0.2.0-alpha on.
-  ...(process.env.INDUS_CONFORMANCE_SUITE ? ["request-metadata", "http-standard-headers", "http-custom-headers"] : []),
+  ...(process.env.INDUS_CONFORMANCE_SUITE
+    ? ["request-metadata", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers"]
+    : []),
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

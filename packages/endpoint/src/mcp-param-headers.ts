@@ -57,3 +57,34 @@ export function paramHeaderValues(declared: readonly ParamHeader[], args: unknow
   }
   return headers;
 }
+
+/**
+ * Why a tool's `x-mcp-header` declarations are invalid (SEP-2243: clients
+ * must exclude such a tool), or undefined. Checked along `properties` chains:
+ * a non-empty RFC 9110 token, on a string, integer or boolean property, unique
+ * regardless of case, never on the root schema.
+ */
+export function invalidParamHeaders(inputSchema: unknown): string | undefined {
+  const seen = new Set<string>();
+  const visit = (schema: unknown, path: string[]): string | undefined => {
+    if (!isRecord(schema)) return undefined;
+    if ("x-mcp-header" in schema) {
+      const header = schema["x-mcp-header"];
+      const where = path.length === 0 ? "the root schema" : path.join(".");
+      if (path.length === 0) return `x-mcp-header on ${where}`;
+      if (typeof header !== "string" || !TOKEN.test(header)) return `${where}: x-mcp-header is not a header token`;
+      if (typeof schema["type"] !== "string" || !PRIMITIVE.has(schema["type"]))
+        return `${where}: x-mcp-header on a non-primitive property`;
+      if (seen.has(header.toLowerCase())) return `${where}: x-mcp-header "${header}" is declared twice`;
+      seen.add(header.toLowerCase());
+    }
+    const properties = schema["properties"];
+    if (!isRecord(properties)) return undefined;
+    for (const [key, child] of Object.entries(properties)) {
+      const why = visit(child, [...path, key]);
+      if (why) return why;
+    }
+    return undefined;
+  };
+  return visit(inputSchema, []);
+}

@@ -12,6 +12,7 @@
  */
 import { ToolSchema } from "@modelcontextprotocol/core";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { invalidParamHeaders } from "./mcp-param-headers";
 
 /** The fields read here, on any JSON-RPC message. */
 interface Message {
@@ -32,8 +33,12 @@ function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; me
 /** One tool as the wire schema accepts it, repaired if need be, or why it cannot be. */
 function checkTool(tool: unknown): { tool: unknown; issue?: string } | { issue: string } {
   const check = ToolSchema.safeParse(tool);
-  if (check.success) return { tool };
   const name = isRecord(tool) && typeof tool["name"] === "string" ? `tool "${tool["name"]}"` : "a tools/list entry";
+  if (check.success) {
+    // SEP-2243: a tool with invalid routing-header declarations is excluded.
+    const headers = invalidParamHeaders(isRecord(tool) ? tool["inputSchema"] : undefined);
+    return headers ? { issue: `${name} was dropped: ${headers}` } : { tool };
+  }
   const why = firstIssue(check.error);
   if (isRecord(tool)) {
     const { outputSchema: _dropped, ...rest } = tool;

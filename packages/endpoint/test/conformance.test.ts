@@ -51,6 +51,7 @@ const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
       "request-metadata",
       "http-standard-headers",
       "http-custom-headers",
+      "http-invalid-tool-headers",
     ]) {
       expect(output).toMatch(new RegExp(`PASS {2}${scenario}`));
     }
