@@ -15,7 +15,8 @@ afterEach(() => sandbox.cleanup());
 const stateLogs = () => path.join(sandbox.home, ".local", "state", "indusr", "logs");
 
 it("keeps each run's stderr apart, stamped and private; logs shows the latest run, --all every run", async () => {
-  writeConfig(path.join(sandbox.cwd, ".indusvx"), { broken: crashingRow() });
+  // Pinned to the 2025 era: in `auto` a server that dies at once is retried as legacy in the same run.
+  writeConfig(path.join(sandbox.cwd, ".indusvx"), { broken: { ...crashingRow(), protocol: "legacy" } });
   expect((await runCli(["mcp", "status"], { sandbox })).code).toBe(1);
   expect((await runCli(["mcp", "status"], { sandbox })).code).toBe(1);
   const runs = fs.readdirSync(stateLogs());
