@@ -34,7 +34,8 @@ const EVERYTHING = path.join(
   "dist",
   "index.js",
 );
-const TINY = path.join(endpointRoot, "test", "fixtures", "tiny-server.mjs");
+// The shared test servers live in the private @indus/testkit package.
+const TINY = path.join(here, "..", "..", "testkit", "fixtures", "tiny-server.mjs");
 
 const everything = (id) => ({
   transport: "stdio",
