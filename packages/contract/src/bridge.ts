@@ -5,7 +5,8 @@
  * MCP SDK stays behind `@indus/endpoint` and a test double can stand in.
  */
 import type { ProtocolFault } from "./fault";
-import type { GatewayCallOptions, GatewayChange } from "./gateway";
+import type { GatewayCallOptions, GatewayChange, LogLevel } from "./gateway";
+import type { ClientHostHooks } from "./client-host";
 import type { JsonObject } from "./json";
 import type { EndpointPhase } from "./phase";
 import type { ServerConfig, TransportKind } from "./server-config";
@@ -20,6 +21,8 @@ export interface InvokeOptions {
   readonly timeoutMs?: number;
   /** Progress from the server; each one also resets the call deadline. */
   readonly onProgress?: (progress: ToolProgress) => void;
+  /** The client the call runs for: the server's requests during this call go to it (see `RunOptions.peer`). */
+  readonly peer?: ClientHostHooks;
 }
 
 /** One live connection to one MCP server. */
@@ -83,6 +86,19 @@ export interface McpEndpoint extends ServerEndpoint {
   listPrompts(options?: GatewayCallOptions): Promise<readonly JsonObject[]>;
   readResource(uri: string, options?: GatewayCallOptions): Promise<JsonObject>;
   getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: GatewayCallOptions): Promise<JsonObject>;
+  /** `completion/complete` with the server's own `ref` (prompt name or resource template); the `CompleteResult`. */
+  complete?(params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject>;
+  /** `resources/subscribe` / `resources/unsubscribe` by the server's own URI. */
+  subscribeResource?(uri: string, options?: GatewayCallOptions): Promise<void>;
+  unsubscribeResource?(uri: string, options?: GatewayCallOptions): Promise<void>;
+  /** `notifications/resources/updated` (the server's own URI); returns an unsubscribe. */
+  onResourceUpdated?(listener: (uri: string) => void): () => void;
+  /** `logging/setLevel` on the server (when it declared `logging`). */
+  setLogLevel?(level: LogLevel, options?: GatewayCallOptions): Promise<void>;
+  /** `notifications/message` from the server, params as sent; returns an unsubscribe. */
+  onLog?(listener: (params: JsonObject) => void): () => void;
+  /** Tell the server the client's roots changed (`notifications/roots/list_changed`). */
+  notifyRootsChanged?(): Promise<void>;
 }
 
 /** A fleet of `McpEndpoint`s that can replace one server's connection on demand. */

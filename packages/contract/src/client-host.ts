@@ -21,7 +21,11 @@ export interface ClientHostHooks {
   readonly createMessage?: (server: string, params: JsonObject) => Promise<JsonObject>;
   /** `roots/list`: the roots the server may work in. */
   readonly listRoots?: (server: string) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
+  /** Elicitation modes the host can answer (default `["form"]`); `url` asks the user to visit a link. */
+  readonly elicitModes?: readonly ElicitationMode[];
 }
+
+export type ElicitationMode = "form" | "url";
 
 /** A host that offers elicitation and declines every question (until a real one is wired in). */
 export const decliningClientHost: ClientHostHooks = {

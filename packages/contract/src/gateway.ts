@@ -12,6 +12,16 @@ export interface GatewayCallOptions {
 
 export type GatewayChange = "resources" | "prompts";
 
+/** MCP's log levels (RFC 5424 severities), least severe first. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** One `notifications/message` from a mounted server: its params as sent, and who sent it. */
+export interface ServerLogEntry {
+  readonly server: string;
+  readonly params: JsonObject;
+}
+
 export interface GatewayCatalog {
   listResources(options?: GatewayCallOptions): Promise<readonly JsonObject[]>;
   listResourceTemplates(options?: GatewayCallOptions): Promise<readonly JsonObject[]>;
@@ -22,4 +32,20 @@ export interface GatewayCatalog {
   getPrompt(name: string, args: Readonly<Record<string, string>>, options?: GatewayCallOptions): Promise<JsonObject>;
   /** Present when the catalog can change; returns an unsubscribe. */
   onChanged?(listener: (change: GatewayChange) => void): () => void;
+  /**
+   * `completion/complete`, routed by its `ref` (a prompt name or resource
+   * template this catalog listed); the `CompleteResult` as the server sent it.
+   */
+  complete?(params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject>;
+  /** Subscribe to updates of a resource by the URI this catalog listed (idempotent per URI). */
+  subscribe?(uri: string, options?: GatewayCallOptions): Promise<void>;
+  unsubscribe?(uri: string, options?: GatewayCallOptions): Promise<void>;
+  /** A subscribed resource changed (the URI as this catalog listed it); returns an unsubscribe. */
+  onResourceUpdated?(listener: (uri: string) => void): () => void;
+  /** Set the level of every mounted server that logs (the least severe any client asked for). */
+  setLogLevel?(level: LogLevel, options?: GatewayCallOptions): Promise<void>;
+  /** Log messages from the mounted servers; returns an unsubscribe. */
+  onLog?(listener: (entry: ServerLogEntry) => void): () => void;
+  /** A client's roots changed: tell every mounted server that asked for roots. */
+  notifyRootsChanged?(): Promise<void>;
 }

@@ -40,12 +40,13 @@ export type {
 export { memoryTokenStore } from "./token-store";
 export { PROTOCOL_ERAS, PROTOCOL_MODES, memoryEraVerdictStore } from "./protocol-era";
 export { decliningClientHost } from "./client-host";
-export type { ClientHostHooks, ElicitationAnswer } from "./client-host";
+export type { ClientHostHooks, ElicitationAnswer, ElicitationMode } from "./client-host";
 export type { EraVerdict, EraVerdictStore, ProtocolEra, ProtocolMode } from "./protocol-era";
 export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
-export type { GatewayCallOptions, GatewayCatalog, GatewayChange } from "./gateway";
+export { LOG_LEVELS } from "./gateway";
+export type { GatewayCallOptions, GatewayCatalog, GatewayChange, LogLevel, ServerLogEntry } from "./gateway";
 export type {
   InvokeOptions,
   McpEndpoint,

@@ -5,7 +5,7 @@
 import type { EndpointPhase } from "./phase";
 import type { ProtocolFault } from "./fault";
 import type { RemoteToolRef } from "./names";
-import type { JsonValue } from "./json";
+import type { JsonObject, JsonValue } from "./json";
 import type { ToolDescriptor } from "./tool-box";
 import type { ProtocolEra } from "./protocol-era";
 
@@ -22,6 +22,8 @@ export interface RemoteCallResult {
   readonly content: readonly JsonValue[];
   readonly structuredContent?: { readonly [key: string]: JsonValue };
   readonly isError: boolean;
+  /** The whole `CallToolResult` as the server sent it (`_meta` and all), for gateways to pass on unchanged. */
+  readonly wire?: JsonObject;
 }
 
 /** Health of one endpoint at one moment. */

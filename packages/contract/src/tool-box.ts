@@ -3,8 +3,9 @@
  * fulfils a call (the runner). The deck, a mounted fleet and the provider host
  * all speak these types, so one box can be built, grafted and published.
  */
-import type { JsonSchema, JsonValue } from "./json";
+import type { JsonObject, JsonSchema, JsonValue } from "./json";
 import type { GatewayCatalog } from "./gateway";
+import type { ClientHostHooks } from "./client-host";
 
 /** Behaviour hints, as MCP's tool annotations name them. */
 export interface ToolAnnotations {
@@ -22,6 +23,13 @@ export interface ToolDescriptor {
   /** A JSON Schema object describing the call's arguments. */
   readonly parameters: JsonSchema;
   readonly annotations?: ToolAnnotations;
+  /**
+   * The MCP `Tool` exactly as its server sent it (`inputSchema`,
+   * `outputSchema`, `annotations`, `title`, `icons`, `_meta`), for a gateway
+   * to republish unchanged under `name`. Absent for built-in tools. Never
+   * shown to a model: `parameters` is the model's normalized view.
+   */
+  readonly wire?: JsonObject;
 }
 
 /** One request from the model to run a tool. */
@@ -44,6 +52,12 @@ export interface ToolResult {
   readonly isError?: boolean;
   /** Structured output, when the tool declares an output schema. */
   readonly structuredContent?: { readonly [key: string]: JsonValue };
+  /**
+   * The MCP `CallToolResult` exactly as the server sent it (every content
+   * block, `structuredContent`, `_meta`), when a remote server produced it;
+   * a gateway returns it unchanged.
+   */
+  readonly wire?: JsonObject;
 }
 
 /** A runner's answer to one call: the result, tagged with the call it answers. */
@@ -63,6 +77,12 @@ export interface RunOptions {
   /** Aborting cancels the call; the tool must stop and resolve promptly. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: ToolProgress) => void;
+  /**
+   * The client this call runs for. A server's requests made during the call
+   * (elicitation, sampling, roots) go to it, and only to it; a hook it
+   * leaves out is a capability that client lacks.
+   */
+  readonly peer?: ClientHostHooks;
 }
 
 /** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */

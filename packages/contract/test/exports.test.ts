@@ -7,6 +7,7 @@ it("exports exactly these runtime names", () => {
       "BridgeConfigSchema",
       "ENDPOINT_PHASES",
       "FAULT_KINDS",
+      "LOG_LEVELS",
       "OAuthSettingsSchema",
       "PROTOCOL_ERAS",
       "PROTOCOL_MODES",
