@@ -4,7 +4,7 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import { type ServerConfig, type ToolBox } from "@indus/contract";
+import { type ClientHostHooks, type ServerConfig, type ToolBox } from "@indus/contract";
 import { isDeckFault, type Capability, type CheckpointStore, type DelegateRunner, type Profile } from "@indus/deck";
 import {
   appNovelCards,
@@ -71,6 +71,12 @@ export interface BootOptions {
   readonly interactive?: boolean;
   /** `websearch` settings from the user's settings file (the environment is the fallback). */
   readonly webSearch?: { readonly searxngUrl?: string; readonly braveApiKey?: string; readonly tavilyApiKey?: string };
+  /**
+   * Who answers the mounted servers' requests (elicitation, sampling, roots):
+   * the agent's terminal, or the gateway's clients. Each hook given is a
+   * capability every endpoint declares; none: the servers get no such capability.
+   */
+  readonly clientHost?: ClientHostHooks;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -192,7 +198,10 @@ function sessionOAuth(env: NodeJS.ProcessEnv): EndpointOAuthOptions {
 
 /** Load and connect every configured MCP server (no deck). */
 export async function connectMcp(
-  options: Pick<BootOptions, "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive">,
+  options: Pick<
+    BootOptions,
+    "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive" | "clientHost"
+  >,
 ): Promise<{ mcp: McpBoot; reports: () => ServerReport[]; diagnostics: ConfigDiagnostic[] }> {
   const sink = options.progress ?? silentProgress;
   const connectMs = new Map<string, number>();
@@ -215,6 +224,7 @@ export async function connectMcp(
           // Each server's protocol era is negotiated once, then remembered here.
           eraVerdicts: fileEraVerdictStore(eraVerdictFile(options.env ?? process.env)),
           oauth: sessionOAuth(options.env ?? process.env),
+          ...(options.clientHost ? { host: options.clientHost } : {}),
         },
       }),
       onProgress: progressFeed(sink, connectMs),
