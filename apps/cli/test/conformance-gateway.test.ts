@@ -1,0 +1,38 @@
+/**
+ * Does `indusr mcp serve` carry all of MCP? conformance/run-gateway.mjs runs
+ * the 0.1.16 server scenarios against the reference fixture and
+ * server-everything, directly and through the gateway (stdio and URL mounts),
+ * and fails on any scenario that passes directly but not through the gateway
+ * unless conformance/gateway-baseline.json gives a reason. npx fetches Node 22
+ * and the suite (cached after the first run), hence the generous timeout.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+const RUNNER = join(__dirname, "..", "conformance", "run-gateway.mjs");
+
+function runGateway(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RUNNER], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}
+
+type Summary = Record<string, { passed: number; of: number }>;
+
+it("passes through the gateway every server scenario that passes directly, but the baseline", async () => {
+  const { code, output } = await runGateway();
+  const line = /^SUMMARY (.*)$/m.exec(output);
+  const summary = JSON.parse(line?.[1] ?? "{}") as Summary;
+  // The fixture is the yardstick: if it stops passing everything directly, the comparison means nothing.
+  expect(summary["reference:direct"]).toEqual({ passed: 32, of: 32 });
+  for (const target of ["reference:gateway-stdio", "reference:gateway-url", "everything:gateway-stdio"]) {
+    expect(summary[target]?.of).toBe(32);
+  }
+  expect(output).not.toMatch(/^REGRESSION/m);
+  expect(code).toBe(0);
+}, 600_000);
