@@ -5,3 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH_QUICK=1 pnpm exec turbo run bench --concurrency=1 --output-logs=full
+# Cross-package: indusr's HTTP gateway against supergateway and the server's own HTTP mode.
+BENCH_QUICK=1 node bench/http-gateway.mjs
