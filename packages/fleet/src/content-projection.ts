@@ -1,8 +1,9 @@
 /**
  * From MCP content blocks to the kernel's: a text block stays text; images,
  * audio, resources, links and anything unrecognised ride as JSON blocks, so
- * nothing is dropped on the way to the model. `isError` and
- * `structuredContent` pass straight through.
+ * nothing is dropped on the way to the model. `isError`,
+ * `structuredContent` and the result as the server sent it (`wire`, for a
+ * gateway to return unchanged) pass straight through.
  */
 import type { JsonValue, RemoteCallResult, ToolContentBlock, ToolResult } from "@indus/contract";
 
@@ -20,8 +21,10 @@ export function projectBlock(block: JsonValue): ToolContentBlock {
 }
 
 export function projectResult(result: RemoteCallResult): ToolResult & { readonly isError: boolean } {
-  const content = result.content.map(projectBlock);
-  return result.structuredContent === undefined
-    ? { content, isError: result.isError }
-    : { content, isError: result.isError, structuredContent: result.structuredContent };
+  return {
+    content: result.content.map(projectBlock),
+    isError: result.isError,
+    ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+    ...(result.wire === undefined ? {} : { wire: result.wire }),
+  };
 }

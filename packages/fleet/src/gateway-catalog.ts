@@ -1,19 +1,19 @@
 /**
  * Resources, resource templates and prompts of every ready server, as one
- * `GatewayCatalog` a provider host can republish.
+ * `GatewayCatalog` a provider host can republish, with the rest of MCP's
+ * client-facing surface relayed to the servers behind it: completions,
+ * resource subscriptions and updates, log levels and messages, roots changes.
  *
- * Namespacing:
- * - Prompts are published as `<server>__<prompt>`.
- * - Resources keep their own URI when no other ready server lists the same
- *   one (the common case, and the readable one: `file:///notes.md` stays
- *   `file:///notes.md`). A URI listed by several servers is published once
- *   per server as `indus://<server>/<original uri>`. Templates follow the same
- *   rule on their `uriTemplate` string.
- * - `readResource(uri)` routes by: the `indus://<server>/` prefix; else the
- *   server that listed the URI; else the server whose template the URI
- *   expands (first in config order); else, after one fresh listing, the same
- *   again; else it rejects with a `protocol` fault. Contents whose `uri` is
- *   the original come back under the URI the caller asked for.
+ * Names (see `catalog-naming.ts`): prefixed by default (prompts
+ * `<server>__<prompt>`, shared URIs `indus://<server>/<uri>`), or as-is.
+ *
+ * `readResource(uri)` routes by: the `indus://<server>/` prefix; else the
+ * server that listed the URI; else the server whose template the URI expands
+ * (first in config order); else, after one fresh listing, the same again;
+ * else it rejects with a `protocol` fault. Contents whose `uri` is the
+ * original come back under the URI the caller asked for. `complete` routes
+ * its `ref` the same way (a prompt's published name, a template's published
+ * form) and sends the server its own name for it.
  */
 import {
   QUALIFIER,
@@ -22,64 +22,54 @@ import {
   type GatewayCatalog,
   type GatewayChange,
   type JsonObject,
+  type LogLevel,
   type McpEndpoint,
+  type ProtocolFault,
+  type ServerLogEntry,
 } from "@indus/contract";
+import { publishPrompts, publishUris, parseGatewayUri, type Owner, type Publication } from "./catalog-naming";
+import { ClashLog } from "./clash-log";
 import { uriTemplateMatches } from "./default-endpoint";
+import { followEndpoints, readyEndpoints } from "./follow-endpoints";
+import { LogLevelRelay } from "./log-level-relay";
+import type { ClashKind, NamingMode, Offered } from "./names";
+import { ResourceSubscriptions } from "./resource-subscriptions";
 import type { EndpointFleet } from "./server-fleet";
 
-/** The scheme of rewritten (colliding) resource URIs. */
-export const GATEWAY_URI_PREFIX = "indus://";
+export { GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./catalog-naming";
 
-export function gatewayUri(server: string, original: string): string {
-  return `${GATEWAY_URI_PREFIX}${server}/${original}`;
-}
-
-/** `{server, original}` for an `indus://<server>/<original>` URI. */
-export function parseGatewayUri(uri: string): { server: string; original: string } | undefined {
-  if (!uri.startsWith(GATEWAY_URI_PREFIX)) return undefined;
-  const rest = uri.slice(GATEWAY_URI_PREFIX.length);
-  const slash = rest.indexOf("/");
-  if (slash <= 0) return undefined;
-  return { server: rest.slice(0, slash), original: rest.slice(slash + 1) };
-}
-
-interface Owned {
-  readonly server: string;
-  readonly item: JsonObject;
-}
-
-/** Publish each item under its key when unique across servers, else under `indus://<server>/<key>`. */
-function namespace(owned: readonly Owned[], key: "uri" | "uriTemplate"): JsonObject[] {
-  const holders = new Map<string, Set<string>>();
-  for (const { server, item } of owned) {
-    const value = item[key] as string;
-    const set = holders.get(value) ?? new Set<string>();
-    set.add(server);
-    holders.set(value, set);
-  }
-  return owned.map(({ server, item }) => {
-    const value = item[key] as string;
-    return (holders.get(value)?.size ?? 0) > 1 ? { ...item, [key]: gatewayUri(server, value) } : item;
-  });
+export interface CatalogOptions {
+  /** `prefixed` (default) or `as-is`; see `NamingMode`. */
+  readonly names?: NamingMode;
 }
 
 export class FleetCatalog implements GatewayCatalog {
-  /** Published URI → owning server and original URI, from the last resource listing. */
-  private uriOwners = new Map<string, { server: string; original: string }>();
-  /** Templates in config order, from the last template listing. */
-  private templates: { server: string; template: string }[] = [];
-  private promptOwners = new Map<string, { server: string; name: string }>();
+  readonly names: NamingMode;
+  /** Published resource URI → owner, from the last resource listing. */
+  private uriOwners = new Map<string, Owner>();
+  /** Published template → owner, and the templates in config order, from the last template listing. */
+  private templateOwners = new Map<string, Owner>();
+  private templates: Owner[] = [];
+  private promptOwners = new Map<string, Owner>();
+  private readonly clashLog = new ClashLog();
+  private readonly subscriptions: ResourceSubscriptions;
+  private readonly logLevel: LogLevelRelay;
 
-  constructor(private readonly fleet: EndpointFleet) {}
-
-  private ready(): McpEndpoint[] {
-    return this.fleet.endpoints().filter((endpoint) => endpoint.phase === "ready");
+  constructor(
+    private readonly fleet: EndpointFleet,
+    options: CatalogOptions = {},
+  ) {
+    this.names = options.names ?? "prefixed";
+    this.subscriptions = new ResourceSubscriptions(fleet);
+    this.logLevel = new LogLevelRelay(fleet);
   }
 
   /** Each ready server's items; a server whose listing fails is skipped. */
-  private async gather(list: (endpoint: McpEndpoint) => Promise<readonly JsonObject[]>): Promise<Owned[]> {
+  private async gather(
+    list: (endpoint: McpEndpoint) => Promise<readonly JsonObject[]>,
+  ): Promise<Offered<JsonObject>[]> {
     const lists = await Promise.all(
-      this.ready().map(async (endpoint) => {
+      readyEndpoints(this.fleet).map(async (endpoint) => {
         try {
           return (await list(endpoint)).map((item) => ({ server: endpoint.config.id, item }));
         } catch {
@@ -90,62 +80,106 @@ export class FleetCatalog implements GatewayCatalog {
     return lists.flat();
   }
 
+  /** As-is naming: the clashes the last listings found (prompts, resources, templates), as faults. */
+  nameClashes(): readonly ProtocolFault[] {
+    return this.clashLog.faults();
+  }
+
+  /** Hear of each new clash once a listing finds it; returns an unsubscribe. */
+  onNameClash(listener: (fault: ProtocolFault) => void): () => void {
+    return this.clashLog.onClash(listener);
+  }
+
+  private record(kind: ClashKind, publication: Publication): Publication {
+    this.clashLog.update(kind, publication.clashes);
+    return publication;
+  }
+
   async listResources(options: GatewayCallOptions = {}): Promise<readonly JsonObject[]> {
-    const owned = await this.gather((endpoint) => endpoint.listResources(options));
-    const published = namespace(owned, "uri");
-    const owners = new Map<string, { server: string; original: string }>();
-    published.forEach((item, index) => {
-      const source = owned[index]!;
-      owners.set(item["uri"] as string, { server: source.server, original: source.item["uri"] as string });
-    });
-    this.uriOwners = owners;
-    return published;
+    const offers = await this.gather((endpoint) => endpoint.listResources(options));
+    const published = this.record("resource", publishUris(offers, "uri", this.names));
+    this.uriOwners = published.owners;
+    return published.items;
   }
 
   async listResourceTemplates(options: GatewayCallOptions = {}): Promise<readonly JsonObject[]> {
-    const owned = await this.gather((endpoint) => endpoint.listResourceTemplates(options));
-    this.templates = owned.map(({ server, item }) => ({ server, template: item["uriTemplate"] as string }));
-    return namespace(owned, "uriTemplate");
+    const offers = await this.gather((endpoint) => endpoint.listResourceTemplates(options));
+    const published = this.record("resource-template", publishUris(offers, "uriTemplate", this.names));
+    this.templateOwners = published.owners;
+    this.templates = offers.map(({ server, item }) => ({ server, original: item["uriTemplate"] as string }));
+    return published.items;
   }
 
-  private route(uri: string): { server: string; original: string } | undefined {
+  async listPrompts(options: GatewayCallOptions = {}): Promise<readonly JsonObject[]> {
+    const offers = await this.gather((endpoint) => endpoint.listPrompts(options));
+    const published = this.record("prompt", publishPrompts(offers, this.names));
+    this.promptOwners = published.owners;
+    return published.items;
+  }
+
+  /** A concrete resource URI's owner: `indus://` prefix, listed URI, or the first template it expands. */
+  private route(uri: string): Owner | undefined {
     const prefixed = parseGatewayUri(uri);
-    if (prefixed && this.fleet.endpoint(prefixed.server)) return prefixed;
+    if (this.names === "prefixed" && prefixed && this.fleet.endpoint(prefixed.server)) return prefixed;
     const owner = this.uriOwners.get(uri);
     if (owner) return owner;
-    const template = this.templates.find(({ template }) => uriTemplateMatches(template, uri));
+    const template = this.templates.find(({ original }) => uriTemplateMatches(original, uri));
     return template ? { server: template.server, original: uri } : undefined;
   }
 
-  async readResource(uri: string, options: GatewayCallOptions = {}): Promise<JsonObject> {
-    let target = this.route(uri);
-    if (!target) {
-      // Our maps may be stale (or never built): list once and look again.
-      await Promise.all([this.listResources(options), this.listResourceTemplates(options)]);
-      target = this.route(uri);
+  /** Look up, and when that misses, list once (our maps may be stale or never built) and look again. */
+  private async owned(
+    find: () => Owner | undefined,
+    relist: () => Promise<unknown>,
+    what: string,
+  ): Promise<{ owner: Owner; endpoint: McpEndpoint }> {
+    let owner = find();
+    if (!owner) {
+      await relist();
+      owner = find();
     }
-    const endpoint = target ? this.fleet.endpoint(target.server) : undefined;
-    if (!target || !endpoint) throw protocolFault("protocol", `no ready server offers resource ${uri}`);
-    const result = await endpoint.readResource(target.original, options);
-    if (target.original === uri || !Array.isArray(result["contents"])) return result;
+    const endpoint = owner ? this.fleet.endpoint(owner.server) : undefined;
+    if (!owner || !endpoint) throw protocolFault("protocol", `no ready server offers ${what}`);
+    return { owner, endpoint };
+  }
+
+  private resourceOwner(uri: string, options: GatewayCallOptions) {
+    return this.owned(
+      () => this.route(uri),
+      () => Promise.all([this.listResources(options), this.listResourceTemplates(options)]),
+      `resource ${uri}`,
+    );
+  }
+
+  async readResource(uri: string, options: GatewayCallOptions = {}): Promise<JsonObject> {
+    const { owner, endpoint } = await this.resourceOwner(uri, options);
+    const result = await endpoint.readResource(owner.original, options);
+    if (owner.original === uri || !Array.isArray(result["contents"])) return result;
     const contents = result["contents"].map((content) =>
-      typeof content === "object" && content !== null && !Array.isArray(content) && content["uri"] === target.original
+      typeof content === "object" && content !== null && !Array.isArray(content) && content["uri"] === owner.original
         ? { ...content, uri }
         : content,
     );
     return { ...result, contents };
   }
 
-  async listPrompts(options: GatewayCallOptions = {}): Promise<readonly JsonObject[]> {
-    const owned = await this.gather((endpoint) => endpoint.listPrompts(options));
-    const owners = new Map<string, { server: string; name: string }>();
-    const published = owned.map(({ server, item }) => {
-      const name = `${server}${QUALIFIER}${item["name"] as string}`;
-      owners.set(name, { server, name: item["name"] as string });
-      return { ...item, name };
-    });
-    this.promptOwners = owners;
-    return published;
+  /** A prompt's owner: from the last listing, else (prefixed) the longest ready server id before `__`. */
+  private promptRoute(name: string): Owner | undefined {
+    const listed = this.promptOwners.get(name);
+    if (listed || this.names === "as-is") return listed;
+    const server = readyEndpoints(this.fleet)
+      .map((endpoint) => endpoint.config.id)
+      .filter((id) => name.startsWith(`${id}${QUALIFIER}`))
+      .sort((a, b) => b.length - a.length)[0];
+    return server ? { server, original: name.slice(server.length + QUALIFIER.length) } : undefined;
+  }
+
+  private promptOwner(name: string, options: GatewayCallOptions) {
+    return this.owned(
+      () => this.promptRoute(name),
+      () => this.listPrompts(options),
+      `prompt ${name}`,
+    );
   }
 
   async getPrompt(
@@ -153,36 +187,94 @@ export class FleetCatalog implements GatewayCatalog {
     args: Readonly<Record<string, string>>,
     options: GatewayCallOptions = {},
   ): Promise<JsonObject> {
-    let target = this.promptOwners.get(name);
-    if (!target) {
-      // Not listed yet: split on the longest ready server id followed by `__`.
-      const server = this.ready()
-        .map((endpoint) => endpoint.config.id)
-        .filter((id) => name.startsWith(`${id}${QUALIFIER}`))
-        .sort((a, b) => b.length - a.length)[0];
-      if (server) target = { server, name: name.slice(server.length + QUALIFIER.length) };
+    const { owner, endpoint } = await this.promptOwner(name, options);
+    return endpoint.getPrompt(owner.original, args, options);
+  }
+
+  /** `completion/complete`: the `ref` routed to its server and rewritten to the server's own name. */
+  async complete(params: JsonObject, options: GatewayCallOptions = {}): Promise<JsonObject> {
+    const ref = params["ref"];
+    if (typeof ref !== "object" || ref === null || Array.isArray(ref)) {
+      throw protocolFault("protocol", "completion/complete needs a ref");
     }
-    const endpoint = target ? this.fleet.endpoint(target.server) : undefined;
-    if (!target || !endpoint) throw protocolFault("protocol", `no ready server offers prompt ${name}`);
-    return endpoint.getPrompt(target.name, args, options);
+    const { field, target } = await this.completionTarget(ref, options);
+    if (!target.endpoint.complete) {
+      throw protocolFault("protocol", `server "${target.owner.server}" does not offer completions`, undefined, {
+        server: target.owner.server,
+      });
+    }
+    return target.endpoint.complete({ ...params, ref: { ...ref, [field]: target.owner.original } }, options);
+  }
+
+  private async completionTarget(ref: JsonObject, options: GatewayCallOptions) {
+    if (ref["type"] === "ref/prompt" && typeof ref["name"] === "string") {
+      return { field: "name", target: await this.promptOwner(ref["name"], options) };
+    }
+    if (ref["type"] === "ref/resource" && typeof ref["uri"] === "string") {
+      const uri = ref["uri"];
+      const target = await this.owned(
+        () => this.templateOwners.get(uri) ?? this.route(uri),
+        () => Promise.all([this.listResourceTemplates(options), this.listResources(options)]),
+        `resource template ${uri}`,
+      );
+      return { field: "uri", target };
+    }
+    throw protocolFault("protocol", `completion/complete: unknown ref type ${JSON.stringify(ref["type"])}`);
+  }
+
+  async subscribe(uri: string, options: GatewayCallOptions = {}): Promise<void> {
+    const { owner } = await this.resourceOwner(uri, options);
+    await this.subscriptions.subscribe(uri, owner, options);
+  }
+
+  unsubscribe(uri: string, options: GatewayCallOptions = {}): Promise<void> {
+    return this.subscriptions.unsubscribe(uri, options);
+  }
+
+  /** A server's `notifications/resources/updated`, under the URI this catalog published. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return followEndpoints(this.fleet, (endpoint) =>
+      endpoint.onResourceUpdated?.((original) => listener(this.publishedUri(endpoint.config.id, original))),
+    );
+  }
+
+  private publishedUri(server: string, original: string): string {
+    const subscribed = this.subscriptions.publishedFor(server, original);
+    if (subscribed !== undefined) return subscribed;
+    for (const [published, owner] of this.uriOwners) {
+      if (owner.server === server && owner.original === original) return published;
+    }
+    return original;
+  }
+
+  setLogLevel(level: LogLevel, options: GatewayCallOptions = {}): Promise<void> {
+    return this.logLevel.set(level, options);
+  }
+
+  onLog(listener: (entry: ServerLogEntry) => void): () => void {
+    return followEndpoints(this.fleet, (endpoint) =>
+      endpoint.onLog?.((params) => listener({ server: endpoint.config.id, params })),
+    );
+  }
+
+  /** Every ready server that can hear it; one that fails is skipped. */
+  async notifyRootsChanged(): Promise<void> {
+    await Promise.all(
+      readyEndpoints(this.fleet).map((endpoint) =>
+        endpoint.notifyRootsChanged ? endpoint.notifyRootsChanged().catch(() => undefined) : Promise.resolve(),
+      ),
+    );
   }
 
   /** Resource or prompt lists changed on some server, or the fleet was restarted. */
   onChanged(listener: (change: GatewayChange) => void): () => void {
-    let offs: (() => void)[] = [];
-    const subscribe = () => {
-      for (const off of offs) off();
-      offs = this.fleet.endpoints().map((endpoint) => endpoint.onCatalogChanged((change) => listener(change)));
-    };
-    subscribe();
-    const offReplaced = this.fleet.onEndpointsReplaced(() => {
-      subscribe();
-      listener("resources");
-      listener("prompts");
-    });
-    return () => {
-      offReplaced();
-      for (const off of offs) off();
-    };
+    return followEndpoints(
+      this.fleet,
+      (endpoint) => endpoint.onCatalogChanged((change) => listener(change)),
+      () => {
+        listener("resources");
+        listener("prompts");
+      },
+    );
   }
 }

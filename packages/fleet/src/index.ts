@@ -6,8 +6,12 @@ export { EndpointFleet, defaultConcurrency, startServerFleet } from "./server-fl
 export type { AfterOpen, FleetOptions } from "./server-fleet";
 export type { CreateEndpoint, EndpointOptions } from "./default-endpoint";
 export { fleetMount, mountProtocolBridge } from "./mount";
-export type { MountedProtocolBridge } from "./mount";
+export type { FleetMounted, MountedProtocolBridge } from "./mount";
 export { MountedToolBox } from "./mounted-box";
+export type { MountedBoxOptions } from "./mounted-box";
+export type { CatalogOptions } from "./gateway-catalog";
+export { NAMING_MODES, nameClashFault, nameClashOf } from "./names";
+export type { ClashKind, NameClash, NamingMode } from "./names";
 export { FleetCatalog, GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./gateway-catalog";
 export { projectBlock, projectResult } from "./content-projection";
 export { toolFilter } from "./tool-filter";

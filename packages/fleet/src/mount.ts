@@ -3,9 +3,16 @@
  * connect slot, so listing overlaps other servers' startup), and hand back
  * the tools as one box together with the live fleet.
  */
-import type { BridgeConfig, MountServers } from "@indus/contract";
+import type { BridgeConfig, ServerConfig } from "@indus/contract";
 import { MountedToolBox } from "./mounted-box";
 import { EndpointFleet, type FleetOptions } from "./server-fleet";
+
+/** What `fleetMount` hands back: the contract's `MountedServers`, with the fleet's own types. */
+export interface FleetMounted {
+  readonly box: MountedToolBox;
+  readonly fleet: EndpointFleet;
+  readonly settled: Promise<void>;
+}
 
 export interface MountedProtocolBridge {
   readonly box: MountedToolBox;
@@ -18,7 +25,7 @@ export async function mountProtocolBridge(
   options?: FleetOptions,
 ): Promise<MountedProtocolBridge> {
   const fleet = new EndpointFleet(options, (endpoint) => endpoint.listTools());
-  const box = new MountedToolBox(fleet);
+  const box = new MountedToolBox(fleet, options?.names ? { names: options.names } : {});
   try {
     await fleet.start(config);
   } catch {
@@ -32,12 +39,14 @@ export async function mountProtocolBridge(
  * The contract's mount port backed by a fleet: what a host passes to the deck
  * so the deck can mount servers without depending on `@indus/fleet`. Each call
  * starts a fresh fleet and returns at once; `settled` resolves when every
- * server is ready (tools listed) or faulted.
+ * server is ready (tools listed) or faulted. Assignable to `MountServers`;
+ * typed with the fleet's classes so a host can reach the mounted box (name
+ * clashes, the catalog) behind what it passed the deck.
  */
-export function fleetMount(options?: FleetOptions): MountServers {
+export function fleetMount(options?: FleetOptions): (servers: readonly ServerConfig[]) => FleetMounted {
   return (servers) => {
     const fleet = new EndpointFleet(options, (endpoint) => endpoint.listTools());
-    const box = new MountedToolBox(fleet);
+    const box = new MountedToolBox(fleet, options?.names ? { names: options.names } : {});
     const settled = fleet
       .start({ servers })
       .catch(() => undefined)

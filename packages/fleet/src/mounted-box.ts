@@ -1,12 +1,16 @@
 /**
- * The fleet's tools as one `ToolBox`. Descriptors are the endpoints' qualified,
+ * The fleet's tools as one `ToolBox`. Descriptors are the endpoints'
  * normalized tools (after each server's include/exclude filter), in config
- * order; the runner routes a model-facing name back to its endpoint under the
- * server-side name. The box follows each server's tool-list changes and tells
- * its own subscribers when the set of descriptors changes.
+ * order, under their qualified names (or, with `names: "as-is"`, their
+ * server-side names), each carrying the tool exactly as its server sent it
+ * (`wire`); the runner routes a published name back to its endpoint under the
+ * server-side name, for the client the call runs for (`peer`). The box follows
+ * each server's tool-list changes and tells its own subscribers when the set
+ * of descriptors changes.
  */
 import {
   isProtocolFault,
+  type ProtocolFault,
   type McpEndpoint,
   type RemoteTool,
   type RunOptions,
@@ -16,11 +20,18 @@ import {
   type ToolOutcome,
   type ToolRunner,
 } from "@indus/contract";
+import { ClashLog } from "./clash-log";
 import { projectResult } from "./content-projection";
 import { MAX_TOOL_NAME_LENGTH, shortHash } from "./default-endpoint";
 import { FleetCatalog } from "./gateway-catalog";
+import { firstOfferWins, type NamingMode } from "./names";
 import type { EndpointFleet } from "./server-fleet";
 import { toolFilter } from "./tool-filter";
+
+export interface MountedBoxOptions {
+  /** `prefixed` (default): `<server>__<tool>`; `as-is`: server-side names, clashes reported. */
+  readonly names?: NamingMode;
+}
 
 interface Route {
   readonly endpoint: McpEndpoint;
@@ -40,11 +51,41 @@ export class MountedToolBox implements ToolBox {
   private readonly listeners = new Set<() => void>();
   private unsubscribers: (() => void)[] = [];
   private refreshing: Promise<void> = Promise.resolve();
+  private readonly clashLog = new ClashLog();
+  readonly names: NamingMode;
 
-  constructor(private readonly fleet: EndpointFleet) {
+  constructor(
+    private readonly fleet: EndpointFleet,
+    options: MountedBoxOptions = {},
+  ) {
+    this.names = options.names ?? "prefixed";
     this.runner = { run: (call, options) => this.run(call, options) };
-    this.catalog = new FleetCatalog(fleet);
+    this.catalog = new FleetCatalog(fleet, { names: this.names });
     fleet.onEndpointsReplaced(() => void this.refresh());
+  }
+
+  /**
+   * As-is naming: every clash standing now between ready servers (tools, and
+   * prompts, resources and templates after a fresh catalog listing), as
+   * `protocol` faults naming both servers (`nameClashOf(fault)` reads them).
+   * Always empty with prefixed names.
+   */
+  async nameClashes(): Promise<readonly ProtocolFault[]> {
+    await this.settled();
+    await Promise.all([
+      this.catalog.listPrompts().catch(() => undefined),
+      this.catalog.listResources().catch(() => undefined),
+      this.catalog.listResourceTemplates().catch(() => undefined),
+    ]);
+    return [...this.clashLog.faults(), ...this.catalog.nameClashes()];
+  }
+
+  /** Hear of each new clash once (a list change that brings two servers' names together); returns an unsubscribe. */
+  onNameClash(listener: (fault: ProtocolFault) => void): () => void {
+    const offs = [this.clashLog.onClash(listener), this.catalog.onNameClash(listener)];
+    return () => {
+      for (const off of offs) off();
+    };
   }
 
   descriptors(): readonly ToolDescriptor[] {
@@ -117,6 +158,26 @@ export class MountedToolBox implements ToolBox {
     for (const endpoint of this.fleet.endpoints()) {
       for (const tool of this.perServer.get(endpoint.config.id) ?? []) entries.push({ endpoint, tool });
     }
+    this.publish(this.names === "as-is" ? this.routesAsIs(entries) : this.routesPrefixed(entries));
+  }
+
+  /** Server-side names; the first server (config order) offering a name keeps it, later ones are clashes. */
+  private routesAsIs(entries: readonly Route[]): Map<string, Route> {
+    const offers = entries.map((entry) => ({ server: entry.tool.ref.server, item: entry }));
+    const { kept, clashes } = firstOfferWins(offers, (entry) => entry.tool.ref.name, "tool");
+    this.clashLog.update("tool", clashes);
+    const routes = new Map<string, Route>();
+    for (const { item } of kept) {
+      const name = item.tool.ref.name;
+      routes.set(name, {
+        endpoint: item.endpoint,
+        tool: { ...item.tool, descriptor: { ...item.tool.descriptor, name } },
+      });
+    }
+    return routes;
+  }
+
+  private routesPrefixed(entries: readonly Route[]): Map<string, Route> {
     // Names are legal and distinct within a server; across servers two can still
     // meet (server "a__b" tool "c" vs server "a" tool "b__c"). The first in config
     // order keeps the name, later ones get a hash of server and tool appended.
@@ -133,6 +194,10 @@ export class MountedToolBox implements ToolBox {
           : { ...entry.tool, descriptor: { ...entry.tool.descriptor, name } };
       routes.set(name, { endpoint: entry.endpoint, tool });
     }
+    return routes;
+  }
+
+  private publish(routes: Map<string, Route>): void {
     const descriptors = [...routes.values()].map((route) => route.tool.descriptor);
     const changed = JSON.stringify(descriptors) !== JSON.stringify(this.descriptorList);
     this.routes = routes;
@@ -152,8 +217,11 @@ export class MountedToolBox implements ToolBox {
     const route = this.routes.get(call.name);
     if (!route) return failure(call.id, `unknown tool "${call.name}"`);
     try {
-      // RunOptions ({signal, onProgress}) is a subset of InvokeOptions: passed as is.
-      const result = await route.endpoint.invoke(route.tool.ref.name, call.input ?? {}, options);
+      const result = await route.endpoint.invoke(route.tool.ref.name, call.input ?? {}, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.peer ? { peer: options.peer } : {}),
+      });
       return { callId: call.id, ...projectResult(result) };
     } catch (error) {
       const text = isProtocolFault(error) ? `[${error.kind}] ${error.message}` : String(error);

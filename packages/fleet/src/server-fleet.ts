@@ -19,6 +19,7 @@ import {
   type ServerConfig,
 } from "@indus/contract";
 import { runBounded } from "./bounded";
+import type { NamingMode } from "./names";
 import { defaultCreateEndpoint, type CreateEndpoint, type EndpointOptions } from "./default-endpoint";
 
 export interface FleetOptions {
@@ -30,6 +31,12 @@ export interface FleetOptions {
   readonly endpointOptions?: EndpointOptions;
   /** Builds each endpoint; the seam for in-process transports in tests and embedders. */
   readonly createEndpoint?: CreateEndpoint;
+  /**
+   * How a mount (`mountProtocolBridge`, `fleetMount`) publishes names:
+   * `prefixed` (default, `<server>__<tool>`) or `as-is` (server-side names;
+   * two servers offering one name is a clash). The fleet itself ignores it.
+   */
+  readonly names?: NamingMode;
 }
 
 /** Work the fleet does on each endpoint right after it opens, inside its connect slot. */

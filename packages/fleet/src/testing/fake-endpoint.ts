@@ -8,12 +8,14 @@
 import {
   protocolFault,
   qualifyToolName,
+  type ClientHostHooks,
   type EndpointPhase,
   type EndpointStatus,
   type GatewayChange,
   type InvokeOptions,
   type JsonObject,
   type JsonSchema,
+  type LogLevel,
   type McpEndpoint,
   type ProtocolFault,
   type RemoteCallResult,
@@ -31,6 +33,12 @@ export interface FakeTool {
   readonly description?: string;
   readonly parameters?: JsonSchema;
   readonly annotations?: ToolAnnotations;
+  /**
+   * Fields of the MCP `Tool` beyond what the fake derives (`name`,
+   * `description`, `inputSchema` from `parameters`, `annotations`), e.g.
+   * `outputSchema`, `title`, `_meta`: the descriptor's `wire` carries them.
+   */
+  readonly wire?: JsonObject;
   /** What a call returns; by default the tool echoes its input as JSON text. */
   readonly run?: (args: unknown, options: InvokeOptions) => RemoteCallResult | Promise<RemoteCallResult>;
 }
@@ -47,7 +55,30 @@ export interface FakeScript {
   readonly prompts?: readonly JsonObject[];
   readonly instructions?: string;
   readonly stderr?: readonly string[];
+  /** Server capabilities beyond those derived from the script (e.g. `{ logging: {}, completions: {} }`). */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
+  /** What `completion/complete` answers (by default no values); it sees the params as the server would. */
+  readonly complete?: (params: JsonObject) => JsonObject;
+  /** Optional `McpEndpoint` members this fake leaves out, as an endpoint of a client that lacks them would. */
+  readonly lacks?: readonly RelayMember[];
 }
+
+/** The optional relay members of `McpEndpoint` a fake implements unless told to lack them. */
+export type RelayMember =
+  | "complete"
+  | "subscribeResource"
+  | "unsubscribeResource"
+  | "onResourceUpdated"
+  | "setLogLevel"
+  | "onLog"
+  | "notifyRootsChanged";
+
+/** One relayed request the fake received, in order. */
+export type RelayCall =
+  | { readonly kind: "complete"; readonly params: JsonObject }
+  | { readonly kind: "subscribe" | "unsubscribe"; readonly uri: string }
+  | { readonly kind: "setLogLevel"; readonly level: LogLevel }
+  | { readonly kind: "rootsChanged" };
 
 /** A plain text result, as a server would send it. */
 export function textResult(text: string, isError = false): RemoteCallResult {
@@ -55,13 +86,22 @@ export function textResult(text: string, isError = false): RemoteCallResult {
 }
 
 function remoteTool(server: string, tool: FakeTool): RemoteTool {
+  const parameters = tool.parameters ?? { type: "object", properties: {} };
   return {
     ref: { server, name: tool.name },
     descriptor: {
       name: qualifyToolName({ server, name: tool.name }),
       description: tool.description ?? "",
-      parameters: tool.parameters ?? { type: "object", properties: {} },
+      parameters,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      // As the real endpoint does: the tool as the server sent it, under its own name.
+      wire: {
+        name: tool.name,
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        inputSchema: parameters as JsonObject,
+        ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
+        ...tool.wire,
+      },
     },
   };
 }
@@ -70,14 +110,18 @@ export class FakeEndpoint implements McpEndpoint {
   phase: EndpointPhase = "idle";
   fault: ProtocolFault | undefined;
   listFault: ProtocolFault | undefined;
-  /** Every call the endpoint received, in order. */
-  readonly calls: { readonly name: string; readonly args: unknown }[] = [];
+  /** Every call the endpoint received, in order (with the peer it ran for, when one was given). */
+  readonly calls: { readonly name: string; readonly args: unknown; readonly peer?: ClientHostHooks }[] = [];
+  /** Every completion, subscription, log level and roots change relayed to this server, in order. */
+  readonly relayed: RelayCall[] = [];
   /** How many times `open()` started a connect, and `close()` ran. */
   opens = 0;
   closes = 0;
   private tools: readonly FakeTool[];
   private readonly toolListeners = new Set<(change: ToolsChange) => void>();
   private readonly catalogListeners = new Set<(change: GatewayChange) => void>();
+  private readonly updateListeners = new Set<(uri: string) => void>();
+  private readonly logListeners = new Set<(params: JsonObject) => void>();
   private opening: Promise<void> | undefined;
 
   constructor(
@@ -85,6 +129,8 @@ export class FakeEndpoint implements McpEndpoint {
     private readonly script: FakeScript = {},
   ) {
     this.tools = script.tools ?? [];
+    // An own `undefined` hides the prototype's method: the member is simply absent.
+    for (const member of script.lacks ?? []) Object.defineProperty(this, member, { value: undefined });
   }
 
   /** Fakes speak the 2025 era once connected. */
@@ -102,6 +148,7 @@ export class FakeEndpoint implements McpEndpoint {
       tools: {},
       ...(this.script.resources || this.script.resourceTemplates ? { resources: {} } : {}),
       ...(this.script.prompts ? { prompts: {} } : {}),
+      ...this.script.capabilities,
     };
   }
 
@@ -158,7 +205,7 @@ export class FakeEndpoint implements McpEndpoint {
 
   async invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
     this.requireReady();
-    this.calls.push({ name, args });
+    this.calls.push({ name, args, ...(options.peer ? { peer: options.peer } : {}) });
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) throw protocolFault("tool-error", `server "${this.config.id}": unknown tool ${name}`);
     return tool.run ? tool.run(args, options) : textResult(JSON.stringify(args ?? {}));
@@ -216,6 +263,49 @@ export class FakeEndpoint implements McpEndpoint {
     return this.whenReady(() => ({
       messages: [{ role: "user", content: { type: "text", text: `${name} ${JSON.stringify(args)}` } }],
     }));
+  }
+
+  complete(params: JsonObject): Promise<JsonObject> {
+    return this.whenReady(() => {
+      this.relayed.push({ kind: "complete", params });
+      return this.script.complete?.(params) ?? { completion: { values: [], hasMore: false } };
+    });
+  }
+
+  subscribeResource(uri: string): Promise<void> {
+    return this.whenReady(() => void this.relayed.push({ kind: "subscribe", uri }));
+  }
+
+  unsubscribeResource(uri: string): Promise<void> {
+    return this.whenReady(() => void this.relayed.push({ kind: "unsubscribe", uri }));
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  /** Send `notifications/resources/updated` for one of this server's URIs. */
+  emitResourceUpdated(uri: string): void {
+    for (const listener of this.updateListeners) listener(uri);
+  }
+
+  setLogLevel(level: LogLevel): Promise<void> {
+    return this.whenReady(() => void this.relayed.push({ kind: "setLogLevel", level }));
+  }
+
+  onLog(listener: (params: JsonObject) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
+  /** Send `notifications/message` with these params. */
+  emitLog(params: JsonObject): void {
+    for (const listener of this.logListeners) listener(params);
+  }
+
+  notifyRootsChanged(): Promise<void> {
+    return this.whenReady(() => void this.relayed.push({ kind: "rootsChanged" }));
   }
 
   private remoteTools(): RemoteTool[] {

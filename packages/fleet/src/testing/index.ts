@@ -8,7 +8,7 @@ import type { CreateEndpoint } from "../default-endpoint";
 import { FakeEndpoint, type FakeScript } from "./fake-endpoint";
 
 export { FakeEndpoint, textResult } from "./fake-endpoint";
-export type { FakeScript, FakeTool } from "./fake-endpoint";
+export type { FakeScript, FakeTool, RelayCall, RelayMember } from "./fake-endpoint";
 
 /** A `createEndpoint` that mints `FakeEndpoint`s from per-server scripts, and keeps every one it made. */
 export interface FakeEndpoints {
