@@ -16,6 +16,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { InboundOrder } from "./inbound-order";
 import { LineSplitter, MessageTooLargeError } from "./line-splitter";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
 
@@ -96,6 +97,11 @@ export class ProcessStdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private readonly splitter: LineSplitter;
+  /** Keeps progress reports ahead of the result they precede (see `InboundOrder`). */
+  private readonly inbound = new InboundOrder(
+    (message) => this.onmessage?.(message),
+    (error) => this.onerror?.(error),
+  );
   private exited: Promise<void> | undefined;
   private groupCleanup: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -258,7 +264,7 @@ export class ProcessStdioTransport implements Transport {
       this.onerror?.(new Error(`server wrote a non-JSON-RPC line to stdout: ${line.slice(0, 200)}`));
       return;
     }
-    this.onmessage?.(message);
+    this.inbound.push(message);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -313,6 +319,7 @@ export class ProcessStdioTransport implements Transport {
       clearInterval(keepAlive);
     }
     this.splitter.clear();
+    this.inbound.clear();
     this.finish();
   }
 

@@ -1,0 +1,70 @@
+import type { ToolProgress } from "@indus/contract";
+import { fixture } from "./helpers/servers";
+import { startModernHttp } from "./helpers/modern-http";
+import { trackEndpoints } from "./helpers/tracked";
+
+jest.setTimeout(30_000);
+
+const make = trackEndpoints();
+
+/** Progress reports and the result as the caller sees them, in arrival order. */
+async function seenDuring(call: (onProgress: (p: ToolProgress) => void) => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  await call((progress) => seen.push(`progress ${progress.progress}/${progress.total ?? "?"}`));
+  seen.push("result");
+  // Anything the SDK would still deliver late lands after "result".
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return seen;
+}
+
+const expected = [...Array.from({ length: 20 }, (_, i) => `progress ${i + 1}/20`), "result"];
+
+describe.each([
+  ["in one read", []],
+  ["in separate writes", ["split=1"]],
+])("20 progress notifications right before the result (%s)", (_label, args) => {
+  it("all arrive, in order, before the result", async () => {
+    const endpoint = make(fixture("burst", "progress-burst.mjs", args, { protocol: "legacy" }));
+    await endpoint.open();
+    for (let round = 0; round < 5; round += 1) {
+      const seen = await seenDuring((onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
+      expect(seen).toEqual(expected);
+    }
+  });
+});
+
+describe("20 progress notifications from a v2 SDK server, back to back before its result", () => {
+  it("all arrive in order over stdio in the 2026-07-28 era", async () => {
+    const endpoint = make(fixture("burst-modern", "modern-server.mjs", [], { protocol: "2026-07-28" }));
+    await endpoint.open();
+    expect(endpoint.era).toBe("2026-07-28");
+    for (let round = 0; round < 5; round += 1) {
+      const seen = await seenDuring((onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
+      expect(seen).toEqual(expected);
+    }
+  });
+
+  it.each([
+    ["2026-07-28", []],
+    ["legacy", ["legacy=serve"]],
+  ] as const)("all arrive in order over Streamable HTTP (%s era)", async (era, args) => {
+    const server = await startModernHttp(args);
+    try {
+      const endpoint = make({
+        transport: "streamable-http",
+        id: `burst-http-${era === "legacy" ? "l" : "m"}`,
+        url: server.url,
+        headers: {},
+        protocol: era,
+      });
+      await endpoint.open();
+      for (let round = 0; round < 5; round += 1) {
+        const seen = await seenDuring((onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
+        expect(seen).toEqual(expected);
+      }
+      await endpoint.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
