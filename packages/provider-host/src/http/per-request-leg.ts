@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ToolBox } from "@indus/contract";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { NodeIncomingMessageLike } from "@modelcontextprotocol/node";
-import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
 import type { ServerEventBus } from "@modelcontextprotocol/server";
 import { announceChanges } from "../host-instance";
 import type { ProviderHost } from "../provider-host";
@@ -55,18 +55,25 @@ export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequ
   };
 }
 
-/** The SDK's own era decision for a POST whose body the host already parsed. */
-export function isLegacyPost(request: IncomingMessage, body: unknown): Promise<boolean> {
-  return isLegacyRequest(headersOnly(request), body);
+/**
+ * The SDK's own era decision for a POST whose body the host already parsed:
+ * `classifyInboundRequest`, the step `isLegacyRequest` and the handler run,
+ * fed straight from the Node headers (building a web `Request` just to
+ * classify cost more than the classification).
+ */
+export function isLegacyPost(request: IncomingMessage, body: unknown): boolean {
+  const outcome = classifyInboundRequest({
+    httpMethod: "POST",
+    body,
+    ...header("protocolVersionHeader", request.headers["mcp-protocol-version"]),
+    ...header("mcpMethodHeader", request.headers["mcp-method"]),
+    ...header("mcpNameHeader", request.headers["mcp-name"]),
+  });
+  return outcome.kind === "legacy";
 }
 
-/** The request line and headers as a web `Request`: classifying a parsed body needs no more. */
-function headersOnly(request: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  return new Request(`http://localhost${request.url ?? "/"}`, { method: request.method ?? "POST", headers });
+/** A header as the web `Headers.get` reads it (repeats joined), or nothing when absent. */
+function header<K extends string>(key: K, value: string | string[] | undefined): Partial<Record<K, string>> {
+  if (value === undefined) return {};
+  return { [key]: Array.isArray(value) ? value.join(", ") : value } as Partial<Record<K, string>>;
 }

@@ -129,7 +129,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
     }
     // A session id is 2025-era by definition (the 2026 revision has none).
     const inSession = request.headers["mcp-session-id"] !== undefined;
-    if (sessions !== undefined && (inSession || (await isLegacyPost(request, body.value)))) {
+    if (sessions !== undefined && (inSession || isLegacyPost(request, body.value))) {
       return sessions.post(request, response, body.value);
     }
     return perRequest.serve(request, response, body.value);
