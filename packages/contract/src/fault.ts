@@ -42,6 +42,8 @@ export interface FaultDetails {
   readonly stderrTail?: readonly string[];
   /** Structured data from the other side, e.g. a JSON-RPC error's `data`. */
   readonly data?: JsonValue;
+  /** The JSON-RPC error code the server answered with, so a gateway can pass it on unchanged. */
+  readonly rpcCode?: number;
 }
 
 const PROTOCOL_FAULT_BRAND = faultBrand("ProtocolFault");
@@ -58,6 +60,7 @@ export class ProtocolFault extends Error implements FaultDetails {
   declare readonly exitCode?: number;
   declare readonly stderrTail?: readonly string[];
   declare readonly data?: JsonValue;
+  declare readonly rpcCode?: number;
 
   constructor(kind: FaultKind, message: string, options?: { readonly cause?: unknown } & FaultDetails) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
@@ -66,6 +69,7 @@ export class ProtocolFault extends Error implements FaultDetails {
     if (options?.exitCode !== undefined) this.exitCode = options.exitCode;
     if (options?.stderrTail !== undefined) this.stderrTail = options.stderrTail;
     if (options?.data !== undefined) this.data = options.data;
+    if (options?.rpcCode !== undefined) this.rpcCode = options.rpcCode;
   }
 
   /** True for a fault minted by any copy of `@indus/contract` (brand check, not `instanceof`). */

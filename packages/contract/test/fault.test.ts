@@ -76,6 +76,12 @@ describe("structured fault fields", () => {
     expect("cause" in fault).toBe(false);
   });
 
+  it("carries the server's JSON-RPC error code", () => {
+    const fault = protocolFault("tool-error", "server said no", undefined, { server: "s", rpcCode: -32021 });
+    expect(fault.rpcCode).toBe(-32021);
+    expect("rpcCode" in protocolFault("timeout", "slow")).toBe(false);
+  });
+
   it("leaves absent fields absent (not undefined-valued)", () => {
     const fault = new ProtocolFault("timeout", "slow", { server: "s" });
     expect(Object.keys(fault)).not.toContain("exitCode");

@@ -28,6 +28,7 @@ import { authFailure } from "./http-auth";
 import { describeStderr } from "./stderr-tail";
 import { networkCause } from "./network-cause";
 import { isResponseTooLarge } from "./response-cap";
+import { serverErrorDetails } from "./server-error";
 
 export type FaultSite = "connect" | "list" | "call";
 
@@ -90,7 +91,7 @@ function detailsOf(server: string, exit: ExitInfo | undefined, stderr: readonly 
 /** The fault for `error` raised at `site` while talking to `server`. */
 export function faultAt(site: FaultSite, server: string, error: unknown, evidence: ServerEvidence): ProtocolFault {
   if (isProtocolFault(error)) return error;
-  const details = detailsOf(server, evidence.exit, evidence.stderr);
+  const details = { ...detailsOf(server, evidence.exit, evidence.stderr), ...serverErrorDetails(error) };
   const fault = (kind: FaultKind, message: string, cause: unknown): ProtocolFault =>
     protocolFault(kind, message, cause, details);
   const stderr = describeStderr(evidence.stderr);

@@ -1,7 +1,9 @@
 /**
  * From the raw items of every `tools/list` page to `RemoteTool`s: each item
  * is checked on its own (a bad one is skipped with a reason, never the whole
- * list), names are qualified and made legal, and input schemas normalized.
+ * list), names are qualified and made legal, and input schemas normalized
+ * for models (`parameters`). The item itself rides along untouched as
+ * `wire`: a gateway republishes that, never the model's view.
  */
 import { QUALIFIER, type RemoteTool, type ToolAnnotations } from "@indus/contract";
 import { normalizeSchema } from "@indus/schema-normalizer";
@@ -44,6 +46,7 @@ export function buildRemoteTools(server: string, items: readonly unknown[]): Too
         description: tool.description ?? tool.title ?? "",
         parameters,
         ...(annotations ? { annotations } : {}),
+        wire: tool.raw,
       },
     });
   }

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import type { JsonObject, JsonValue, RemoteCallResult } from "@indus/contract";
+import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
 
 /**
  * Results are taken as they come (`z.any()` does not copy them) and checked
@@ -23,6 +24,8 @@ export interface WireTool {
   readonly description?: string | undefined;
   readonly inputSchema: unknown;
   readonly annotations?: Record<string, unknown> | undefined;
+  /** The whole entry as the server sent it, for gateways to republish unchanged. */
+  readonly raw: JsonObject;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -42,6 +45,7 @@ export function readTool(raw: unknown): { ok: true; tool: WireTool } | { ok: fal
       description: typeof raw["description"] === "string" ? raw["description"] : undefined,
       inputSchema: raw["inputSchema"],
       annotations: isRecord(raw["annotations"]) ? raw["annotations"] : undefined,
+      raw: raw as JsonObject,
     },
   };
 }
@@ -63,7 +67,9 @@ export function keepWithString(items: readonly unknown[], key: string): JsonObje
 /**
  * A `tools/call` result as the server sent it: content blocks untouched (a
  * non-array `content` becomes `[]`; a legacy `toolResult` rides as one block),
- * `structuredContent` when it is an object, `isError` only when `true`.
+ * `structuredContent` when it is an object, `isError` only when `true`, and
+ * the whole result as `wire` (not copied: the SDK hands results over as
+ * parsed, less the 2026 era's `resultType`; see `withoutEnvelope`).
  */
 export function readCallResult(result: unknown): RemoteCallResult {
   if (!isRecord(result)) throw new Error("the tools/call result is not an object");
@@ -73,7 +79,23 @@ export function readCallResult(result: unknown): RemoteCallResult {
   else content = [];
   const structured = result["structuredContent"];
   const isError = result["isError"] === true;
+  const wire = withoutEnvelope(result) as JsonObject;
   return isRecord(structured)
-    ? { content, structuredContent: structured as { [key: string]: JsonValue }, isError }
-    : { content, isError };
+    ? { content, structuredContent: structured as { [key: string]: JsonValue }, isError, wire }
+    : { content, isError, wire };
+}
+
+/**
+ * A 2026-era result less its per-hop envelope: `_meta`'s reserved
+ * `serverInfo` key names the server that answered this hop. A gateway that
+ * passed it on would present the mounted server's identity as its own (the
+ * SDK lets a handler's `_meta` win over the envelope it adds), so it is not
+ * part of what the server said. Copied only when the key is there.
+ */
+function withoutEnvelope(result: Record<string, unknown>): Record<string, unknown> {
+  const meta = result["_meta"];
+  if (!isRecord(meta) || !(SERVER_INFO_META_KEY in meta)) return result;
+  const { [SERVER_INFO_META_KEY]: _hop, ...rest } = meta;
+  const { _meta: _dropped, ...body } = result;
+  return Object.keys(rest).length > 0 ? { ...body, _meta: rest } : body;
 }

@@ -31,7 +31,7 @@ describe("server-everything over HTTP", () => {
     expect(endpoint.transportKind).toBe("streamable-http");
     const tools = await endpoint.listTools();
     expect(tools.some((tool) => tool.descriptor.name === "everything__echo")).toBe(true);
-    await expect(endpoint.invoke("echo", { message: "over http" })).resolves.toEqual({
+    await expect(endpoint.invoke("echo", { message: "over http" })).resolves.toMatchObject({
       content: [{ type: "text", text: "Echo: over http" }],
       isError: false,
     });
@@ -48,7 +48,7 @@ describe("server-everything over HTTP", () => {
     const endpoint = make(streamableHttpServer("fallback", sse.url));
     await endpoint.open();
     expect(endpoint.transportKind).toBe("sse");
-    await expect(endpoint.invoke("echo", { message: "fell back" })).resolves.toEqual({
+    await expect(endpoint.invoke("echo", { message: "fell back" })).resolves.toMatchObject({
       content: [{ type: "text", text: "Echo: fell back" }],
       isError: false,
     });
@@ -85,7 +85,7 @@ describe("Streamable HTTP sessions", () => {
     await endpoint.open();
     await expect(endpoint.invoke("echo", { message: "before" })).resolves.toMatchObject({ isError: false });
     server.forgetSessions();
-    await expect(endpoint.invoke("echo", { message: "after" })).resolves.toEqual({
+    await expect(endpoint.invoke("echo", { message: "after" })).resolves.toMatchObject({
       content: [{ type: "text", text: "http-fixture: after" }],
       isError: false,
     });

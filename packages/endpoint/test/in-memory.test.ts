@@ -27,7 +27,7 @@ it("runs over an injected transport, bypassing the config's", async () => {
     properties: { a: { type: "number" }, b: { type: "number" } },
     required: ["a", "b"],
   });
-  await expect(endpoint.invoke("add", { a: 2, b: 3 })).resolves.toEqual({
+  await expect(endpoint.invoke("add", { a: 2, b: 3 })).resolves.toMatchObject({
     content: [{ type: "text", text: "5" }],
     isError: false,
   });

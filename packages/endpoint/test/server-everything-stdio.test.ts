@@ -16,7 +16,7 @@ it("talks to @modelcontextprotocol/server-everything over stdio", async () => {
       name: "everything__echo",
       parameters: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
     });
-    await expect(endpoint.invoke("echo", { message: "hello" })).resolves.toEqual({
+    await expect(endpoint.invoke("echo", { message: "hello" })).resolves.toMatchObject({
       content: [{ type: "text", text: "Echo: hello" }],
       isError: false,
     });

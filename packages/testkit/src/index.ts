@@ -10,3 +10,4 @@ export * from "./processes";
 export * from "./everything-http";
 export * from "./http-servers";
 export * from "./oauth-fixture";
+export * from "./relay";
