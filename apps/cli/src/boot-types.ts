@@ -65,6 +65,8 @@ export interface McpControl {
   reconnect(id: string): Promise<ServerReport>;
   /** Hide (or show again) a server's tools for the rest of the session. */
   setEnabled(id: string, enabled: boolean): void;
+  /** Tell every ready server that can hear it that the client's roots changed; how many were told. */
+  notifyRootsChanged?(): Promise<number>;
   readonly catalog?: McpCatalogView;
 }
 

@@ -346,6 +346,12 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
       if (!mcp.servers.some((s) => s.id === id)) throw new UsageError(`no MCP server "${id}" in this session`);
       switchable.setEnabled(id, enabled);
     },
+    async notifyRootsChanged() {
+      const ready = (mcp.fleet?.endpoints() ?? []).filter((e) => e.phase === "ready");
+      const told = ready.flatMap((e) => (e.notifyRootsChanged ? [e.notifyRootsChanged()] : []));
+      await Promise.all(told.map((sent) => sent.catch(() => undefined)));
+      return told.length;
+    },
     catalog,
   };
 

@@ -131,7 +131,32 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     value: "patterns",
     description: "Let mutating tools matching these globs run without asking (e.g. bash,everything__*)",
   },
-  { name: "yes", aliases: ["y"], kind: "boolean", group: "session", description: "Let every tool run without asking" },
+  {
+    name: "yes",
+    aliases: ["y"],
+    kind: "boolean",
+    group: "session",
+    description:
+      "Let every tool run without asking; in -p runs also answer a server's form with its defaults when every required field has one",
+  },
+  {
+    name: "add-dir",
+    aliases: [],
+    kind: "list",
+    group: "session",
+    value: "dirs",
+    description:
+      "More folders the session works in, besides the cwd (comma-separated or repeated); MCP servers get them as roots",
+  },
+  {
+    name: "allow-sampling",
+    aliases: [],
+    kind: "list",
+    group: "session",
+    value: "servers",
+    description:
+      "Let these MCP servers (ids or globs) ask the session's model for completions without asking you (-p declines otherwise)",
+  },
   {
     name: "provider",
     aliases: [],

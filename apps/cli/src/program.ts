@@ -50,6 +50,8 @@ export function buildProgram(run: RunLazy): Command {
     "max-turns",
     "allow",
     "yes",
+    "add-dir",
+    "allow-sampling",
     "provider",
     "model",
     "subagent-model",

@@ -16,7 +16,13 @@ describe("the flag table", () => {
   });
 
   it("treats --mcp and --tools as list flags", () => {
-    expect(FLAG_TABLE.filter((row) => row.kind === "list").map((row) => row.name)).toEqual(["mcp", "tools", "allow"]);
+    expect(FLAG_TABLE.filter((row) => row.kind === "list").map((row) => row.name)).toEqual([
+      "mcp",
+      "tools",
+      "allow",
+      "add-dir",
+      "allow-sampling",
+    ]);
   });
 
   it("makes repeated and comma-joined forms equivalent", () => {

@@ -85,6 +85,19 @@ export type AgentEvent =
       readonly usage: UsageTotals;
     }
   | { readonly type: "warning"; readonly message: string }
+  /**
+   * A mounted server asked the session something mid-call (a form, a link to
+   * open, a model completion) and this is how it was answered; `reason` when
+   * the policy, not the user, decided; `usage` for a sampling answer.
+   */
+  | {
+      readonly type: "host_request";
+      readonly server: string;
+      readonly request: "form" | "url" | "sampling";
+      readonly outcome: "accept" | "decline" | "cancel" | "error";
+      readonly reason?: string;
+      readonly usage?: UsageTotals;
+    }
   /** A tool call made by a `task` sub-agent, shown compactly under the parent's call. */
   | { readonly type: "subagent_call"; readonly agent: string; readonly name: string; readonly input: unknown }
   | {

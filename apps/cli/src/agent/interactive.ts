@@ -15,7 +15,7 @@ import { Writable } from "node:stream";
 import { VERSION } from "../version";
 import { cliEnv } from "../cli-env";
 import type { AgentEvent } from "./events";
-import { bindSubAgents, sessionSettings } from "./session-settings";
+import { bindHost, bindSubAgents, sessionSettings } from "./session-settings";
 import { PermissionGate, type PermissionAnswer } from "./permission";
 import { activityLine, makeStyle, summariseInput, type Style } from "./render";
 import { startupWarnings } from "../startup-warnings";
@@ -99,6 +99,11 @@ class TerminalView {
     this.write("\n");
   }
 
+  /** Start a new line unless already at the start of one. */
+  freshLine(): void {
+    if (!this.atLineStart) this.write("\n");
+  }
+
   line(text = ""): void {
     if (!this.atLineStart) this.write("\n");
     this.write(`${text}\n`);
@@ -177,8 +182,12 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   let idleInterrupts = 0;
   let closing = false;
 
-  /** Ask one question on the prompt line, even mid-turn. `undefined` when interrupted. */
-  const ask = (question: string, signal: AbortSignal): Promise<string | undefined> =>
+  /**
+   * Ask one question on the prompt line, even mid-turn. `undefined` when
+   * interrupted. `spaced`: a blank line first (a form's fields follow one
+   * another without).
+   */
+  const ask = (question: string, signal: AbortSignal, spaced = true): Promise<string | undefined> =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve(undefined);
       const finish = (line: string | undefined) => {
@@ -197,7 +206,8 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       };
       signal.addEventListener("abort", onAbort, { once: true });
       pendingQuestion = finish;
-      view.line();
+      if (spaced) view.line();
+      else view.freshLine();
       output.muted = false;
       rl.write(null, { ctrl: true, name: "e" });
       rl.write(null, { ctrl: true, name: "u" });
@@ -232,6 +242,20 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     emit: (event) => view.onEvent(event),
   });
   bindSubAgents(prepared, session, gate, (event) => view.onEvent(event));
+  // Servers' forms, links and sampling requests are asked on the prompt line, like permissions.
+  const idle = new AbortController();
+  const signal = () => busy?.signal ?? idle.signal;
+  bindHost(prepared, session, {
+    terminal: {
+      ask: (question) => ask(question, signal(), false),
+      print: (text) => view.line(text),
+      style,
+      width: Math.max(40, (out.columns ?? 100) - 2),
+    },
+    signal,
+    emit: (event) => view.onEvent(event),
+    env: io.env,
+  });
 
   const slash: SlashContext = {
     session,
@@ -240,6 +264,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     style,
     print: (text) => view.line(text),
     exit: () => rl.close(),
+    host: prepared.host,
   };
 
   // Banner.

@@ -8,6 +8,7 @@ import type { BootedDeck } from "../boot-types";
 import type { SessionCheckpoints } from "./checkpoints";
 import type { ModelConfig } from "./provider-config";
 import type { SubAgentRunner } from "./sub-agent";
+import type { AgentClientHost } from "./host/agent-client-host";
 
 export type { BootOptions };
 
@@ -26,6 +27,10 @@ export interface AgentFlags {
   readonly mcpToolBudget?: number;
   readonly allow?: readonly string[];
   readonly yes?: boolean;
+  /** `--add-dir`: folders besides the cwd, the servers' roots. */
+  readonly addDir?: readonly string[];
+  /** `--allow-sampling`: servers whose sampling requests need no approval. */
+  readonly allowSampling?: readonly string[];
   readonly provider?: string;
   readonly model?: string;
   readonly subagentModel?: string;
@@ -59,4 +64,6 @@ export interface Prepared {
   readonly subagentModel?: string;
   /** What `write`/`edit` changed, per prompt, for `/rewind`. */
   readonly checkpoints: SessionCheckpoints;
+  /** Answers the mounted servers' elicitation, sampling and roots requests; bound to the session once it exists. */
+  readonly host: AgentClientHost;
 }

@@ -113,6 +113,17 @@ export class JsonRenderer implements Renderer {
   }
 }
 
+const HOST_REQUESTS = { form: "input", url: "link", sampling: "sampling" } as const;
+const HOST_OUTCOMES = { accept: "accepted", decline: "declined", cancel: "cancelled", error: "failed" } as const;
+
+function hostRequestLine(event: Extract<AgentEvent, { type: "host_request" }>, style: Style, width: number): string {
+  const outcome = HOST_OUTCOMES[event.outcome];
+  const coloured = event.outcome === "accept" ? style.green(outcome) : style.yellow(outcome);
+  const tokens = event.usage ? style.dim(` (${event.usage.inputTokens} in / ${event.usage.outputTokens} out)`) : "";
+  const reason = event.reason ? style.dim(` — ${clip(event.reason, Math.max(20, width - 40))}`) : "";
+  return `${style.yellow("◆")} ${event.server} ${HOST_REQUESTS[event.request]}: ${coloured}${tokens}${reason}`;
+}
+
 /** The activity log lines shared by `-p` text output and the interactive view. */
 export function activityLine(event: AgentEvent, style: Style, width: number): string[] | undefined {
   switch (event.type) {
@@ -140,6 +151,8 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
       return [`${style.yellow("◆")} plan mode ${event.active ? "on: only read-only tools run" : "off"}`];
     case "warning":
       return [`${style.yellow("warning:")} ${event.message}`];
+    case "host_request":
+      return [hostRequestLine(event, style, width)];
     case "subagent_call":
       return [
         `  ${style.dim(`↳ ${event.agent}: ${event.name} ${summariseInput(event.input, Math.max(20, width - event.name.length - event.agent.length - 10))}`)}`,

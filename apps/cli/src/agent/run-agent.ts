@@ -10,7 +10,7 @@ import readline from "node:readline";
 import { silentProgress, terminalProgress } from "../progress";
 import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
-import { bindSubAgents, sessionSettings } from "./session-settings";
+import { bindHost, bindSubAgents, sessionSettings } from "./session-settings";
 import { SubAgentRunner } from "./sub-agent";
 import { SessionCheckpoints } from "./checkpoints";
 import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
@@ -23,6 +23,8 @@ import { startupWarnings } from "../startup-warnings";
 import { loadSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
 import type { AgentFlags, AgentIo, BootOptions, Prepared } from "./prepared";
+import { AgentClientHost } from "./host/agent-client-host";
+import { addDirsOf } from "./host/add-dir";
 
 export type { AgentFlags, AgentIo, BootDeck, BootOptions, Prepared } from "./prepared";
 
@@ -103,6 +105,12 @@ async function prepare(
 
   const delegate = new SubAgentRunner();
   const checkpoints = new SessionCheckpoints();
+  const host = new AgentClientHost({
+    cwd: cli.cwd,
+    addDirs: addDirsOf(flags.addDir ?? [], cli.cwd),
+    allowSampling: flags.allowSampling ?? [],
+    yes: flags.yes === true,
+  });
   const checked = preflight(config);
   // Off the terminal nothing is drawing: say at once that the model is unusable
   // rather than after the slowest server has started (the deck is closed after).
@@ -119,6 +127,7 @@ async function prepare(
     delegate,
     checkpoint: checkpoints,
     resourceTools: true,
+    clientHost: host.hooks(),
     ...(settings.composioApiKey !== undefined ? { composioApiKey: settings.composioApiKey } : {}),
     webSearch: {
       ...(settings.searxngUrl !== undefined ? { searxngUrl: settings.searxngUrl } : {}),
@@ -156,6 +165,7 @@ async function prepare(
     ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
     delegate,
     checkpoints,
+    host,
     ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
   };
 }
@@ -249,6 +259,8 @@ async function runPrint(
     emit,
   });
   bindSubAgents(prepared, session, gate, emit);
+  // Nobody answers forms or approves sampling in a -p run: the host's policy does.
+  bindHost(prepared, session, { signal: () => controller.signal, emit, env: io.env });
 
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {

@@ -2,7 +2,9 @@
  * What every session of a prepared run shares, whether it answers one task
  * (`-p`) or a whole interactive session: model, deck, places and limits.
  */
+import { hasDisplay, openBrowser } from "../auth/open-browser";
 import type { EventSink } from "./events";
+import type { TerminalPrompter } from "./host/terminal-form";
 import { createLanguageModel } from "./language-model";
 import type { PermissionGate } from "./permission";
 import type { Prepared } from "./prepared";
@@ -22,7 +24,37 @@ export function sessionSettings(prepared: Prepared) {
     ...(prepared.config.maxOutputTokens !== undefined ? { maxOutputTokens: prepared.config.maxOutputTokens } : {}),
     ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
     checkpoints: prepared.checkpoints,
+    hostNotes: (toolName: string) => prepared.host.takeNotes(toolName),
   };
+}
+
+/**
+ * Let the session answer its servers' requests: forms and links on the
+ * terminal when there is one, sampling by the session's model (its tokens
+ * counted into the session's usage).
+ */
+export function bindHost(
+  prepared: Prepared,
+  session: AgentSession,
+  how: {
+    readonly terminal?: TerminalPrompter;
+    readonly signal: () => AbortSignal;
+    readonly emit: EventSink;
+    readonly env: NodeJS.ProcessEnv;
+  },
+): void {
+  prepared.host.bind({
+    ...(how.terminal ? { terminal: how.terminal } : {}),
+    signal: how.signal,
+    emit: how.emit,
+    model: {
+      model: createLanguageModel(prepared.config, prepared.modelId),
+      modelId: prepared.modelId,
+      maxRetries: prepared.config.maxRetries,
+    },
+    countUsage: (usage) => session.countUsage(usage),
+    openUrl: (url) => (hasDisplay(how.env) ? openBrowser(url) : Promise.resolve(false)),
+  });
 }
 
 /** Let `task` start sub-agents from this session: same settings (or `--subagent-model`), same gate. */

@@ -73,6 +73,8 @@ export interface SessionOptions {
   readonly role?: "main" | "sub-agent";
   /** Opens a checkpoint per prompt, so `/rewind` can undo its file changes. */
   readonly checkpoints?: { begin(prompt: string): string };
+  /** Notes for the model about server requests answered during a call to this tool (the client host's). */
+  readonly hostNotes?: (toolName: string) => readonly string[];
 }
 
 export interface TaskResult {
@@ -129,6 +131,8 @@ export class AgentSession {
   private planMode = false;
   private totalUsage: UsageTotals = ZERO_USAGE;
   private totalTurns = 0;
+  /** The task running now, so usage spent on its behalf (sampling) counts into it. */
+  private current: TaskProgress | undefined;
   private readonly disabled = new Set<string>();
   private readonly started = Date.now();
 
@@ -244,13 +248,24 @@ export class AgentSession {
   /** Run one task: the user's prompt, then turns until the model is done. */
   async run(prompt: string, signal: AbortSignal): Promise<TaskResult> {
     const task: TaskProgress = { started: Date.now(), turns: 0, usage: ZERO_USAGE };
+    this.current = task;
     this.options.checkpoints?.begin(prompt);
     this.push({ role: "user", content: prompt });
-    for (;;) {
-      if (signal.aborted) return this.finish(task, "interrupted", "", "interrupted by the user");
-      const done = await this.runTurn(task, signal);
-      if (done) return done;
+    try {
+      for (;;) {
+        if (signal.aborted) return this.finish(task, "interrupted", "", "interrupted by the user");
+        const done = await this.runTurn(task, signal);
+        if (done) return done;
+      }
+    } finally {
+      this.current = undefined;
     }
+  }
+
+  /** Tokens the session's model spent outside its own turns (a server's sampling request). */
+  countUsage(usage: Partial<UsageTotals>): void {
+    this.totalUsage = addUsage(this.totalUsage, usage);
+    if (this.current) this.current.usage = addUsage(this.current.usage, usage);
   }
 
   /** One request to the model and the calls it asked for; a result when the task ends with this turn. */
@@ -533,7 +548,8 @@ export class AgentSession {
       callId: call.id,
       maxChars: this.options.resultMaxChars ?? DEFAULT_RESULT_MAX_CHARS,
     });
-    const text = note ? `${rendered.text}\n\n${note}` : rendered.text;
+    const notes = [...(note ? [note] : []), ...(this.options.hostNotes?.(call.name) ?? [])];
+    const text = [rendered.text, ...notes].join("\n\n");
     const isError = result.isError === true;
     this.emit({
       type: "tool_result",

@@ -7,6 +7,8 @@ import type { Style } from "./render";
 import { startupWarnings } from "../startup-warnings";
 import type { SessionCheckpoints } from "./checkpoints";
 import type { AgentSession } from "./session";
+import type { AgentClientHost } from "./host/agent-client-host";
+import { resolveDir } from "./host/add-dir";
 
 export interface SlashContext {
   readonly session: AgentSession;
@@ -16,6 +18,8 @@ export interface SlashContext {
   readonly style: Style;
   print(text: string): void;
   exit(): void;
+  /** The session's client host (its roots), when it has one. */
+  readonly host?: AgentClientHost;
 }
 
 interface SlashCommand {
@@ -152,6 +156,34 @@ function rewindCommand(args: readonly string[], ctx: SlashContext): void {
   for (const file of done) ctx.print(`${file.action === "deleted" ? "deleted " : "restored"} ${file.path}`);
 }
 
+/** `/add-dir [path]`: list the roots, or add a folder and tell the servers their roots changed. */
+async function addDirCommand(args: readonly string[], ctx: SlashContext): Promise<void> {
+  const roots = ctx.host?.roots;
+  if (!roots) {
+    ctx.print("This session has no roots to add to.");
+    return;
+  }
+  const folders = roots.folders();
+  if (args.length === 0) {
+    for (const folder of folders) ctx.print(`  ${folder}`);
+    ctx.print(ctx.style.dim("/add-dir <path> adds a folder; MCP servers get every folder here as a root"));
+    return;
+  }
+  const resolved = resolveDir(args.join(" "), folders[0] ?? process.cwd());
+  if ("error" in resolved) {
+    ctx.print(ctx.style.red(`✗ /add-dir: ${resolved.error}`));
+    return;
+  }
+  if (!roots.add(resolved.dir)) {
+    ctx.print(`${resolved.dir} is already a root.`);
+    return;
+  }
+  const told = (await ctx.deck.mcp.notifyRootsChanged?.()) ?? 0;
+  ctx.print(
+    `Added ${resolved.dir} (${roots.folders().length} roots${told > 0 ? `; told ${told} server${told === 1 ? "" : "s"}` : ""}).`,
+  );
+}
+
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   { name: "help", usage: "/help", summary: "This list", run: (_args, ctx) => helpCommand(ctx) },
   {
@@ -171,6 +203,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/rewind [n]",
     summary: "List prompts; with n, put back every file write/edit changed since prompt n",
     run: rewindCommand,
+  },
+  {
+    name: "add-dir",
+    usage: "/add-dir [path]",
+    summary: "List the session's folders, or add one (MCP servers get them as roots)",
+    run: addDirCommand,
   },
   {
     name: "clear",

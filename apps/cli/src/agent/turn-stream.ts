@@ -14,12 +14,15 @@ import type { EventSink, UsageTotals } from "./events";
 
 export interface TurnRequest {
   readonly model: LanguageModel;
-  readonly system: string | SystemModelMessage;
+  /** None for a server's sampling request that gave no system prompt. */
+  readonly system?: string | SystemModelMessage;
   readonly messages: ModelMessage[];
   readonly tools: ToolSet;
   readonly signal: AbortSignal;
   readonly maxRetries: number;
   readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+  readonly stopSequences?: readonly string[];
 }
 
 export interface StreamedTurn {
@@ -76,7 +79,7 @@ type AssistantPart =
 async function openStream(request: TurnRequest): Promise<ReadableStream<StreamPart>> {
   const model = request.model as unknown as StreamingModel;
   const prompt = await convertToLanguageModelPrompt({
-    prompt: { system: request.system, messages: request.messages },
+    prompt: { ...(request.system !== undefined ? { system: request.system } : {}), messages: request.messages },
     supportedUrls: (await model.supportedUrls) ?? {},
     download: undefined,
     abortSignal: request.signal,
@@ -95,6 +98,8 @@ async function openStream(request: TurnRequest): Promise<ReadableStream<StreamPa
         toolChoice,
         abortSignal: request.signal,
         ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.stopSequences !== undefined ? { stopSequences: [...request.stopSequences] } : {}),
       }),
     ),
   );

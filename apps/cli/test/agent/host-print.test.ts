@@ -1,0 +1,155 @@
+/**
+ * What a `-p` run answers when a mounted server (server-everything, over
+ * stdio) asks something mid-call: elicitation and sampling are declined with
+ * a reason the model reads in the tool result; `--allow-sampling` lets the
+ * session's model answer sampling (the server's maxTokens as its limit, the
+ * tokens in the run's usage); roots are the cwd and `--add-dir` folders.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  callTool,
+  lastToolResults,
+  say,
+  startFakeModel,
+  type FakeModelServer,
+  type SeenRequest,
+  type Step,
+} from "./fake-model/fake-model-server";
+import {
+  agentSandbox,
+  events,
+  everythingServer,
+  removeBinSnapshot,
+  runAgent,
+  type AgentSandbox,
+} from "./support/agent-cli";
+
+jest.setTimeout(120_000);
+
+let fake: FakeModelServer | undefined;
+let sandbox: AgentSandbox;
+
+beforeEach(() => {
+  sandbox = agentSandbox();
+});
+afterAll(() => removeBinSnapshot());
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  sandbox.cleanup();
+});
+
+async function run(script: Step[], extra: readonly string[]) {
+  fake = await startFakeModel({ script });
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const r = await runAgent(
+    [
+      "-p",
+      "ask the server",
+      "--mcp",
+      mcp,
+      "--allow",
+      "everything__*",
+      "--output-format",
+      "stream-json",
+      "--base-url",
+      fake.baseUrl,
+      "--model",
+      "fake-model",
+      ...extra,
+    ],
+    sandbox,
+  );
+  return { ...r, events: events(r.stdout) };
+}
+
+const resultText = (request: SeenRequest) => lastToolResults(request)[0]!.text;
+
+test("-p declines elicitation and sampling with a reason the model reads, and lists the cwd and --add-dir as roots", async () => {
+  const extra = path.join(sandbox.root, "extra dir");
+  fs.mkdirSync(extra);
+  const r = await run(
+    [
+      callTool("everything__trigger-elicitation-request", {}),
+      callTool("everything__trigger-sampling-request", { prompt: "hello", maxTokens: 20 }),
+      callTool("everything__get-roots-list", {}),
+      say("done"),
+    ],
+    ["--add-dir", extra],
+  );
+  expect(r.code).toBe(0);
+  const [, afterElicit, afterSampling, afterRoots] = fake!.requests;
+
+  const elicited = resultText(afterElicit!);
+  expect(elicited).toContain("❌ User declined to provide the requested information.");
+  expect(elicited).toMatch(
+    /Note from indusr: the server "everything" asked the user for input \("Please provide inputs for the following fields:"\), and indusr declined it: this run is non-interactive \(-p\); with --yes, indusr sends a form's defaults when every required field has one\. Do not retry/,
+  );
+
+  const sampled = resultText(afterSampling!);
+  expect(sampled).toContain("The user rejected the sampling request");
+  expect(sampled).toContain("pass --allow-sampling everything");
+  // Only the agent's own turns reached the model.
+  expect(fake!.requests).toHaveLength(4);
+
+  const roots = resultText(afterRoots!);
+  expect(roots).toContain("Current MCP Roots (2 total)");
+  expect(roots).toContain(`URI: ${pathToFileURL(fs.realpathSync(sandbox.cwd)).href}`);
+  expect(roots).toContain(`URI: ${pathToFileURL(extra).href}`);
+
+  const hostEvents = r.events.filter((e) => e.type === "host_request");
+  expect(hostEvents).toEqual([
+    expect.objectContaining({ server: "everything", request: "form", outcome: "decline" }),
+    expect.objectContaining({ server: "everything", request: "sampling", outcome: "decline" }),
+  ]);
+});
+
+test("--allow-sampling lets the session's model answer with the server's maxTokens, counted in the usage; --yes still declines a form without defaults", async () => {
+  const r = await run(
+    [
+      callTool("everything__trigger-sampling-request", { prompt: "name a colour", maxTokens: 33 }),
+      (request) => {
+        if (request.system !== "You are a helpful test server.") return say(`unexpected system: ${request.system}`);
+        return say("teal", { usage: { input: 7, output: 3 } });
+      },
+      callTool("everything__trigger-elicitation-request", {}),
+      say("done"),
+    ],
+    ["--allow-sampling", "every*", "--yes"],
+  );
+  expect(r.code).toBe(0);
+  const [first, sampling, afterSampling, afterElicit] = fake!.requests;
+  expect(sampling!.messages.map((m) => m.text)).toEqual(["Resource trigger-sampling-request context: name a colour"]);
+  expect(sampling!.tools).toEqual([]);
+  const body = sampling!.body as { max_tokens?: number; max_completion_tokens?: number };
+  expect(body.max_tokens ?? body.max_completion_tokens).toBe(33);
+  expect(first!.tools.length).toBeGreaterThan(0);
+
+  const sampled = resultText(afterSampling!);
+  expect(sampled).toContain('"text": "teal"');
+  expect(sampled).toContain('"model": "fake-model"');
+
+  expect(resultText(afterElicit!)).toContain(
+    "this run is non-interactive (-p), and the form has required fields without defaults",
+  );
+
+  const result = r.events.find((e) => e.type === "result") as { usage: { inputTokens: number; outputTokens: number } };
+  // Three agent turns at the fake model's default 10 in / 5 out, plus the sampling answer.
+  expect(result.usage).toMatchObject({ inputTokens: 3 * 10 + 7, outputTokens: 3 * 5 + 3 });
+  expect(r.events.filter((e) => e.type === "host_request")).toEqual([
+    expect.objectContaining({
+      request: "sampling",
+      outcome: "accept",
+      usage: expect.objectContaining({ inputTokens: 7, outputTokens: 3 }),
+    }),
+    expect.objectContaining({ request: "form", outcome: "decline" }),
+  ]);
+});
+
+test("--add-dir names a folder that is not there: a usage error before anything starts", async () => {
+  const r = await runAgent(["-p", "hi", "--add-dir", "nope", "--base-url", "http://127.0.0.1:9/v1"], sandbox);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`--add-dir: ${path.join(fs.realpathSync(sandbox.cwd), "nope")} does not exist`);
+});

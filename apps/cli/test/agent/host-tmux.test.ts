@@ -1,0 +1,143 @@
+/**
+ * On a real terminal (tmux), the interactive session answers what a mounted
+ * server-everything (stdio) asks mid-call: `trigger-elicitation-request`
+ * through the terminal form (required mark, defaults, re-asked answers that
+ * fail their checks), and `trigger-sampling-request` through the session's
+ * own model once the user approves.
+ */
+import {
+  callTool,
+  lastToolResults,
+  say,
+  startFakeModel,
+  type FakeModelServer,
+} from "./fake-model/fake-model-server";
+import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
+import { TmuxSession } from "./support/tmux";
+
+jest.setTimeout(180_000);
+
+let fake: FakeModelServer | undefined;
+let sandbox: AgentSandbox;
+let tmux: TmuxSession | undefined;
+
+beforeEach(() => {
+  sandbox = agentSandbox();
+});
+afterAll(() => removeBinSnapshot());
+afterEach(async () => {
+  tmux?.kill();
+  tmux = undefined;
+  await fake?.close();
+  fake = undefined;
+  sandbox.cleanup();
+});
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Wait for the `n`th time `question` is asked, then type the answer. */
+async function answer(session: TmuxSession, question: string, typed: string, nth = 1): Promise<void> {
+  await session.waitForCount(new RegExp(`\\? ${escape(question)}.*›`), nth);
+  session.type(typed);
+}
+
+test("the terminal form answers an elicitation, and an approved sampling request is answered by the session's model", async () => {
+  fake = await startFakeModel({
+    script: [
+      callTool("everything__trigger-elicitation-request", {}),
+      (request) => say(`form said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
+      callTool("everything__trigger-sampling-request", { prompt: "name a colour", maxTokens: 25 }),
+      (request) =>
+        say(request.system === "You are a helpful test server." ? "teal" : `unexpected: ${request.system}`, {
+          usage: { input: 11, output: 2 },
+        }),
+      (request) => say(`sampling said: ${/"text": "([^"]*)"/.exec(lastToolResults(request)[0]!.text)?.[1]}`),
+    ],
+  });
+  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  tmux = TmuxSession.start(
+    [
+      process.execPath,
+      bin(),
+      "--session-dir",
+      sandbox.sessions,
+      "--mcp",
+      mcp,
+      "--allow",
+      "everything__*",
+      "--base-url",
+      fake.baseUrl,
+      "--model",
+      "fake-model",
+    ],
+    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
+  );
+  await tmux.waitFor(/everything ✓/);
+  await tmux.waitFor(/^›\s*$/m);
+
+  tmux.type("ask me things");
+  await tmux.waitFor(/◆ everything asks for input/);
+  const intro = await tmux.waitFor(/fill in the form\?/);
+  expect(intro).toContain("Please provide inputs for the following fields:");
+  expect(intro).toContain("13 fields · * required");
+  tmux.type("y");
+
+  const nameLine = await tmux.waitFor(/String\* \(name\) — Your full, legal name/);
+  expect(nameLine).toMatch(/\? name ›/);
+  await answer(tmux, "name", "");
+  await tmux.waitFor(/✗ name: required/);
+  await answer(tmux, "name", "Ada Lovelace", 2);
+  await answer(tmux, "check (y/n)", "y");
+  const firstLine = await tmux.waitFor(/\? firstLine \[It was a dark and stormy night\.\] ›/);
+  expect(firstLine).toContain("String with default (firstLine)");
+  tmux.type("");
+  await answer(tmux, "email (email)", "ada@");
+  await tmux.waitFor(/✗ email: expected an email address/);
+  await answer(tmux, "email (email)", "ada@example.com", 2);
+  await answer(tmux, "homepage (uri)", "https://ada.example");
+  await answer(tmux, "birthdate (date)", "1815-12-10");
+  await answer(tmux, "integer (whole number 1–100) [42]", "500");
+  await tmux.waitFor(/✗ integer: must be at most 100/);
+  await answer(tmux, "integer (whole number 1–100) [42]", "7", 2);
+  await answer(tmux, "number (number 0–1000) [3.14]", "");
+  const friends = await tmux.waitFor(/\? untitledSingleSelectEnum/);
+  expect(friends).toMatch(/1\) Monica\s+2\) Rachel\s+3\) Joey/);
+  await answer(tmux, "untitledSingleSelectEnum", "3");
+  await answer(tmux, "untitledMultipleSelectEnum", "1, piano");
+  await answer(tmux, "titledSingleSelectEnum", "wonder woman");
+  await answer(tmux, "titledMultipleSelectEnum", "");
+  await answer(tmux, "legacyTitledEnum", "Dogs");
+  const summary = await tmux.waitFor(/send to everything\? \[a\]ccept/);
+  expect(summary).toMatch(/untitledMultipleSelectEnum: Guitar, Piano/);
+  expect(summary).toMatch(/legacyTitledEnum: Dogs/);
+  tmux.type("a");
+  await tmux.waitFor(/◆ everything input: accepted/);
+  await tmux.waitFor(/form said: ✅ User provided the requested information!/);
+
+  const formResult = lastToolResults(fake.requests[1]!)[0]!.text;
+  expect(formResult).toContain("- Name: Ada Lovelace");
+  expect(formResult).toContain("- Email: ada@example.com");
+  expect(formResult).toContain("- Favorite Integer: 7");
+  expect(formResult).toContain("- Favorite Number: 3.14");
+  expect(formResult).toMatch(/"untitledSingleSelectEnum": "Joey"/);
+  expect(formResult).toMatch(/"titledSingleSelectEnum": "hero-3"/);
+  expect(formResult).toMatch(/"legacyTitledEnum": "pet-2"/);
+  expect(formResult).toMatch(/"titledMultipleSelectEnum": \[\s*"fish-1"\s*\]/);
+
+  tmux.type("now sample");
+  const asked = await tmux.waitFor(/let the model answer\?/);
+  expect(asked).toContain("everything asks the model for a completion (sampling, up to 25 tokens)");
+  expect(asked).toContain("system: You are a helpful test server.");
+  expect(asked).toContain("user: Resource trigger-sampling-request context: name a colour");
+  // Nothing reached the model before the user approved.
+  expect(fake.requests).toHaveLength(3);
+  tmux.type("y");
+  await tmux.waitFor(/◆ everything sampling: accepted \(11 in \/ 2 out\)/);
+  await tmux.waitFor(/sampling said: teal/);
+  const sampling = fake.requests[3]!.body as { max_tokens?: number; max_completion_tokens?: number };
+  expect(sampling.max_tokens ?? sampling.max_completion_tokens).toBe(25);
+
+  // Sampling tokens are in the session's total: 4 agent turns at 15 tokens each, plus 13.
+  tmux.type("/exit");
+  await tmux.waitFor(/bye · 4 turns · 73 tokens/);
+});
