@@ -126,6 +126,8 @@ export function describeCapability(cap: Capability): ToolDescriptor {
     description: cap.description,
     parameters: cap.parameters,
     annotations: { title: cap.label, readOnlyHint: cap.readOnly },
+    // A grafted MCP tool's own form, for a gateway to republish unchanged.
+    ...(cap.wire === undefined ? {} : { wire: cap.wire }),
   };
 }
 
@@ -157,7 +159,12 @@ function deckToolBox(deck: ToolDeck): ToolBox {
       }
       const signal = options?.signal ?? NEVER;
       const ctx = bindSession(
-        { ...base, signal, ...(options?.onProgress ? { onProgress: options.onProgress } : {}) },
+        {
+          ...base,
+          signal,
+          ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options?.peer ? { peer: options.peer } : {}),
+        },
         deck.session,
       );
       try {
@@ -167,6 +174,7 @@ function deckToolBox(deck: ToolDeck): ToolBox {
           content: result.content,
           isError: result.isError === true,
           ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+          ...(result.wire === undefined ? {} : { wire: result.wire }),
         };
       } catch (error) {
         return {

@@ -1,10 +1,20 @@
 /**
- * A grafted MCP tool as a deck `Card`. Its name is the qualified
- * `<server>__<tool>` the mounted box advertises; running it hands the call to
- * the box's shared runner (which routes it to the owning server) with the
- * call's signal and progress callback, and returns the projected result.
+ * A grafted MCP tool as a deck `Card`. Its name is the one the mounted box
+ * advertises (`<server>__<tool>`, or the server's own); running it hands the
+ * call to the box's shared runner (which routes it to the owning server) with
+ * the call's signal, progress callback and peer, and returns the projected
+ * result. The tool and the result as the server sent them (`wire`) ride along
+ * untouched, for a gateway to republish.
  */
-import type { JsonSchema, ToolAnnotations, ToolBox, ToolDescriptor, ToolResult, ToolRunner } from "@indus/contract";
+import type {
+  JsonObject,
+  JsonSchema,
+  ToolAnnotations,
+  ToolBox,
+  ToolDescriptor,
+  ToolResult,
+  ToolRunner,
+} from "@indus/contract";
 import type { Card, CapabilityCard, ToolContext } from "../vocabulary";
 import { capabilityId } from "../vocabulary";
 import { serverOfQualified, unqualifiedTool } from "@indus/ledger";
@@ -22,6 +32,7 @@ export class BridgeCapability implements Card {
    */
   readonly readOnly = false;
   readonly annotations: ToolAnnotations | undefined;
+  readonly wire?: JsonObject;
 
   constructor(
     descriptor: ToolDescriptor,
@@ -36,16 +47,24 @@ export class BridgeCapability implements Card {
     this.description = descriptor.description;
     this.parameters = descriptor.parameters;
     this.annotations = descriptor.annotations;
+    if (descriptor.wire !== undefined) this.wire = descriptor.wire;
   }
 
   async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
     const outcome = await this.runner.run(
       { id: `bridge_${this.name}_${++callCounter}`, name: this.name, input: input ?? {} },
-      { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) },
+      {
+        signal: ctx.signal,
+        ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+        ...(ctx.peer ? { peer: ctx.peer } : {}),
+      },
     );
-    return outcome.structuredContent === undefined
-      ? { content: outcome.content, isError: outcome.isError }
-      : { content: outcome.content, isError: outcome.isError, structuredContent: outcome.structuredContent };
+    return {
+      content: outcome.content,
+      isError: outcome.isError,
+      ...(outcome.structuredContent === undefined ? {} : { structuredContent: outcome.structuredContent }),
+      ...(outcome.wire === undefined ? {} : { wire: outcome.wire }),
+    };
   }
 }
 

@@ -15,7 +15,9 @@ export type DeckBridgeLedger = BridgeLedger<BridgeCapability>;
 
 function sameTool(a: BridgeCapability, b: BridgeCapability): boolean {
   return (
-    a.description === b.description && JSON.stringify(a.annotations ?? null) === JSON.stringify(b.annotations ?? null)
+    a.description === b.description &&
+    JSON.stringify(a.annotations ?? null) === JSON.stringify(b.annotations ?? null) &&
+    JSON.stringify(a.wire ?? null) === JSON.stringify(b.wire ?? null)
   );
 }
 

@@ -1,5 +1,5 @@
 /** The world a deck tool runs in: cwd, cancellation, and the seams tests swap. */
-import type { ToolProgress } from "@indus/contract";
+import type { ClientHostHooks, ToolProgress } from "@indus/contract";
 
 /** The file-system seam a tool reaches through its context (tests swap it). */
 export interface FsSeam {
@@ -41,4 +41,6 @@ export interface ToolContext {
   readonly fs: FsSeam;
   readonly shell: ShellSeam;
   readonly onProgress?: (progress: ToolProgress) => void;
+  /** The client the call runs for (a gateway's caller): a grafted MCP tool hands it to its server (`RunOptions.peer`). */
+  readonly peer?: ClientHostHooks;
 }
