@@ -7,23 +7,21 @@
  * The low-level `Server` is used on purpose: it serves the box's raw JSON
  * Schemas, where `McpServer`'s schema helpers would re-emit them.
  */
-import { randomUUID } from "node:crypto";
-import type { ToolBox, ToolDescriptor, ToolOutcome, ToolProgress } from "@indus/contract";
-import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import type {
-  CacheHint,
-  CallToolRequest,
-  Implementation,
-  ProgressToken,
-  ServerCapabilities,
-  ServerContext,
-} from "@modelcontextprotocol/server";
+import type { ClientHostHooks, JsonObject, ToolBox } from "@indus/contract";
+import { Server } from "@modelcontextprotocol/server";
+import type { CacheHint, Implementation, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ArgumentValidator } from "./argument-validator";
 import { registerCatalogHandlers } from "./catalog-handlers";
-import { CONNECTION_CLOSED } from "./rpc-errors";
-import { CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
-import { toCallToolResult, toMcpTool, toolErrorResult } from "./tool-mapping";
+import { createClientRelay, sessionsOf } from "./client-relay";
+import type { ClientRelay } from "./client-relay";
+import { peerHooks } from "./peer-hooks";
+import { PEER_REQUEST_OPTIONS } from "./session-registry";
+import type { GatewaySession, SessionRegistry } from "./session-registry";
+import { AS_SENT, CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
+import { callTool } from "./tool-call";
+import type { CallScope } from "./tool-call";
+import { toMcpTool } from "./tool-mapping";
 
 /** Who the host says it is in the `initialize` and `server/discover` answers. */
 export interface ProviderHostInfo {
@@ -45,6 +43,11 @@ export interface ProviderHostOptions {
    * `private`). Default 60 s; list_changed still reaches subscribed clients.
    */
   readonly listTtlMs?: number;
+  /**
+   * Where the mounted servers' requests made outside any call are answered
+   * (see `createClientRelay`). Default: a relay of the host's own.
+   */
+  readonly relay?: ClientRelay;
 }
 
 /** A server and the box calls it is running. */
@@ -52,6 +55,14 @@ export interface HostInstance {
   readonly server: Server;
   /** Running calls: each one's abort handle and its settling. */
   readonly calls: Map<AbortController, Promise<void>>;
+  /** Ends what the host keeps for the instance's client session (call once the server closed). */
+  retire(): void;
+}
+
+/** Builds instances of one host, all sharing its client relay. */
+export interface InstanceBuilder {
+  readonly build: () => HostInstance;
+  readonly relay: ClientRelay;
 }
 
 /** Debounced within a tick, so a burst of box changes is one notification. */
@@ -66,11 +77,9 @@ const DEFAULT_LIST_TTL_MS = 60_000;
 let sharedElicitationValidator: AjvJsonSchemaValidator | undefined;
 
 /** Builds fresh instances for one box; the argument validator is shared by all of them. */
-export function instanceBuilder(
-  box: ToolBox,
-  info: ProviderHostInfo,
-  options: ProviderHostOptions,
-): () => HostInstance {
+export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: ProviderHostOptions): InstanceBuilder {
+  const relay = options.relay ?? createClientRelay();
+  const sessions = sessionsOf(relay);
   const validator = options.validateArguments === false ? undefined : new ArgumentValidator();
   const identity: Implementation = { name: info.name, version: info.version };
   if (info.title !== undefined) identity.title = info.title;
@@ -83,7 +92,7 @@ export function instanceBuilder(
     "resources/templates/list": listHint,
   };
 
-  return () => {
+  const build = (): HostInstance => {
     // The SDK builds a validator per server unless given one; it only checks
     // elicitation answers, which the host never requests.
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
@@ -95,60 +104,48 @@ export function instanceBuilder(
       cacheHints,
     });
     const calls = new Map<AbortController, Promise<void>>();
+    const scope: CallScope = { box, validator, calls, peerFor: (ctx, signal) => callPeer(server, ctx, signal) };
     handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: box.descriptors().map(toMcpTool) }));
     // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
     // handler is registered with unchecked params: the plain registration would parse them twice.
     server.setRequestHandler("tools/call", { params: CHECKED_BY_SERVER }, (params, ctx) =>
-      callTool(box, validator, calls, params, ctx),
+      callTool(scope, params, ctx),
     );
     if (box.catalog !== undefined) registerCatalogHandlers(server, box.catalog);
-    return { server, calls };
+    const session = sessionOf(server, sessions);
+    return { server, calls, retire: () => session.retire() };
+  };
+  return { build, relay };
+}
+
+/**
+ * A 2025-era client becomes a session of the relay once initialized (the
+ * 2026-07-28 revision has no server→client channel outside a request).
+ */
+function sessionOf(server: Server, sessions: SessionRegistry): { retire(): void } {
+  let session: GatewaySession | undefined;
+  let retired = false;
+  server.oninitialized = () => {
+    if (!retired) session = sessions.open(server);
+  };
+  return {
+    retire() {
+      retired = true;
+      if (session !== undefined) sessions.close(session);
+    },
   };
 }
 
-async function callTool(
-  box: ToolBox,
-  validator: ArgumentValidator | undefined,
-  calls: Map<AbortController, Promise<void>>,
-  params: CallToolRequest["params"],
-  ctx: ServerContext,
-) {
-  const name = params.name;
-  const descriptor = findDescriptor(box, name);
-  if (descriptor === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  const input = params.arguments ?? {};
-  if (validator !== undefined) {
-    const check = validator.check(descriptor, input);
-    if (!check.ok) return toolErrorResult(check.message);
-  }
-  const callerSignal = ctx.mcpReq.signal;
-  const controller = new AbortController();
-  const abort = () => controller.abort(callerSignal.reason);
-  if (callerSignal.aborted) abort();
-  else callerSignal.addEventListener("abort", abort, { once: true });
-  let settle!: () => void;
-  calls.set(controller, new Promise<void>((resolve) => (settle = resolve)));
-  // Progress is flushed before the result (the transport writes in order, so
-  // awaiting the latest send suffices). The SDK client (1.32 and 2.4) drops a
-  // report that arrives in the same read as the result (typescript-sdk#2580).
-  let lastProgress: Promise<void> | undefined;
-  const onProgress = progressReporter(ctx.mcpReq._meta?.progressToken, (notification) => {
-    lastProgress = ctx.mcpReq.notify(notification).catch(() => {});
-  });
-  try {
-    const outcome = await runSafely(box, { id: randomUUID(), name, input }, controller.signal, onProgress);
-    if (lastProgress !== undefined) await lastProgress;
-    if (controller.signal.aborted && !callerSignal.aborted) {
-      // Interrupted by the host, not by the client: say so, rather than leave
-      // the client waiting for an answer that will never come.
-      throw new ProtocolError(CONNECTION_CLOSED, `Call to '${name}' interrupted: the provider host is shutting down`);
-    }
-    return toCallToolResult(outcome);
-  } finally {
-    calls.delete(controller);
-    settle();
-    callerSignal.removeEventListener("abort", abort);
-  }
+/**
+ * The calling client as hooks: a 2025-era request sends them as requests
+ * related to the call (over HTTP they ride the call's own stream).
+ */
+function callPeer(server: Server, ctx: ServerContext, signal: AbortSignal): ClientHostHooks {
+  return peerHooks(
+    server.getClientCapabilities(),
+    async (method, params) =>
+      (await ctx.mcpReq.send({ method, params }, AS_SENT, { ...PEER_REQUEST_OPTIONS, signal })) as JsonObject,
+  );
 }
 
 function capabilitiesOf(box: ToolBox): ServerCapabilities {
@@ -193,63 +190,5 @@ export function serverAnnouncer(server: Server, isOpen: () => boolean): ChangeAn
     tools: () => send(() => server.sendToolListChanged()),
     resources: () => send(() => server.sendResourceListChanged()),
     prompts: () => send(() => server.sendPromptListChanged()),
-  };
-}
-
-const descriptorIndex = new WeakMap<readonly ToolDescriptor[], Map<string, ToolDescriptor>>();
-
-/** Looks a tool up by name, indexing each descriptor list the box hands out once. */
-function findDescriptor(box: ToolBox, name: string): ToolDescriptor | undefined {
-  const descriptors = box.descriptors();
-  let index = descriptorIndex.get(descriptors);
-  if (index === undefined) {
-    index = new Map(descriptors.map((descriptor) => [descriptor.name, descriptor]));
-    descriptorIndex.set(descriptors, index);
-  }
-  return index.get(name);
-}
-
-/** The runner promises never to reject; a host must not trust that blindly. */
-async function runSafely(
-  box: ToolBox,
-  call: { id: string; name: string; input: unknown },
-  signal: AbortSignal,
-  onProgress: ((progress: ToolProgress) => void) | undefined,
-): Promise<ToolOutcome> {
-  try {
-    return await box.runner.run(call, onProgress === undefined ? { signal } : { signal, onProgress });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return {
-      callId: call.id,
-      content: [{ type: "text", text: `Tool '${call.name}' failed: ${message}` }],
-      isError: true,
-    };
-  }
-}
-
-type ProgressNotification = {
-  method: "notifications/progress";
-  params: { progressToken: ProgressToken; progress: number; total?: number; message?: string };
-};
-
-/**
- * The runner's progress as `notifications/progress` carrying the caller's own
- * token, or nothing when the caller asked for none. MCP requires progress to
- * increase, so a report that does not is dropped rather than forwarded.
- */
-function progressReporter(
-  token: ProgressToken | undefined,
-  send: (notification: ProgressNotification) => void,
-): ((progress: ToolProgress) => void) | undefined {
-  if (token === undefined) return undefined;
-  let last = Number.NEGATIVE_INFINITY;
-  return (progress) => {
-    if (!Number.isFinite(progress.progress) || progress.progress <= last) return;
-    last = progress.progress;
-    const params: ProgressNotification["params"] = { progressToken: token, progress: progress.progress };
-    if (progress.total !== undefined) params.total = progress.total;
-    if (progress.message !== undefined) params.message = progress.message;
-    send({ method: "notifications/progress", params });
   };
 }

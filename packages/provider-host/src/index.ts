@@ -10,4 +10,6 @@ export type { StdioHostOptions, StdioProviderHost } from "./stdio-host";
 export { DEFAULT_TOKEN_ENV, serveHttp } from "./http/serve-http";
 export type { HttpHostOptions, HttpProviderHost } from "./http/serve-http";
 export { DEFAULT_MAX_BODY_BYTES } from "./http/request-body";
+export { createClientRelay } from "./client-relay";
+export type { ClientRelay } from "./client-relay";
 export { toCallToolResult, toMcpContent, toMcpTool } from "./tool-mapping";

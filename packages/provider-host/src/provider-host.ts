@@ -5,7 +5,7 @@
  * the SDK's serving entries (`createMcpHandler` once per HTTP request,
  * `serveStdio` once per connection), which pick the protocol era.
  */
-import type { ToolBox } from "@indus/contract";
+import type { ClientHostHooks, ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import type { McpRequestContext, Server, Transport } from "@modelcontextprotocol/server";
 import { version } from "../package.json";
@@ -50,6 +50,11 @@ export interface ProviderHost {
    * entry's listen streams carry changes (see `announceChanges`).
    */
   factory(context?: McpRequestContext): Server;
+  /**
+   * The host's clients as hooks, for the mounted servers' requests made
+   * outside any call (see `createClientRelay`).
+   */
+  readonly clientHooks: ClientHostHooks;
 }
 
 /** How long `cancel()` lets aborted calls answer before closing the transport. */
@@ -60,7 +65,7 @@ export function createProviderHost(
   info: ProviderHostInfo = DEFAULT_HOST_INFO,
   options: ProviderHostOptions = {},
 ): ProviderHost {
-  const build = instanceBuilder(box, info, options);
+  const { build, relay } = instanceBuilder(box, info, options);
 
   async function connect(transport: Transport): Promise<RunningProviderHost> {
     const instance = build();
@@ -75,7 +80,7 @@ export function createProviderHost(
     return session.running;
   }
 
-  return { info, box, connect, factory: () => build().server };
+  return { info, box, connect, factory: () => build().server, clientHooks: relay.hooks };
 }
 
 /** A session's lifecycle around one instance: change announcements, end, cancel. */
@@ -93,6 +98,7 @@ export function trackSession(box: ToolBox, instance: HostInstance): { running: R
     closed = true;
     abortCalls(instance, "the client session ended");
     unsubscribe();
+    instance.retire();
     resolveEnded();
   };
   server.onclose = end;

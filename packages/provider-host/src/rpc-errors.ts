@@ -46,12 +46,19 @@ export function toRpcError(error: unknown, site: CatalogSite, uri?: string): Pro
   return new ProtocolError(ProtocolErrorCode.InternalError, message);
 }
 
-function downstreamCode(error: unknown): number | undefined {
+/** The JSON-RPC error a fault carries from the other side (on itself or a cause), if any. */
+export function downstreamRpcError(error: unknown): { code: number; data?: unknown } | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "number" && Number.isSafeInteger(code) && code < 0) return code;
+    const { code, data } = current as { code?: unknown; data?: unknown };
+    if (typeof code === "number" && Number.isSafeInteger(code) && code < 0) {
+      return data === undefined ? { code } : { code, data };
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+function downstreamCode(error: unknown): number | undefined {
+  return downstreamRpcError(error)?.code;
 }

@@ -6,7 +6,7 @@
  * clients. The host adds its own wire (parse-error answers, EOF, EPIPE).
  */
 import type { Readable, Writable } from "node:stream";
-import type { ToolBox } from "@indus/contract";
+import type { ClientHostHooks, ToolBox } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
@@ -31,6 +31,11 @@ export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
   readonly server: Server | undefined;
   /** The era the client opened with, once it did. */
   readonly era: "legacy" | "modern" | undefined;
+  /**
+   * The client as hooks for the mounted servers' requests made outside any
+   * call: answered when it is a 2025-era client that declared the capability.
+   */
+  readonly clientHooks: ClientHostHooks;
 }
 
 /**
@@ -42,7 +47,7 @@ export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
  *     process.exit(0);
  */
 export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promise<StdioProviderHost> {
-  const build = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
+  const { build, relay } = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
   const wire = new StdioHostTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
   const live = new Set<HostInstance>();
   let pinned: { instance: HostInstance; era: "legacy" | "modern" } | undefined;
@@ -60,6 +65,7 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
         live.delete(instance);
         unsubscribe();
         abortCalls(instance, "the client session ended");
+        instance.retire();
       };
       return instance.server;
     },
@@ -74,6 +80,7 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
     get era() {
       return pinned?.era;
     },
+    clientHooks: relay.hooks,
     get inFlight() {
       let count = 0;
       for (const instance of live) count += instance.calls.size;

@@ -29,6 +29,15 @@ export const CHECKED_BY_SERVER: StandardSchemaV1<CallToolRequest["params"]> = {
   },
 };
 
+/** A result "schema" that takes a client's answer as sent: the gateway relays it, the asking server judges it. */
+export const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "indus",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
 export function handleStrictly<P extends StandardSchemaV1>(
   server: Server,
   method: string,

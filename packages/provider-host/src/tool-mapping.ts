@@ -9,12 +9,16 @@ import { ContentBlockSchema } from "@modelcontextprotocol/core";
 import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/server";
 
 /**
- * A descriptor as an MCP tool. The JSON Schema is served as-is (no draft-07
+ * A descriptor as an MCP tool. A tool a server sent (`wire`) is republished
+ * exactly as sent (raw schemas with `$schema`/`$defs`/`$ref`, `outputSchema`,
+ * annotations, title, icons, `_meta`) under the box's name for it. For the
+ * box's own tools the JSON Schema is served as-is (no draft-07
  * re-emission); only a missing or non-object root `type` is set to `"object"`,
  * because MCP requires object-typed input schemas and clients reject the
  * whole listing otherwise.
  */
 export function toMcpTool(descriptor: ToolDescriptor): Tool {
+  if (descriptor.wire !== undefined) return { ...descriptor.wire, name: descriptor.name } as unknown as Tool;
   const parameters = descriptor.parameters;
   const inputSchema = (
     parameters.type === "object" ? parameters : { ...parameters, type: "object" }
@@ -45,8 +49,13 @@ function isMcpContentBlock(value: JsonValue): boolean {
   return ContentBlockSchema.safeParse(value).success;
 }
 
-/** A runner's outcome as the `tools/call` result; `isError` and structured output ride along. */
+/**
+ * A runner's outcome as the `tools/call` result: the server's own when it
+ * came from one; otherwise projected, `isError` and structured output along.
+ */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  // A server's own result passes through unchanged (every block, `_meta`).
+  if (outcome.wire !== undefined) return outcome.wire as unknown as CallToolResult;
   const result: CallToolResult = {
     content: outcome.content.map(toMcpContent),
     isError: outcome.isError === true,

@@ -8,6 +8,7 @@ it("exports exactly these runtime names", () => {
       "DEFAULT_MAX_BODY_BYTES",
       "DEFAULT_TOKEN_ENV",
       "StdioHostTransport",
+      "createClientRelay",
       "createProviderHost",
       "serveHttp",
       "serveStdio",

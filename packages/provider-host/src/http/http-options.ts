@@ -1,5 +1,6 @@
 /** What `serveHttp` takes and what it returns. */
 import type { Server as HttpServer } from "node:http";
+import type { ClientHostHooks } from "@indus/contract";
 import type { ServerEventBus } from "@modelcontextprotocol/server";
 import type { ProviderHostInfo, ProviderHostOptions } from "../provider-host";
 
@@ -63,6 +64,12 @@ export interface HttpProviderHost {
   /** Requests currently being answered (open POSTs; SSE GET and listen streams excluded). */
   readonly inFlight: number;
   readonly httpServer: HttpServer;
+  /**
+   * The host's clients as hooks, for the mounted servers' requests made
+   * outside any call: the most recently active 2025-era session whose client
+   * declared the capability answers (see `createClientRelay`).
+   */
+  readonly clientHooks: ClientHostHooks;
   /**
    * Graceful shutdown: stop accepting, answer new requests 503, let in-flight
    * requests finish for up to `graceMs`, then end every session and connection.

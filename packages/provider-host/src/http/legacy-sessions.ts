@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { RequestId } from "@modelcontextprotocol/server";
 import type { ProviderHost, RunningProviderHost } from "../provider-host";
+import { markReachability } from "../session-registry";
 import { sendError } from "./http-replies";
 
 export interface LegacySessionOptions {
@@ -33,6 +34,8 @@ interface Session {
   readonly running: RunningProviderHost;
   /** Open HTTP exchanges (POSTs and GET streams) of this session. */
   open: number;
+  /** Open GET streams: the only way to the client outside a request. */
+  listening: number;
   lastSeen: number;
   /** The open POST answering each JSON-RPC request id, for cancellation. */
   readonly answering: Map<RequestId, ServerResponse>;
@@ -83,8 +86,9 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
         sessions.set(id, session);
       });
       const running = await host.connect(transport);
-      session = { transport, running, open: 0, lastSeen: Date.now(), answering: new Map() };
+      session = { transport, running, open: 0, listening: 0, lastSeen: Date.now(), answering: new Map() };
       const opened = session;
+      markReachability(running.server, () => opened.listening > 0);
       void running.waiting().then(() => {
         if (opened.id !== undefined) sessions.delete(opened.id);
       });
@@ -109,12 +113,15 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
   async function exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
     session.open++;
     session.lastSeen = Date.now();
+    const listening = request.method === "GET";
+    if (listening) session.listening++;
     const requestIds = messagesOf(body)
       .filter(isJSONRPCRequest)
       .map((message) => message.id);
     for (const id of requestIds) session.answering.set(id, response);
     response.once("close", () => {
       session.open--;
+      if (listening) session.listening--;
       session.lastSeen = Date.now();
       for (const id of requestIds) if (session.answering.get(id) === response) session.answering.delete(id);
     });

@@ -175,6 +175,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       return inFlight;
     },
     httpServer,
+    clientHooks: host.clientHooks,
     close,
   };
 }

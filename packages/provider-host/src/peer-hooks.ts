@@ -1,0 +1,81 @@
+/**
+ * A gateway client as `ClientHostHooks`: the port through which the servers
+ * mounted behind the box ask for elicitation, sampling and roots. Only the
+ * hooks the client declared exist (a hook left out is a capability it lacks,
+ * so the mounted server gets the same refusal the client would give), and
+ * the elicitation modes follow its `elicitation` capability. How a request
+ * reaches the client is the caller's: a related request on the call's own
+ * stream (2025 era), an `input_required` round (2026-07-28), or a request on a
+ * session outside any call.
+ */
+import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject, JsonValue } from "@indus/contract";
+import { protocolFault } from "@indus/contract";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
+import type { ClientCapabilities } from "@modelcontextprotocol/server";
+
+/** The server→client requests a gateway relays. */
+export type PeerMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+/** Sends one request to the client and resolves with its result as sent. */
+export type PeerSend = (method: PeerMethod, params: JsonObject) => Promise<JsonObject>;
+
+type Root = { readonly uri: string; readonly name?: string };
+
+/** The hooks a client with `capabilities` can answer, each sent through `send`. */
+export function peerHooks(capabilities: ClientCapabilities | undefined, send: PeerSend): ClientHostHooks {
+  const modes = elicitModesOf(capabilities);
+  const relay = (method: PeerMethod, params: JsonObject) => send(method, params).catch(rethrowAsFault(method));
+  return {
+    ...(modes.length > 0 && {
+      elicit: async (_server: string, params: JsonObject) =>
+        (await relay("elicitation/create", params)) as unknown as ElicitationAnswer,
+      elicitModes: modes,
+    }),
+    ...(capabilities?.sampling !== undefined && {
+      createMessage: (_server: string, params: JsonObject) => relay("sampling/createMessage", params),
+    }),
+    ...(capabilities?.roots !== undefined && {
+      listRoots: async () => {
+        const result = await relay("roots/list", {});
+        return Array.isArray(result.roots) ? (result.roots as unknown as readonly Root[]) : [];
+      },
+    }),
+  };
+}
+
+/**
+ * The modes an `elicitation` capability admits. An empty object is form
+ * mode (the 2025-06-18 shape, before modes existed).
+ */
+export function elicitModesOf(capabilities: ClientCapabilities | undefined): ElicitationMode[] {
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  if (elicitation === undefined) return [];
+  const modes: ElicitationMode[] = [];
+  if (elicitation.form !== undefined || elicitation.url === undefined) modes.push("form");
+  if (elicitation.url !== undefined) modes.push("url");
+  return modes;
+}
+
+/** The mode an `elicitation/create` asks for (form when unnamed). */
+export function elicitModeOf(params: JsonObject): ElicitationMode {
+  return params.mode === "url" ? "url" : "form";
+}
+
+/**
+ * The client's answer as a fault: a JSON-RPC error keeps its code on the
+ * cause (where `rpc-errors` and the endpoint read it) and its `data`.
+ */
+function rethrowAsFault(method: PeerMethod): (error: unknown) => never {
+  return (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const what = `the client answered ${method} with an error: ${message}`;
+    if (error instanceof ProtocolError) {
+      const data = error.data as JsonValue | undefined;
+      throw protocolFault("protocol", what, error, data === undefined ? undefined : { data });
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      throw protocolFault("timeout", `the client did not answer ${method} in time`, error);
+    }
+    throw protocolFault("not-connected", `${method} could not reach the client: ${message}`, error);
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * The server half of the full-fidelity gateway, as real v2 clients see it
+ * over loopback HTTP and over stdio (the built host as a child process), in
+ * both protocol eras: tools and results republished as the server sent them,
+ * the calling client as the call's peer (elicitation, sampling, roots), and
+ * the host's ambient hooks for requests made outside any call.
+ */
+import { createClientRelay, serveHttp } from "@indus/provider-host";
+import type { HttpProviderHost } from "@indus/provider-host";
+import type { ClientHostHooks } from "@indus/contract";
+import { isProtocolFault } from "@indus/contract";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ClientCapabilities } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { join } from "node:path";
+import { createRelayBox, WIRE_RESULT, WIRE_TOOL } from "./fixtures/relay-box.mjs";
+import { PACKAGE_DIR } from "./support/processes";
+
+jest.setTimeout(60_000);
+
+const RELAY_STDIO_HOST = join(PACKAGE_DIR, "test", "fixtures", "host-relay-stdio.mjs");
+const MODERN = "2026-07-28";
+type Era = "legacy" | "modern";
+type Wire = "http" | "stdio";
+
+const hosts: HttpProviderHost[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+  for (const host of hosts.splice(0)) await host.close({ graceMs: 0 });
+});
+
+const FULL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
+
+/** A v2 client in `era` that answers what `capabilities` declares, tagging each answer with `tag`. */
+function relayClient(era: Era, capabilities: ClientCapabilities, tag = "A"): Client {
+  const client = new Client(
+    { name: `relay-test-${tag}`, version: "1.0.0" },
+    { capabilities, ...(era === "modern" && { versionNegotiation: { mode: { pin: MODERN } } }) },
+  );
+  if (capabilities.elicitation !== undefined) {
+    client.setRequestHandler("elicitation/create", (request) =>
+      Promise.resolve(
+        request.params.mode === "url"
+          ? { action: "accept" as const }
+          : { action: "accept" as const, content: { name: `${tag}:${request.params.message}` } },
+      ),
+    );
+  }
+  if (capabilities.sampling !== undefined) {
+    client.setRequestHandler("sampling/createMessage", () =>
+      Promise.resolve({
+        role: "assistant" as const,
+        content: { type: "text" as const, text: `4 from ${tag}` },
+        model: "m",
+      }),
+    );
+  }
+  if (capabilities.roots !== undefined) {
+    client.setRequestHandler("roots/list", () => Promise.resolve({ roots: [{ uri: `file:///${tag}`, name: tag }] }));
+  }
+  clients.push(client);
+  return client;
+}
+
+async function httpHost(): Promise<HttpProviderHost> {
+  const late: { host?: HttpProviderHost } = {};
+  const { box } = createRelayBox({ ambient: () => late.host?.clientHooks });
+  const host = await serveHttp(box, {});
+  late.host = host;
+  hosts.push(host);
+  return host;
+}
+
+async function connect(wire: Wire, era: Era, capabilities: ClientCapabilities = FULL, tag = "A"): Promise<Client> {
+  const client = relayClient(era, capabilities, tag);
+  if (wire === "http") {
+    const host = hosts[0] ?? (await httpHost());
+    await client.connect(new StreamableHTTPClientTransport(host.url));
+  } else {
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [RELAY_STDIO_HOST], stderr: "pipe" }),
+    );
+  }
+  return client;
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: { type: string; text?: string }[] }).content;
+  return content[0]?.text ?? "";
+}
+
+const MATRIX: [Wire, Era][] = [
+  ["http", "legacy"],
+  ["stdio", "legacy"],
+];
+
+describe.each(MATRIX)("over %s, %s era", (wire, era) => {
+  test("a tool a server sent is listed exactly as sent, under the box's name", async () => {
+    const client = await connect(wire, era);
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === WIRE_TOOL.name)).toEqual(WIRE_TOOL);
+  });
+
+  test("a server's result comes back unchanged: every block type, structured output, _meta", async () => {
+    const client = await connect(wire, era);
+    const result = await client.request({ method: "tools/call", params: { name: WIRE_TOOL.name, arguments: {} } });
+    expect(result).toEqual(WIRE_RESULT);
+  });
+
+  test("arguments of a republished tool are left to its server (2020-12 keywords)", async () => {
+    const client = await connect(wire, era);
+    const args = { name: "x", address: { street: "s", city: "c" }, pair: ["a", 1] };
+    const result = await client.request({ method: "tools/call", params: { name: WIRE_TOOL.name, arguments: args } });
+    expect(result.isError).toBe(false);
+  });
+
+  test("a server's JSON-RPC error reaches the client with its code and data", async () => {
+    const client = await connect(wire, era);
+    const failure = await client
+      .request({ method: "tools/call", params: { name: "upstream-error", arguments: {} } })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProtocolError);
+    expect((failure as ProtocolError).code).toBe(-32602);
+    expect((failure as ProtocolError).data).toEqual({ tool: "gone" });
+  });
+
+  test("the call's peer has only the hooks the client declared", async () => {
+    const client = await connect(wire, era, { elicitation: {} });
+    const result = await client.callTool({ name: "hooks", arguments: {} });
+    expect(JSON.parse(textOf(result))).toEqual({
+      elicit: true,
+      createMessage: false,
+      listRoots: false,
+      elicitModes: ["form"],
+    });
+    expect(textOf(await client.callTool({ name: "sample", arguments: {} }))).toBe("no sampling");
+  });
+
+  test("elicitation, sampling and roots during a call round-trip to the calling client", async () => {
+    const client = await connect(wire, era);
+    expect(JSON.parse(textOf(await client.callTool({ name: "ask", arguments: {} })))).toEqual({
+      action: "accept",
+      content: { name: "A:Your name?" },
+    });
+    expect(JSON.parse(textOf(await client.callTool({ name: "ask", arguments: { mode: "url" } })))).toEqual({
+      action: "accept",
+    });
+    expect(JSON.parse(textOf(await client.callTool({ name: "sample", arguments: {} })))).toMatchObject({
+      role: "assistant",
+      content: { type: "text", text: "4 from A" },
+    });
+    expect(JSON.parse(textOf(await client.callTool({ name: "roots", arguments: {} })))).toEqual([
+      { uri: "file:///A", name: "A" },
+    ]);
+  });
+
+  test("several requests in one call, progress with the caller's token in order", async () => {
+    const client = await connect(wire, era);
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: "ask-twice", arguments: {} },
+      { onprogress: (report) => progress.push(report.progress) },
+    );
+    expect(JSON.parse(textOf(result))).toEqual([
+      { action: "accept", content: { name: "A:first?" } },
+      { action: "accept", content: { name: "A:second?" } },
+    ]);
+    expect(progress).toEqual([1, 2, 3]);
+  });
+});
+
+describe("ambient hooks (requests outside any call)", () => {
+  test("go to the most recently active session that declared the capability", async () => {
+    const host = await httpHost();
+    const noRoots = await connect("http", "legacy", { sampling: {} }, "N");
+    const first = await connect("http", "legacy", FULL, "A");
+    await connect("http", "legacy", FULL, "B");
+    const roots = () => host.clientHooks.listRoots!("upstream");
+    await eventually(roots, [{ uri: "file:///B", name: "B" }]);
+    await first.listTools();
+    expect(await roots()).toEqual([{ uri: "file:///A", name: "A" }]);
+    await noRoots.listTools();
+    const sampled = await host.clientHooks.createMessage!("upstream", { messages: [], maxTokens: 1 });
+    expect(sampled).toMatchObject({ content: { text: "4 from N" } });
+  });
+
+  test("fail with a not-connected fault naming the capability when no client declared it", async () => {
+    const host = await httpHost();
+    await connect("http", "legacy", { elicitation: { form: {} } }, "F");
+    const failure = await host.clientHooks.listRoots!("upstream").catch((error: unknown) => error);
+    expect(isProtocolFault(failure) && failure.kind).toBe("not-connected");
+    expect((failure as Error).message).toMatch(/roots\/list/);
+    const url = await host.clientHooks.elicit!("upstream", {
+      mode: "url",
+      message: "m",
+      url: "https://example.invalid",
+      elicitationId: "1",
+    }).catch((error: unknown) => error);
+    expect((url as Error).message).toMatch(/elicitation \(url mode\)/);
+  });
+
+  test("a session that ended no longer answers", async () => {
+    const host = await httpHost();
+    const client = await connect("http", "legacy", FULL, "A");
+    await eventually(() => host.clientHooks.listRoots!("upstream"), [{ uri: "file:///A", name: "A" }]);
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await client.close();
+    await waitUntil(() => host.sessionCount === 0);
+    await expect(host.clientHooks.listRoots!("upstream")).rejects.toThrow(/no connected client/);
+  });
+
+  test("over stdio, the host's client answers", async () => {
+    const client = await connect("stdio", "legacy");
+    expect(JSON.parse(textOf(await client.callTool({ name: "ambient-roots", arguments: {} })))).toEqual([
+      { uri: "file:///A", name: "A" },
+    ]);
+  });
+
+  test("a relay made first is the one the host answers through", async () => {
+    const relay = createClientRelay();
+    const hooks: ClientHostHooks = relay.hooks;
+    const { box } = createRelayBox();
+    const host = await serveHttp(box, { relay });
+    hosts.push(host);
+    expect(host.clientHooks).toBe(hooks);
+    await connect("http", "legacy", FULL, "R");
+    await eventually(() => hooks.listRoots!("upstream"), [{ uri: "file:///R", name: "R" }]);
+  });
+});
+
+/**
+ * Polls until `read` gives `expected`: a 2025 HTTP session is reachable
+ * outside a call only once its client opened the GET stream, which the SDK
+ * client does just after `connect` resolves.
+ */
+async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    last = await read().catch((error: unknown) => error);
+    if (JSON.stringify(last) === JSON.stringify(expected)) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  expect(last).toEqual(expected);
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not reached");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
