@@ -43,11 +43,15 @@ export interface HostBinding {
   readonly openUrl: (url: string) => Promise<boolean>;
 }
 
-/** JSON-RPC's code for "the user rejected the sampling request" (MCP spec), on the fault the SDK answers with. */
+/** JSON-RPC's code for "the user rejected the sampling request" (MCP spec). */
 const USER_REJECTED = -1;
 
+/**
+ * The refusal the server gets. `rpcCode` is the contract's field for the
+ * code; `code` is what the SDK's request handler puts on the wire today.
+ */
 function rejected(message: string): ProtocolFault {
-  return Object.assign(new ProtocolFault("protocol", message), { code: USER_REJECTED });
+  return Object.assign(new ProtocolFault("protocol", message, { rpcCode: USER_REJECTED }), { code: USER_REJECTED });
 }
 
 export class AgentClientHost {
