@@ -9,7 +9,8 @@
  * auth/* scenarios sign in through the endpoint's OAuth support (the SDK's
  * flow over an in-memory token store). The suite's authorization server
  * approves at once, so the "browser" is one request whose redirect carries
- * the code. A pre-registered client comes from MCP_CONFORMANCE_CONTEXT, as a
+ * the code. Elicitations are accepted with nothing filled in, so the
+ * schema's defaults are what the server gets back. A pre-registered client comes from MCP_CONFORMANCE_CONTEXT, as a
  * user's config would give it.
  */
 import { pathToFileURL } from "node:url";
@@ -68,6 +69,8 @@ const endpoint = createServerEndpoint(
   undefined,
   {
     timeouts: { startupMs: 20_000, listMs: 20_000, callMs: 20_000 },
+    // A user who accepts every question as asked: the endpoint fills in the schema's defaults (SEP-1034).
+    host: { elicit: async () => ({ action: "accept", content: {} }) },
     ...(auth
       ? {
           oauth: {

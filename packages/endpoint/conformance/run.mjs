@@ -3,7 +3,7 @@
  * Runs the official MCP conformance suite's client scenarios against
  * @indus/endpoint (through conformance/client.mjs).
  *
- *   node conformance/run.mjs            CI scenarios (initialize, tools_call, sse-retry and four auth/*); exit 1 on failure
+ *   node conformance/run.mjs            CI scenarios (initialize, tools_call, sse-retry, elicitation defaults, four auth/*); exit 1 on failure
  *   node conformance/run.mjs --all      every client scenario, checked against baseline.json
  *   node conformance/run.mjs --all --write-baseline   record the results in baseline.json (keeps notes)
  *   node conformance/run.mjs --scenario auth/basic-cimd   one scenario
@@ -27,6 +27,7 @@ export const CI_SCENARIOS = [
   "initialize",
   "tools_call",
   "sse-retry",
+  "elicitation-sep1034-client-defaults",
   "auth/metadata-default",
   "auth/basic-cimd",
   "auth/scope-step-up",

@@ -7,6 +7,7 @@
  * classified by site (see `fault-sites.ts`).
  */
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   SdkError,
   SdkErrorCode,
@@ -18,6 +19,7 @@ import {
 } from "@modelcontextprotocol/client";
 import {
   SERVER_ID_PATTERN,
+  type ClientHostHooks,
   isProtocolFault,
   parseServerConfig,
   protocolFault,
@@ -44,7 +46,9 @@ import {
   type EndpointOptions,
   type EndpointTimeouts,
 } from "./endpoint-options";
-import { clientCapabilities, registerHostHandlers } from "./client-host";
+import { callCapabilities, clientCapabilities, registerHostHandlers } from "./client-host";
+import { callScopedTransport, outsideCalls } from "./call-context";
+import { PeerRouter } from "./peer-routing";
 import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
 import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, verdictOf } from "./era-verdicts";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
@@ -101,6 +105,8 @@ export class McpServerEndpoint implements McpEndpoint {
   private readonly clientInfo: ClientIdentity;
   private readonly stderr: StderrTail;
   private readonly injected: Transport | undefined;
+  /** Which client answers the server's requests for input (see `peer-routing.ts`). */
+  private readonly router: PeerRouter;
 
   private phaseValue: EndpointPhase = "idle";
   private faultValue: ProtocolFault | undefined;
@@ -144,6 +150,7 @@ export class McpServerEndpoint implements McpEndpoint {
     const logFile =
       options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
     this.stderr = new StderrTail(options.stderrLines, logFile);
+    this.router = new PeerRouter(config.id, options.host);
   }
 
   get phase(): EndpointPhase {
@@ -606,7 +613,7 @@ export class McpServerEndpoint implements McpEndpoint {
     prior?: PriorDiscovery,
   ): Promise<Session> {
     const client = this.newClient(mode);
-    registerHostHandlers(client, this.config.id, this.options.host);
+    registerHostHandlers(client, this.config.id, this.options.host, this.router);
     const session: Session = { client, transport, kind, era: "legacy", retired: false };
     client.onerror = () => undefined;
     client.onclose = () => this.onSessionClosed(session);
@@ -620,10 +627,14 @@ export class McpServerEndpoint implements McpEndpoint {
       () => client.getProtocolEra() === "modern",
       (issues) => this.droppedTools.push(...issues),
     );
-    await client.connect(sanitized, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) });
+    // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
+    const scoped = callScopedTransport(sanitized);
+    await outsideCalls(() =>
+      client.connect(scoped, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) }),
+    );
     if (client.getProtocolEra() === "modern") {
       session.era = "2026-07-28";
-      session.subscription = await this.listen(client);
+      session.subscription = await outsideCalls(() => this.listen(client));
     }
     return session;
   }
@@ -962,7 +973,12 @@ export class McpServerEndpoint implements McpEndpoint {
     throw new Error(`${method} did not end after ${MAX_PAGES} pages`);
   }
 
-  /** Call a tool by its server-side name; the result is the server's, untouched. */
+  /**
+   * Call a tool by its server-side name; the result is the server's, untouched.
+   * The server's requests for input during the call go to `options.peer`
+   * (see `peer-routing.ts`); in the 2026 era the call also declares that
+   * client's capabilities, so the server itself refuses what it cannot answer.
+   */
   invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
     const request = {
       method: "tools/call",
@@ -976,12 +992,26 @@ export class McpServerEndpoint implements McpEndpoint {
       onProgress: options.onProgress,
       headers: declared ? paramHeaderValues(declared, request.params.arguments) : undefined,
     };
-    return this.onSession(
-      () => `call "${name}"`,
-      "call",
-      (session) =>
-        requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline).then(readCallResult),
+    const peer = options.peer;
+    return this.router.during(peer, () =>
+      this.onSession(
+        () => `call "${name}"`,
+        "call",
+        (session) =>
+          requestWithDeadline<unknown>(
+            session.client,
+            peer && session.era === "2026-07-28" ? this.declaringPeer(request, peer) : request,
+            AnyResultSchema,
+            deadline,
+          ).then(readCallResult),
+      ),
     );
+  }
+
+  /** `request` declaring `peer`'s capabilities (a 2026-era request carries its own). */
+  private declaringPeer<R extends { params: Record<string, unknown> }>(request: R, peer: ClientHostHooks): R {
+    const capabilities = callCapabilities(peer, this.options.host);
+    return { ...request, params: { ...request.params, _meta: { [CLIENT_CAPABILITIES_META_KEY]: capabilities } } };
   }
 
   // ---- resources and prompts -------------------------------------------------

@@ -1,6 +1,6 @@
 /**
  * The official MCP conformance suite's CI client scenarios (initialize,
- * tools_call, sse-retry, and four OAuth ones) against the current source, via conformance/run.mjs.
+ * tools_call, sse-retry, elicitation defaults (SEP-1034), and four OAuth ones) against the current source, via conformance/run.mjs.
  * Needs the npm registry once (npx fetches Node 22 and the suite, then caches
  * them). INDUS_SKIP_CONFORMANCE=1 skips it offline.
  */
@@ -10,7 +10,7 @@ import path from "node:path";
 const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
 
 (skip ? it.skip : it)(
-  "passes the conformance suite's initialize, tools_call, sse-retry and auth client scenarios",
+  "passes the conformance suite's initialize, tools_call, sse-retry, elicitation-defaults and auth client scenarios",
   async () => {
     const script = path.join(__dirname, "..", "conformance", "run.mjs");
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
@@ -23,6 +23,7 @@ const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
     expect(output).toMatch(/PASS {2}initialize/);
     expect(output).toMatch(/PASS {2}tools_call/);
     expect(output).toMatch(/PASS {2}sse-retry/);
+    expect(output).toMatch(/PASS {2}elicitation-sep1034-client-defaults/);
     for (const scenario of ["metadata-default", "basic-cimd", "scope-step-up", "pre-registration"]) {
       expect(output).toMatch(new RegExp(`PASS {2}auth/${scenario}`));
     }

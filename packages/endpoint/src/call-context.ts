@@ -1,0 +1,95 @@
+/**
+ * Which call a piece of work belongs to, by async context: `invoke` runs each
+ * call in its own scope, and a server's request for input (elicitation,
+ * sampling, roots) that arrives in that context belongs to that call's client.
+ *
+ * Where the context comes from:
+ * - a response runs in the scope of the request it answers (see
+ *   `callScopedTransport`): in the 2026 era the SDK answers an
+ *   `input_required` result through the client's handlers from inside the
+ *   response, so those handlers run in the calling scope on every transport;
+ * - over Streamable HTTP a 2025-era server request sent on a call's own POST
+ *   stream is read in that POST's continuation, so it runs in the scope too;
+ * - everything else (a stdio server's 2025-era requests, HTTP's standalone
+ *   GET stream) runs outside any call: sessions are started through
+ *   `outsideCalls`, so a process spawned or a stream opened during a
+ *   reconnect inside some call never inherits that call's scope.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ClientHostHooks } from "@indus/contract";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+
+/** One call in flight: the client it runs for (`undefined`: the endpoint's own host). */
+export interface CallScope {
+  readonly peer: ClientHostHooks | undefined;
+}
+
+const scopes = new AsyncLocalStorage<CallScope>();
+
+export function currentCall(): CallScope | undefined {
+  return scopes.getStore();
+}
+
+export function runInCall<T>(scope: CallScope, work: () => T): T {
+  return scopes.run(scope, work);
+}
+
+/** Run `work`, and whatever it starts, outside any call's scope. */
+export function outsideCalls<T>(work: () => T): T {
+  return scopes.exit(work);
+}
+
+/** The fields read here, on any JSON-RPC message. */
+interface Message {
+  readonly id?: string | number | undefined;
+  readonly method?: string | undefined;
+  readonly params?: { readonly requestId?: string | number | undefined } | undefined;
+}
+
+/**
+ * `transport` delivering each response in the scope of the call that sent
+ * its request. Only requests sent inside a call are remembered; a
+ * cancellation or close forgets them.
+ */
+export function callScopedTransport(transport: Transport): Transport {
+  const pending = new Map<string | number, CallScope>();
+  return new Proxy(transport, {
+    get(target, key) {
+      if (key === "send") {
+        return (message: JSONRPCMessage, options?: unknown) => {
+          const { id, method, params } = message as Message;
+          if (method === undefined) return target.send(message, options as never);
+          if (id !== undefined) {
+            const scope = scopes.getStore();
+            if (scope) pending.set(id, scope);
+          } else if (method === "notifications/cancelled" && params?.requestId !== undefined) {
+            pending.delete(params.requestId);
+          }
+          return target.send(message, options as never);
+        };
+      }
+      if (key === "close") {
+        return () => {
+          pending.clear();
+          return target.close();
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set(target, key, value: unknown) {
+      if (key === "onmessage" && typeof value === "function") {
+        const deliver = value as (message: JSONRPCMessage, extra?: unknown) => void;
+        target.onmessage = (message, extra) => {
+          const { id, method } = message as Message;
+          const scope = id !== undefined && method === undefined ? pending.get(id) : undefined;
+          if (scope === undefined) return deliver(message, extra);
+          pending.delete(id!);
+          return scopes.run(scope, () => deliver(message, extra));
+        };
+        return true;
+      }
+      return Reflect.set(target, key, value, target);
+    },
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * Which client answers a server's request for input. A gateway mounts one
+ * connection per server for many clients, so a request must reach the client
+ * whose call caused it and no other: a wrong guess leaks one client's
+ * question, model prompt or workspace roots to another. In order:
+ *
+ * 1. inside a call's async context (see `call-context.ts`): that call's client;
+ * 2. else, with calls in flight that all run for one client: that client;
+ * 3. else, with several clients' calls in flight: the only one of them able to
+ *    answer, or a refusal (never a guess);
+ * 4. with nothing in flight: the endpoint's own host (`EndpointOptions.host`).
+ *
+ * A chosen client that cannot answer gets the error the SDK's own server
+ * raises for a capability the client lacks: `-32021` with the missing
+ * capabilities as `data.requiredCapabilities`.
+ */
+import type { ClientHostHooks, ElicitationMode } from "@indus/contract";
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ClientCapabilities,
+} from "@modelcontextprotocol/client";
+import { currentCall, runInCall, type CallScope } from "./call-context";
+
+/** What a server asked for, as far as choosing a client goes. */
+export type InputNeed =
+  | { readonly kind: "elicit"; readonly mode: ElicitationMode }
+  | { readonly kind: "createMessage" }
+  | { readonly kind: "listRoots" };
+
+const METHODS = { elicit: "elicitation/create", createMessage: "sampling/createMessage", listRoots: "roots/list" };
+
+/** The elicitation modes a client answers (form unless it says otherwise). */
+export function elicitModes(host: ClientHostHooks): readonly ElicitationMode[] {
+  return host.elicitModes ?? ["form"];
+}
+
+export function canAnswer(host: ClientHostHooks | undefined, need: InputNeed): boolean {
+  if (!host) return false;
+  switch (need.kind) {
+    case "elicit":
+      return host.elicit !== undefined && elicitModes(host).includes(need.mode);
+    case "createMessage":
+      return host.createMessage !== undefined;
+    case "listRoots":
+      return host.listRoots !== undefined;
+  }
+}
+
+/** The capabilities a client lacking `need` would have to declare, as the SDK's server names them. */
+function required(need: InputNeed): ClientCapabilities {
+  switch (need.kind) {
+    case "elicit":
+      return { elicitation: need.mode === "url" ? { url: {} } : { form: {} } };
+    case "createMessage":
+      return { sampling: {} };
+    case "listRoots":
+      return { roots: {} };
+  }
+}
+
+/** The SDK server's own words for each missing capability. */
+function lacking(need: InputNeed): string {
+  switch (need.kind) {
+    case "elicit":
+      return need.mode === "url" ? "URL elicitation" : "elicitation";
+    case "createMessage":
+      return "sampling";
+    case "listRoots":
+      return "listing roots";
+  }
+}
+
+export function missingCapability(need: InputNeed): ProtocolError {
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: required(need) },
+    `Client does not support ${lacking(need)} (required for ${METHODS[need.kind]})`,
+  );
+}
+
+/** Tracks one endpoint's calls in flight and picks the client for each request for input. */
+export class PeerRouter {
+  private readonly inFlight = new Set<CallScope>();
+
+  constructor(
+    private readonly server: string,
+    private readonly ambient: ClientHostHooks | undefined,
+  ) {}
+
+  /** Run one call for `peer` (absent: the endpoint's own host), in its own scope, counted while in flight. */
+  during<T>(peer: ClientHostHooks | undefined, call: () => Promise<T>): Promise<T> {
+    const scope: CallScope = { peer };
+    this.inFlight.add(scope);
+    const done = () => this.inFlight.delete(scope);
+    let running: Promise<T>;
+    try {
+      running = runInCall(scope, call);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    return running.finally(done);
+  }
+
+  /** The client that answers `need` now, or the JSON-RPC error to answer the server with. */
+  choose(need: InputNeed): ClientHostHooks | ProtocolError {
+    const scope = currentCall();
+    const chosen = scope ? (scope.peer ?? this.ambient) : this.fromInFlight(need);
+    if (chosen instanceof ProtocolError) return chosen;
+    return canAnswer(chosen, need) ? chosen! : missingCapability(need);
+  }
+
+  private fromInFlight(need: InputNeed): ClientHostHooks | undefined | ProtocolError {
+    if (this.inFlight.size === 0) return this.ambient;
+    const clients = [...new Set([...this.inFlight].map((scope) => scope.peer ?? this.ambient))];
+    if (clients.length === 1) return clients[0];
+    const able = clients.filter((client) => canAnswer(client, need));
+    if (able.length === 1) return able[0];
+    if (able.length === 0) return missingCapability(need);
+    return new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `server "${this.server}" sent ${METHODS[need.kind]} outside any one call while ${able.length} clients able to answer have calls in flight; refused rather than guessed (a wrong guess would show one client's request to another)`,
+      { reason: "ambiguous-client", server: this.server },
+    );
+  }
+}

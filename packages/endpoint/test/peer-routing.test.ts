@@ -1,0 +1,202 @@
+/**
+ * A server's requests for input reach the client whose call caused them, and
+ * no other: against the relay fixture (a v2-SDK server) in both eras, with
+ * two clients calling at once, clients lacking a capability, and the
+ * endpoint's own host for work outside any call.
+ */
+import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject, ServerConfig } from "@indus/contract";
+import { memoryEraVerdictStore } from "@indus/contract";
+import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
+import { relay, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
+import { PeerRouter } from "../src/peer-routing";
+
+let http: RelayHttpServer;
+let open: McpServerEndpoint[] = [];
+beforeAll(async () => {
+  http = await startRelayHttp();
+});
+afterAll(() => http.close());
+afterEach(async () => {
+  await Promise.all(open.map((endpoint) => endpoint.close()));
+  open = [];
+});
+
+type Hook = "elicit" | "createMessage" | "listRoots";
+
+/** A client that answers everything (but the hooks it goes `without`) and records what it was asked. */
+function client(
+  name: string,
+  { without = [], modes = ["form", "url"] }: { without?: readonly Hook[]; modes?: readonly ElicitationMode[] } = {},
+): ClientHostHooks & { asked: string[] } {
+  const asked: string[] = [];
+  const hooks: ClientHostHooks & { asked: string[] } = {
+    asked,
+    elicitModes: modes,
+    elicit: async (_server: string, params: JsonObject): Promise<ElicitationAnswer> => {
+      asked.push(`elicit ${params["mode"] === "url" ? "url" : "form"}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return params["mode"] === "url"
+        ? { action: "accept", content: {} }
+        : { action: "accept", content: { name: name } };
+    },
+    createMessage: async () => {
+      asked.push("sample");
+      return { role: "assistant", content: { type: "text", text: `model of ${name}` }, model: name };
+    },
+    listRoots: async () => {
+      asked.push("roots");
+      return [{ uri: `file:///${name}`, name }];
+    },
+  };
+  for (const hook of without) delete (hooks as Partial<Record<Hook, unknown>>)[hook];
+  return hooks;
+}
+
+type Setup = readonly [transport: "stdio" | "streamable-http", protocol: "legacy" | "2026-07-28"];
+// Legacy over HTTP is left out: the SDK's stateless legacy serving cannot send server requests at all.
+const setups: Setup[] = [
+  ["stdio", "legacy"],
+  ["stdio", "2026-07-28"],
+  ["streamable-http", "2026-07-28"],
+];
+
+async function connect([transport, protocol]: Setup, host: ClientHostHooks | undefined): Promise<McpServerEndpoint> {
+  const config: ServerConfig =
+    transport === "stdio"
+      ? relay("relay", [], { protocol })
+      : { transport, id: "relay", url: http.url, headers: {}, protocol };
+  const endpoint = createServerEndpoint(config, undefined, {
+    eraVerdicts: memoryEraVerdictStore(),
+    ...(host ? { host } : {}),
+  });
+  open.push(endpoint);
+  await endpoint.open();
+  return endpoint;
+}
+
+const text = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
+
+describe.each(setups)("over %s in the %s era", (transport, protocol) => {
+  const setup = [transport, protocol] as const;
+
+  it("routes elicitation, sampling and roots to the calling client, never the endpoint's host", async () => {
+    const ambient = client("ambient");
+    const alice = client("alice");
+    const endpoint = await connect(setup, ambient);
+    const asked = JSON.parse(text(await endpoint.invoke("ask", {}, { peer: alice }))) as JsonObject;
+    // The SDK fills the schema's defaults the client left out (SEP-1034).
+    expect(asked).toEqual({ action: "accept", content: { name: "alice", age: 36, color: "green" } });
+    expect(text(await endpoint.invoke("sample", {}, { peer: alice }))).toContain("model of alice");
+    expect(text(await endpoint.invoke("roots", {}, { peer: alice }))).toContain("file:///alice");
+    expect(text(await endpoint.invoke("ask_url", {}, { peer: alice }))).toContain("accept");
+    expect(alice.asked).toEqual(["elicit form", "sample", "roots", "elicit url"]);
+    expect(ambient.asked).toEqual([]);
+  });
+
+  it("a call without a peer is answered by the endpoint's own host", async () => {
+    const ambient = client("ambient");
+    const endpoint = await connect(setup, ambient);
+    expect(text(await endpoint.invoke("roots", {}))).toContain("file:///ambient");
+    expect(ambient.asked).toEqual(["roots"]);
+  });
+
+  it("a client without the capability gets the SDK server's own missing-capability answer", async () => {
+    const endpoint = await connect(setup, client("ambient"));
+    const formOnly = client("bob", { without: ["createMessage"], modes: ["form"] });
+    if (protocol === "2026-07-28") {
+      // The call declares bob's capabilities: the server refuses it itself (-32021).
+      await expect(endpoint.invoke("sample", {}, { peer: formOnly })).rejects.toMatchObject({
+        name: "ProtocolFault",
+        rpcCode: -32021,
+        data: { requiredCapabilities: { sampling: {} } },
+      });
+      await expect(endpoint.invoke("ask_url", {}, { peer: formOnly })).rejects.toMatchObject({ rpcCode: -32021 });
+    } else {
+      // The connection declared sampling; our answer is the -32021 the SDK's server would raise.
+      const result = await endpoint.invoke("sample", {}, { peer: formOnly });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain("Client does not support sampling (required for sampling/createMessage)");
+    }
+    expect(formOnly.asked).toEqual([]);
+  });
+});
+
+describe("two clients calling at once", () => {
+  it.each([
+    ["stdio", "2026-07-28"],
+    ["streamable-http", "2026-07-28"],
+  ] as const)("over %s in the %s era each get only their own requests", async (transport, protocol) => {
+    const endpoint = await connect([transport, protocol], client("ambient"));
+    const alice = client("alice");
+    const bob = client("bob");
+    const calls = Array.from({ length: 20 }, (_, i) => {
+      const peer = i % 2 === 0 ? alice : bob;
+      return endpoint.invoke(i % 4 < 2 ? "ask" : "roots", {}, { peer }).then((result) => [peer, text(result)] as const);
+    });
+    for (const [peer, answer] of await Promise.all(calls)) {
+      const own = peer === alice ? "alice" : "bob";
+      expect(answer).toContain(own);
+      expect(answer).not.toContain(own === "alice" ? "bob" : "alice");
+    }
+    expect(alice.asked).toHaveLength(10);
+    expect(bob.asked).toHaveLength(10);
+  });
+
+  it("over stdio in the 2025 era a request that no call context claims is refused, not guessed", async () => {
+    // Over stdio a 2025-era server request carries nothing tying it to a call.
+    const endpoint = await connect(["stdio", "legacy"], client("ambient"));
+    const alice = client("alice");
+    const bob = client("bob");
+    const [a, b] = await Promise.all([
+      endpoint.invoke("roots", {}, { peer: alice }),
+      endpoint.invoke("roots", {}, { peer: bob }),
+    ]);
+    for (const result of [a, b]) {
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain("refused rather than guessed");
+    }
+    expect([...alice.asked, ...bob.asked]).toEqual([]);
+  });
+
+  it("over stdio in the 2025 era goes to the only client in flight able to answer", async () => {
+    const endpoint = await connect(["stdio", "legacy"], client("ambient"));
+    const alice = client("alice");
+    const noRoots = client("bob", { without: ["listRoots"] });
+    const [a] = await Promise.all([
+      endpoint.invoke("roots", {}, { peer: alice }),
+      endpoint.invoke("ask", {}, { peer: noRoots }),
+    ]);
+    expect(text(a)).toContain("file:///alice");
+  });
+});
+
+describe("PeerRouter outside any call's context", () => {
+  const never = new Promise<never>(() => undefined);
+  const alice = client("alice");
+  const bob = client("bob", { without: ["createMessage"] });
+
+  it("goes to the endpoint's host when nothing is in flight", () => {
+    const ambient = client("ambient");
+    expect(new PeerRouter("s", ambient).choose({ kind: "listRoots" })).toBe(ambient);
+  });
+
+  it("goes to the one client with calls in flight, or the only one able to answer", () => {
+    const router = new PeerRouter("s", client("ambient"));
+    void router.during(alice, () => never);
+    void router.during(alice, () => never);
+    expect(router.choose({ kind: "listRoots" })).toBe(alice);
+    void router.during(bob, () => never);
+    expect(router.choose({ kind: "createMessage" })).toBe(alice);
+    expect(router.choose({ kind: "listRoots" })).toMatchObject({ code: -32603, data: { reason: "ambiguous-client" } });
+  });
+
+  it("answers -32021 when the one client in flight lacks the capability", () => {
+    const router = new PeerRouter("s", client("ambient"));
+    void router.during(bob, () => never);
+    expect(router.choose({ kind: "createMessage" })).toMatchObject({
+      code: -32021,
+      message: "Client does not support sampling (required for sampling/createMessage)",
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+  });
+});
