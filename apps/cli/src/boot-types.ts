@@ -3,7 +3,7 @@
  * plus grafted MCP tools), where each tool came from, each server's outcome,
  * config diagnostics, live MCP control, and one teardown.
  */
-import type { EndpointPhase, FaultKind, JsonObject, ToolBox } from "@indus/contract";
+import type { EndpointPhase, FaultKind, JsonObject, ProtocolFault, ToolBox } from "@indus/contract";
 
 export type ToolOrigin = "built-in" | "app" | "server";
 
@@ -96,5 +96,15 @@ export interface BootedDeck {
   /** The `websearch` backend and where its setting came from; none when unconfigured. */
   readonly webSearch?: { readonly name: string; readonly source: string };
   readonly unoffered?: readonly UnofferedTool[];
+  /** The mounted servers' name clashes (`names: "as-is"`); absent when nothing was mounted. */
+  readonly names?: NameClashes;
   close(): Promise<void>;
+}
+
+/** Clashes between mounted servers' names, as `ProtocolFault`s naming both servers (see `@indus/fleet`). */
+export interface NameClashes {
+  /** The clashes standing now, after the servers settled. */
+  standing(): Promise<readonly ProtocolFault[]>;
+  /** Each later clash (a list change), once. */
+  onClash(listener: (fault: ProtocolFault) => void): () => void;
 }

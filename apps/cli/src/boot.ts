@@ -4,7 +4,13 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import { type ClientHostHooks, type ServerConfig, type ToolBox } from "@indus/contract";
+import {
+  protocolFault,
+  type ClientHostHooks,
+  type ProtocolFault,
+  type ServerConfig,
+  type ToolBox,
+} from "@indus/contract";
 import { isDeckFault, type Capability, type CheckpointStore, type DelegateRunner, type Profile } from "@indus/deck";
 import {
   appNovelCards,
@@ -19,12 +25,13 @@ import {
   type ServerProgress as DeckServerProgress,
 } from "@indus/deck";
 import { fileEraVerdictStore } from "@indus/endpoint";
-import { fleetMount } from "@indus/fleet";
+import { fleetMount, type FleetMounted, type MountedToolBox, type NamingMode } from "@indus/fleet";
 import type {
   BootedDeck,
   ConfigDiagnostic,
   DeferredTools,
   McpControl,
+  NameClashes,
   ServerReport,
   ToolOrigin,
   UnofferedTool,
@@ -77,6 +84,10 @@ export interface BootOptions {
    * capability every endpoint declares; none: the servers get no such capability.
    */
   readonly clientHost?: ClientHostHooks;
+  /** How mounted tools, prompts and resources are named: `prefixed` (default) or the servers' own (`as-is`). */
+  readonly names?: NamingMode;
+  /** False: no built-in tools or app cards, only the mounted servers' (a gateway standing in for them). */
+  readonly builtins?: boolean;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -200,12 +211,19 @@ function sessionOAuth(env: NodeJS.ProcessEnv): EndpointOAuthOptions {
 export async function connectMcp(
   options: Pick<
     BootOptions,
-    "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive" | "clientHost"
+    "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive" | "clientHost" | "names"
   >,
-): Promise<{ mcp: McpBoot; reports: () => ServerReport[]; diagnostics: ConfigDiagnostic[] }> {
+): Promise<{
+  mcp: McpBoot;
+  reports: () => ServerReport[];
+  diagnostics: ConfigDiagnostic[];
+  mounted?: MountedToolBox;
+}> {
   const sink = options.progress ?? silentProgress;
   const connectMs = new Map<string, number>();
   let mcp: McpBoot;
+  // The fleet's own box behind what the deck grafted: it knows the mounted servers' name clashes.
+  let mounted: FleetMounted | undefined;
   try {
     const config = await loadConfig({
       cwd: options.cwd,
@@ -217,16 +235,20 @@ export async function connectMcp(
       config,
       env: options.env ?? process.env,
       // The CLI is where the deck meets the fleet: the deck only sees the mount port.
-      mount: fleetMount({
-        endpointOptions: {
-          ...(options.logDir ? { logDir: startRunLogs(options.logDir) } : {}),
-          closeGraceMs: closeGraceMsOf(options.env ?? process.env),
-          // Each server's protocol era is negotiated once, then remembered here.
-          eraVerdicts: fileEraVerdictStore(eraVerdictFile(options.env ?? process.env)),
-          oauth: sessionOAuth(options.env ?? process.env),
-          ...(options.clientHost ? { host: options.clientHost } : {}),
-        },
-      }),
+      mount: watchMount(
+        (box) => (mounted = box),
+        fleetMount({
+          ...(options.names ? { names: options.names } : {}),
+          endpointOptions: {
+            ...(options.logDir ? { logDir: startRunLogs(options.logDir) } : {}),
+            closeGraceMs: closeGraceMsOf(options.env ?? process.env),
+            // Each server's protocol era is negotiated once, then remembered here.
+            eraVerdicts: fileEraVerdictStore(eraVerdictFile(options.env ?? process.env)),
+            oauth: sessionOAuth(options.env ?? process.env),
+            ...(options.clientHost ? { host: options.clientHost } : {}),
+          },
+        }),
+      ),
       onProgress: progressFeed(sink, connectMs),
       ...(options.selectServers ? { select: options.selectServers } : {}),
     });
@@ -242,7 +264,46 @@ export async function connectMcp(
   }));
   if (mcp.fault && isDeckFault(mcp.fault))
     diagnostics.push({ file: "(config)", message: mcp.fault.message, severity: "warning" });
-  return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics };
+  const fleetBox = mounted?.box;
+  return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics, ...(fleetBox ? { mounted: fleetBox } : {}) };
+}
+
+/**
+ * The mounted servers' name clashes: between servers (the fleet's), and, for
+ * names kept as-is, a server's tool hidden by a built-in of the same name.
+ */
+function nameClashes(mounted: MountedToolBox, builtins: ReadonlySet<string>): NameClashes {
+  const hidden = (): ProtocolFault[] =>
+    mounted.names === "prefixed"
+      ? []
+      : mounted
+          .descriptors()
+          .filter((descriptor) => builtins.has(descriptor.name))
+          .map((descriptor) => {
+            const server = mounted.resolve(descriptor.name)?.ref.server ?? "";
+            return protocolFault(
+              "protocol",
+              `server "${server}" offers tool "${descriptor.name}", which indusr's built-in of that name hides (names as-is; --no-builtins leaves only the servers' tools)`,
+              undefined,
+              { server, data: { nameClash: { kind: "tool", name: descriptor.name, servers: ["(built-in)", server] } } },
+            );
+          });
+  return {
+    standing: async () => [...(await mounted.nameClashes()), ...hidden()],
+    onClash: (listener) => mounted.onNameClash(listener),
+  };
+}
+
+/** A mount port that also hands each mount to `seen` (the deck only keeps the contract's view of it). */
+function watchMount(
+  seen: (mounted: FleetMounted) => void,
+  mount: (servers: readonly ServerConfig[]) => FleetMounted,
+): (servers: readonly ServerConfig[]) => FleetMounted {
+  return (servers) => {
+    const mounted = mount(servers);
+    seen(mounted);
+    return mounted;
+  };
 }
 
 /** Which servers' tools stay out of the model's list, decided once the servers have listed them. */
@@ -287,6 +348,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   if (options.noTools) return emptyDeck();
 
   let deck = provisionDeck(options.profile, ctx);
+  if (options.builtins === false) deck = deck.retain(() => false);
   if (options.tools && options.tools.length > 0) {
     const selection = selectTools(
       options.tools,
@@ -304,7 +366,9 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     deck = deck.retain((cap) => selection.keep(cap));
   }
 
-  const { mcp, reports, diagnostics } = await connectMcp(options);
+  const builtinNames = new Set(deck.tools().map((cap) => cap.name));
+  const { mcp, reports, diagnostics, mounted } = await connectMcp(options);
+  const names = mounted ? nameClashes(mounted, builtinNames) : undefined;
   const deferred = deferralOf(mcp, options.mcpToolBudget);
   gateway.attach(mcp.source);
   const unoffered: UnofferedTool[] = [];
@@ -368,6 +432,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     mcp: control,
     deferred,
     unoffered,
+    ...(names ? { names } : {}),
     ...(search ? { webSearch: { name: search.backend.name, source: search.source } } : {}),
     close,
   };

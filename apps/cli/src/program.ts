@@ -202,6 +202,18 @@ export function buildProgram(run: RunLazy): Command {
         .option(
           "--session-prefix <marker>",
           "Start every 2025-era session id with this replica marker (e.g. a.), for session-pinning proxies",
+        )
+        .addOption(
+          new Option(
+            "--names <mode>",
+            "How mounted tools, prompts and resources are named: prefixed (<server>__<tool>) or as-is (the servers' own names; two servers offering one name stop the gateway from starting)",
+          )
+            .choices(["prefixed", "as-is"])
+            .default("prefixed"),
+        )
+        .option(
+          "--no-builtins",
+          "Publish only the mounted servers (no built-in tools or app cards): with --names as-is, a gateway lists exactly its servers' tools",
         ),
       ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
     ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand), [options])),

@@ -36,7 +36,7 @@ export function nameClashFault(clash: NameClash): ProtocolFault {
   const [kept, dropped] = clash.servers;
   return protocolFault(
     "protocol",
-    `servers "${kept}" and "${dropped}" both offer ${WHAT[clash.kind]} "${clash.name}" (names as-is)`,
+    `servers "${kept}" and "${dropped}" both offer ${WHAT[clash.kind]} "${clash.name}"`,
     undefined,
     { server: dropped, data: { nameClash: { kind: clash.kind, name: clash.name, servers: [kept, dropped] } } },
   );

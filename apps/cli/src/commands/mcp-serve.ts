@@ -2,11 +2,17 @@
  * `indusr mcp serve`: the deck plus every mounted server, published as one MCP
  * server. The serving default is the `authoring` profile (read-only
  * built-ins), so mutating tools are exposed only when asked for. Mounted
- * servers' resources and prompts are republished too, namespaced.
+ * servers' resources and prompts are republished too, namespaced unless
+ * `--names as-is`; `--no-builtins` leaves only the mounted servers, so the
+ * gateway can stand in for them. The mounted servers' own requests
+ * (elicitation, sampling, roots) go to the gateway's clients.
  */
 import { PassThrough } from "node:stream";
+import type { ClientHostHooks, ProtocolFault } from "@indus/contract";
 import { serveHttp, serveStdio } from "@indus/provider-host";
+import type { BootedDeck, ServerReport } from "../boot-types";
 import { EXIT, UsageError } from "../exit";
+import { lateClientHost } from "../late-client-host";
 import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
@@ -20,6 +26,56 @@ interface ServeFlags extends DeckFlags {
   readonly stateless?: boolean;
   readonly sessionPrefix?: string;
   readonly allowedHosts?: string;
+  readonly names?: string;
+  /** Commander folds `--no-builtins` into `builtins: false`. */
+  readonly builtins?: boolean;
+}
+
+type Names = "prefixed" | "as-is";
+
+function namesOf(value: string | undefined): Names {
+  if (value === undefined || value === "prefixed" || value === "as-is") return value ?? "prefixed";
+  throw new UsageError(`--names must be prefixed or as-is, not "${value}"`);
+}
+
+/** What the gateway tells its clients about the mounted servers, worded for how their tools are named. */
+export function gatewayInstructions(servers: readonly ServerReport[], names: Names): string {
+  const speaking = servers.filter((s) => s.instructions);
+  if (names === "as-is") {
+    // One server: the gateway stands in for it, so its own words go out unchanged.
+    if (speaking.length === 1 && servers.length === 1) return speaking[0]!.instructions!;
+    return speaking.map((s) => `The "${s.id}" server (its tools keep their own names): ${s.instructions}`).join("\n\n");
+  }
+  return speaking.map((s) => `Tools named ${s.id}__* come from the "${s.id}" server: ${s.instructions}`).join("\n\n");
+}
+
+/**
+ * The running host's hooks for its clients (`clientHooks`, the sessions that
+ * declared each capability). Read structurally until every provider host
+ * exposes them: without them, requests fail as having no client.
+ */
+function clientHooksOf(host: object): ClientHostHooks {
+  return (host as { readonly clientHooks?: ClientHostHooks }).clientHooks ?? {};
+}
+
+function say(line: string): void {
+  process.stderr.write(`indusr: ${line}\n`);
+}
+
+/**
+ * As-is naming: the clashes standing once the servers settled stop the
+ * gateway (a client calling a name must reach the server it expects); later
+ * ones (a list change) keep the first server's item, with a warning.
+ */
+async function refuseClashes(deck: BootedDeck): Promise<boolean> {
+  const standing: readonly ProtocolFault[] = (await deck.names?.standing()) ?? [];
+  if (standing.length === 0) {
+    deck.names?.onClash((fault) => say(`warning: ${fault.message}; keeping the first server's`));
+    return false;
+  }
+  for (const fault of standing) say(`cannot serve with --names as-is: ${fault.message}`);
+  say("rename or filter one of them (includeTools/excludeTools in its config), or serve with --names prefixed");
+  return true;
 }
 
 /** The bound address's own loopback names stay allowed next to the listed ones. */
@@ -65,21 +121,24 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   if (flags.sessionPrefix !== undefined && !/^[\x21-\x7e]{1,32}$/.test(flags.sessionPrefix)) {
     throw new UsageError("--session-prefix must be 1-32 visible ASCII characters");
   }
+  const names = namesOf(flags.names);
+  const builtins = flags.builtins !== false;
+  if (!builtins && Array.isArray(flags.tools))
+    throw new UsageError("--tools picks built-ins: it cannot go with --no-builtins");
   // stdout carries the protocol in stdio mode: nothing else may write to it.
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
   const input = flags.http ? undefined : watchedStdin();
   const { bootDeck } = await import("../boot");
-  const deck = await bootDeck(options);
+  const clientHost = lateClientHost();
+  const deck = await bootDeck({ ...options, names, builtins, clientHost: clientHost.hooks });
   const unregister = onTeardown(() => deck.close());
   warnDiagnostics(cli, deck.diagnostics);
   warnFailedServers(cli, deck.servers);
   const box = deck.box;
-  const instructions = deck.servers
-    .filter((s) => s.instructions)
-    .map((s) => `Tools named ${s.id}__* come from the "${s.id}" server: ${s.instructions}`)
-    .join("\n\n");
+  const instructions = gatewayInstructions(deck.servers, names);
   const info = { name: "indusr", version: VERSION };
   try {
+    if (names === "as-is" && (await refuseClashes(deck))) return EXIT.failed;
     if (flags.http) {
       const host = await serveHttp(box, {
         info,
@@ -96,6 +155,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
       }).catch((error: Error) => {
         throw new UsageError(error.message);
       });
+      clientHost.bind(clientHooksOf(host));
       process.stderr.write(
         `indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`,
       );
@@ -108,6 +168,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
       ...(input ? { stdin: input.stdin } : {}),
       ...(instructions ? { instructions } : {}),
     });
+    clientHost.bind(clientHooksOf(running));
     input?.booted();
     await Promise.race([running.waiting(), whenSignalled()]);
     await running.cancel();

@@ -1,0 +1,47 @@
+/**
+ * The gateway's answer to its mounted servers' requests (elicitation,
+ * sampling, roots) has to exist before the servers connect, since each
+ * endpoint declares these capabilities in its handshake, but the clients who
+ * answer arrive only once the provider host serves. So boot gets these hooks,
+ * all three with both elicitation modes, and `bind` points them at the
+ * running host's own hooks later. A request before then, or one the bound
+ * hooks lack, fails with a fault saying no client can answer it.
+ */
+import { protocolFault, type ClientHostHooks, type JsonObject } from "@indus/contract";
+
+export interface LateClientHost {
+  /** Give these to boot (`clientHost`): every hook, forwarding to whatever is bound. */
+  readonly hooks: ClientHostHooks;
+  /** Forward from now on to `target` (the provider host's hooks for its clients). */
+  bind(target: ClientHostHooks): void;
+}
+
+function noClient(method: string, server: string): Error {
+  return protocolFault(
+    "not-connected",
+    `server "${server}" sent ${method}, but no gateway client that can answer it is connected`,
+    undefined,
+    { server },
+  );
+}
+
+export function lateClientHost(): LateClientHost {
+  let target: ClientHostHooks = {};
+  const hooks: ClientHostHooks = {
+    elicit: (server: string, params: JsonObject) =>
+      target.elicit ? target.elicit(server, params) : Promise.reject(noClient("elicitation/create", server)),
+    createMessage: (server: string, params: JsonObject) =>
+      target.createMessage
+        ? target.createMessage(server, params)
+        : Promise.reject(noClient("sampling/createMessage", server)),
+    listRoots: (server: string) =>
+      target.listRoots ? target.listRoots(server) : Promise.reject(noClient("roots/list", server)),
+    elicitModes: ["form", "url"],
+  };
+  return {
+    hooks,
+    bind: (next) => {
+      target = next;
+    },
+  };
+}

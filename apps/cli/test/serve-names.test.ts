@@ -1,0 +1,80 @@
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import path from "node:path";
+import { FIXTURES } from "@indus/testkit";
+import { gatewayInstructions } from "../src/commands/mcp-serve";
+import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
+import { writeConfig } from "./support/servers";
+
+// `indusr mcp serve --names as-is`: a gateway standing in for its servers,
+// against real fixture servers and a real MCP client.
+
+jest.setTimeout(120_000);
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+/** The dependency-free fixture: one `echo` tool (fixtures/tiny-server.mjs). */
+const tinyRow = (id: string) => ({ command: process.execPath, args: [path.join(FIXTURES, "tiny-server.mjs"), id] });
+/** Tools alpha, beta and swap (fixtures/changing-server.mjs). */
+const changingRow = () => ({ command: process.execPath, args: [path.join(FIXTURES, "changing-server.mjs")] });
+
+it("refuses to start, naming both servers and the tool, when two servers offer one tool name", async () => {
+  const config = writeConfig(sandbox.root, { first: tinyRow("first"), second: tinyRow("second") });
+  const result = await runCli(["mcp", "serve", "--http", "--port", "0", "--names", "as-is", "--mcp", config], {
+    sandbox,
+  });
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain(
+    'cannot serve with --names as-is: servers "first" and "second" both offer tool "echo"',
+  );
+  expect(result.stderr).toContain("--names prefixed");
+  expect(result.stderr).not.toContain("serving");
+});
+
+it("publishes the servers' own tool names to a real client, and only theirs with --no-builtins", async () => {
+  const config = writeConfig(sandbox.root, { tiny: tinyRow("tiny"), changing: changingRow() });
+  const client = new Client({ name: "names-test", version: "1.0.0" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "serve", "--stdio", "--names", "as-is", "--no-builtins", "--mcp", config],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["alpha", "beta", "echo", "swap"]);
+    const echoed = await client.callTool({ name: "echo", arguments: { message: "as-is" } });
+    expect(echoed.isError).not.toBe(true);
+    expect(JSON.stringify(echoed.content)).toContain("as-is");
+    const alpha = await client.callTool({ name: "alpha", arguments: { text: "x" } });
+    expect(alpha.content).toEqual([{ type: "text", text: "alpha:x" }]);
+  } finally {
+    await client.close();
+  }
+  expect(stderr).not.toContain("cannot serve");
+});
+
+it("documents --names and --no-builtins in mcp serve --help", async () => {
+  const result = await runCli(["mcp", "serve", "--help"], { sandbox });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toMatch(/--names <mode>[\s\S]*prefixed[\s\S]*as-is/);
+  expect(result.stdout).toContain("--no-builtins");
+});
+
+it("words the gateway's instructions for the naming mode", () => {
+  const one = [
+    { id: "docs", transport: "stdio", phase: "ready" as const, toolCount: 1, instructions: "Search first." },
+  ];
+  expect(gatewayInstructions(one, "as-is")).toBe("Search first.");
+  expect(gatewayInstructions(one, "prefixed")).toBe('Tools named docs__* come from the "docs" server: Search first.');
+  const two = [...one, { id: "quiet", transport: "stdio", phase: "ready" as const, toolCount: 1 }];
+  expect(gatewayInstructions(two, "as-is")).toBe('The "docs" server (its tools keep their own names): Search first.');
+});
