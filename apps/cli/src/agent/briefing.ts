@@ -10,6 +10,8 @@ import type { ServerReport, ToolOrigin } from "../boot-types";
 
 export interface BriefingInput {
   readonly cwd: string;
+  /** Folders the user added (`--add-dir`, `/add-dir`) besides the working directory. */
+  readonly addedDirs?: readonly string[];
   readonly descriptors: readonly ToolDescriptor[];
   readonly origin: (name: string) => ToolOrigin;
   readonly servers: readonly ServerReport[];
@@ -46,6 +48,9 @@ export function composeBriefing(input: BriefingInput): string {
       ? "You are a sub-agent of indusr: the main agent handed you one objective. You do not see its conversation; everything you were given is in the first message."
       : "You are indusr, a coding agent working in a user's project from their terminal.",
     `Working directory: ${input.cwd}`,
+    ...(input.addedDirs && input.addedDirs.length > 0
+      ? [`Also work in (added by the user): ${input.addedDirs.join(", ")}`]
+      : []),
     `Platform: ${os.platform()} ${os.arch()} · Date: ${date}`,
     "",
     sub

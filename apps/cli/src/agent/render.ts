@@ -67,6 +67,7 @@ export class JsonRenderer implements Renderer {
     { id: string; name: string; input: unknown; isError?: boolean; refused?: string; durationMs?: number }
   >();
   private readonly warnings: string[] = [];
+  private readonly hostRequests: Omit<Extract<AgentEvent, { type: "host_request" }>, "type">[] = [];
 
   constructor(private readonly out: NodeJS.WritableStream) {}
 
@@ -91,6 +92,11 @@ export class JsonRenderer implements Renderer {
       case "warning":
         this.warnings.push(event.message);
         break;
+      case "host_request": {
+        const { type: _type, ...request } = event;
+        this.hostRequests.push(request);
+        break;
+      }
       case "result":
         this.result = event;
         break;
@@ -108,6 +114,7 @@ export class JsonRenderer implements Renderer {
       servers: this.start?.servers ?? [],
       toolCalls: [...this.calls.values()],
       ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}),
+      ...(this.hostRequests.length > 0 ? { hostRequests: this.hostRequests } : {}),
     };
     this.out.write(`${JSON.stringify(out)}\n`);
   }

@@ -25,6 +25,7 @@ export function sessionSettings(prepared: Prepared) {
     ...(prepared.resultMaxChars !== undefined ? { resultMaxChars: prepared.resultMaxChars } : {}),
     checkpoints: prepared.checkpoints,
     hostNotes: (toolName: string) => prepared.host.takeNotes(toolName),
+    addedDirs: () => prepared.host.roots.folders().slice(1),
   };
 }
 

@@ -73,6 +73,8 @@ export interface SessionOptions {
   readonly role?: "main" | "sub-agent";
   /** Opens a checkpoint per prompt, so `/rewind` can undo its file changes. */
   readonly checkpoints?: { begin(prompt: string): string };
+  /** Folders besides `cwd` the user added (the client host's roots), read at every turn. */
+  readonly addedDirs?: () => readonly string[];
   /** Notes for the model about server requests answered during a call to this tool (the client host's). */
   readonly hostNotes?: (toolName: string) => readonly string[];
 }
@@ -174,8 +176,10 @@ export class AgentSession {
 
   /** The briefing as the model would get it right now. */
   briefing(): string {
+    const addedDirs = this.options.addedDirs?.() ?? [];
     return composeBriefing({
       cwd: this.options.cwd,
+      ...(addedDirs.length > 0 ? { addedDirs } : {}),
       descriptors: this.descriptors(),
       origin: (name) => this.options.deck.origin(name),
       servers: this.servers(),

@@ -80,7 +80,8 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
     ["--add-dir", extra],
   );
   expect(r.code).toBe(0);
-  const [, afterElicit, afterSampling, afterRoots] = fake!.requests;
+  const [first, afterElicit, afterSampling, afterRoots] = fake!.requests;
+  expect(first!.system).toContain(`Also work in (added by the user): ${extra}`);
 
   const elicited = resultText(afterElicit!);
   expect(elicited).toContain("❌ User declined to provide the requested information.");
@@ -145,6 +146,23 @@ test("--allow-sampling lets the session's model answer with the server's maxToke
       usage: expect.objectContaining({ inputTokens: 7, outputTokens: 3 }),
     }),
     expect.objectContaining({ request: "form", outcome: "decline" }),
+  ]);
+});
+
+test("--output-format json lists how each server request was answered", async () => {
+  const r = await run(
+    [callTool("everything__trigger-elicitation-request", {}), say("done")],
+    ["--output-format", "json"],
+  );
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout) as { hostRequests?: unknown[] };
+  expect(out.hostRequests).toEqual([
+    {
+      server: "everything",
+      request: "form",
+      outcome: "decline",
+      reason: expect.stringContaining("this run is non-interactive (-p)"),
+    },
   ]);
 });
 
