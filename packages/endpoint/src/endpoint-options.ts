@@ -16,6 +16,15 @@ export interface EndpointTimeouts {
   readonly callMs: number;
   /** Bound on one `tools/call` however much progress arrives. */
   readonly callTotalMs: number;
+  /**
+   * How long a stdio server in `auto` gets to answer the `server/discover`
+   * probe before its silence counts as "legacy" (many 2025 servers never
+   * answer a request before `initialize`). Only a server's first connect pays
+   * it; the verdict is remembered. Claude Code waits about 4 s. A modern-only
+   * server that was still starting (`npx` installing it) refuses the
+   * `initialize` that follows, and is then connected in its own era.
+   */
+  readonly eraProbeMs: number;
 }
 
 export const DEFAULT_TIMEOUTS: EndpointTimeouts = {
@@ -23,6 +32,7 @@ export const DEFAULT_TIMEOUTS: EndpointTimeouts = {
   listMs: 30_000,
   callMs: 60_000,
   callTotalMs: 600_000,
+  eraProbeMs: 5_000,
 };
 
 /** Largest single stdio message accepted; the SDK's own stdio transport stops at 10 MiB. */
@@ -90,5 +100,6 @@ export function resolveTimeouts(config: ServerConfig, options: EndpointOptions):
     listMs: config.listTimeoutMs ?? base.listMs,
     callMs: config.toolTimeoutMs ?? base.callMs,
     callTotalMs: Math.max(base.callTotalMs, config.toolTimeoutMs ?? 0),
+    eraProbeMs: base.eraProbeMs,
   };
 }

@@ -36,6 +36,7 @@ import {
   type ServerConfig,
   type McpEndpoint,
   type TransportKind,
+  type EraVerdictStore,
 } from "@indus/contract";
 import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
 import { DeadlineExceeded, requestWithDeadline } from "./deadline";
@@ -50,6 +51,7 @@ import { callCapabilities, clientCapabilities, registerHostHandlers } from "./cl
 import { callScopedTransport, outsideCalls } from "./call-context";
 import { PeerRouter } from "./peer-routing";
 import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
+import { isExpired, listExpiry } from "./list-expiry";
 import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, verdictOf } from "./era-verdicts";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
@@ -82,13 +84,6 @@ interface Session {
 
 const MAX_PAGES = 1_000;
 const SESSION_CLOSE_MS = 3_000;
-/**
- * How long a stdio server gets to answer the `server/discover` probe before
- * its silence counts as "legacy" (some legacy servers never answer an unknown
- * request before `initialize`). Only the first connect pays it: the verdict
- * is remembered.
- */
-const STDIO_PROBE_MS = 5_000;
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -124,6 +119,8 @@ export class McpServerEndpoint implements McpEndpoint {
   private readonly cleanups = new Set<Promise<unknown>>();
 
   private toolsCache: readonly RemoteTool[] | undefined;
+  /** When the cached tool list goes stale (the server's `ttlMs`, 2026 era); never when absent. */
+  private toolsExpireAt: number | undefined;
   private listing: Promise<readonly RemoteTool[]> | undefined;
   private listAgain = false;
   private listIssuesValue: readonly string[] = [];
@@ -324,13 +321,15 @@ export class McpServerEndpoint implements McpEndpoint {
   // ---- connecting ----------------------------------------------------------
 
   private newClient(mode: ProtocolMode): Client {
+    const startupMs = this.timeouts.startupMs;
     return new Client(
       { name: this.clientInfo.name, version: this.clientInfo.version },
       {
         capabilities: clientCapabilities(this.options.host),
         versionNegotiation: {
           mode: mode === "2026-07-28" ? { pin: mode } : mode,
-          probe: { timeoutMs: Math.min(STDIO_PROBE_MS, this.timeouts.startupMs) },
+          // Pinned, silence is a slow start, not a legacy server: wait as long as startup may take.
+          probe: { timeoutMs: mode === "auto" ? Math.min(this.timeouts.eraProbeMs, startupMs) : startupMs },
         },
         // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
         // compiled; this skips building an Ajv instance per connection.
@@ -428,38 +427,66 @@ export class McpServerEndpoint implements McpEndpoint {
       try {
         return await this.connectTransport(config, track, cancelled, "auto", priorOf(verdict));
       } catch (error) {
-        // A stale verdict must not stick: the next connect negotiates afresh.
-        await store.forget(identity).catch(() => undefined);
-        throw error;
+        // A stale verdict must not stick, but a legacy one outlives a server that merely
+        // dies at once: probing it again would only spawn it twice.
+        const keep = verdict.kind === "legacy" && this.diedOnItsOwn(config) && !isModernOnlyRefusal(error);
+        if (!keep) await store.forget(identity).catch(() => undefined);
+        // It moved to the 2026 era since: negotiate afresh now rather than fail this run.
+        if (!isModernOnlyRefusal(error) || cancelled()) throw error;
       }
     }
-    let session: Session;
+    const session = await this.negotiateEra(config, track, cancelled, store, identity);
+    await saveVerdict(store, identity, verdictOf(session.client));
+    return session;
+  }
+
+  /**
+   * The first connect in `auto`: probe, fall back. Two servers need a second
+   * process: one that exits on the unknown probe (rmcp-style; retried as
+   * legacy) and a modern-only one whose probe went unanswered because it
+   * started slowly (`npx` installing it), so `initialize` was refused (retried
+   * in the era it named). One that dies whatever it is sent is remembered as
+   * legacy: the next run starts it once.
+   */
+  private async negotiateEra(
+    config: ServerConfig,
+    track: (transport: Transport) => Transport,
+    cancelled: () => boolean,
+    store: EraVerdictStore,
+    identity: string,
+  ): Promise<Session> {
     try {
-      session = await this.connectTransport(config, track, cancelled, "auto");
+      return await this.connectTransport(config, track, cancelled, "auto");
     } catch (error) {
+      if (isModernOnlyRefusal(error) && !cancelled()) {
+        return await this.connectTransport(config, track, cancelled, "2026-07-28");
+      }
       if (!this.diedOnProbe(config, error) || cancelled()) throw error;
-      // Perhaps it exits on the unknown probe (rmcp-style): once more, as legacy.
       const first = this.lastStdio;
       const restoreTail = this.stderr.reset();
       try {
-        session = await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" });
-      } catch {
+        return await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" });
+      } catch (retryError) {
         // It just dies: report the first attempt, as without the retry.
         restoreTail();
         this.lastStdio = first;
+        if (this.diedOnItsOwn(config) && !isModernOnlyRefusal(retryError)) {
+          await saveVerdict(store, identity, { kind: "legacy", storedAt: Date.now() });
+        }
         throw error;
       }
     }
-    await saveVerdict(store, identity, verdictOf(session.client));
-    return session;
+  }
+
+  /** The stdio server of the latest attempt exited before it was ready, without being told to. */
+  private diedOnItsOwn(config: ServerConfig): boolean {
+    return config.transport === "stdio" && this.lastStdio?.exitInfo !== undefined && !this.lastStdio.endedByHost;
   }
 
   /** The stdio server of this attempt exited during the `server/discover` probe. */
   private diedOnProbe(config: ServerConfig, error: unknown): boolean {
     return (
-      config.transport === "stdio" &&
-      this.lastStdio?.exitInfo !== undefined &&
-      !this.lastStdio.endedByHost &&
+      this.diedOnItsOwn(config) &&
       error instanceof SdkError &&
       (error.code === SdkErrorCode.EraNegotiationFailed || error.code === SdkErrorCode.ConnectionClosed)
     );
@@ -875,8 +902,11 @@ export class McpServerEndpoint implements McpEndpoint {
 
   /** Every tool the server offers (all pages), qualified and normalized; cached. */
   listTools(): Promise<readonly RemoteTool[]> {
-    if (this.toolsCache && this.phaseValue === "ready") return Promise.resolve(this.toolsCache);
-    return this.refreshTools();
+    const cached = this.phaseValue === "ready" ? this.toolsCache : undefined;
+    if (!cached) return this.refreshTools();
+    if (!isExpired(this.toolsExpireAt)) return Promise.resolve(cached);
+    // Past the server's `ttlMs`: list again; if that fails, the list we have is still the best known.
+    return this.refreshTools().catch(() => cached);
   }
 
   /**
@@ -912,13 +942,18 @@ export class McpServerEndpoint implements McpEndpoint {
     // list away. We read pages as arrays and check each tool on its own.
     let raw: unknown[];
     this.droppedTools = [];
+    const requestedAt = Date.now();
+    let firstPage: unknown;
     try {
-      raw = await this.onSession("list tools", "list", (session) => this.allPages(session, "tools/list", "tools"));
+      raw = await this.onSession("list tools", "list", (session) =>
+        this.allPages(session, "tools/list", "tools", undefined, (page) => (firstPage ??= page)),
+      );
     } catch (error) {
       this.listFaultValue = isProtocolFault(error) ? error : this.toFault("list", error);
       throw this.listFaultValue;
     }
     this.listFaultValue = undefined;
+    this.toolsExpireAt = this.session?.era === "2026-07-28" ? listExpiry(firstPage, requestedAt) : undefined;
     this.paramHeadersByTool = this.headerDeclarations(raw);
     const { tools, issues } = buildRemoteTools(this.config.id, raw);
     this.listIssuesValue = [...this.droppedTools, ...issues];
@@ -952,7 +987,13 @@ export class McpServerEndpoint implements McpEndpoint {
   }
 
   /** Every item of a paginated list; a repeated cursor ends it as a protocol error. */
-  private async allPages(session: Session, method: string, key: string, signal?: AbortSignal): Promise<unknown[]> {
+  private async allPages(
+    session: Session,
+    method: string,
+    key: string,
+    signal?: AbortSignal,
+    onPage?: (result: unknown) => void,
+  ): Promise<unknown[]> {
     const items: unknown[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -963,6 +1004,7 @@ export class McpServerEndpoint implements McpEndpoint {
         AnyResultSchema,
         { timeoutMs: this.timeouts.listMs, signal },
       );
+      onPage?.(result);
       const { items: pageItems, nextCursor } = readPage(result, method, key);
       items.push(...pageItems);
       if (nextCursor === undefined) return items;
