@@ -15,6 +15,7 @@ import { ArgumentValidator } from "./argument-validator";
 import { registerCatalogHandlers } from "./catalog-handlers";
 import { createClientRelay, sessionsOf } from "./client-relay";
 import type { ClientRelay } from "./client-relay";
+import { InputRounds } from "./input-rounds";
 import { peerHooks } from "./peer-hooks";
 import { PEER_REQUEST_OPTIONS } from "./session-registry";
 import type { GatewaySession, SessionRegistry } from "./session-registry";
@@ -80,6 +81,7 @@ let sharedElicitationValidator: AjvJsonSchemaValidator | undefined;
 export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: ProviderHostOptions): InstanceBuilder {
   const relay = options.relay ?? createClientRelay();
   const sessions = sessionsOf(relay);
+  const rounds = new InputRounds();
   const validator = options.validateArguments === false ? undefined : new ArgumentValidator();
   const identity: Implementation = { name: info.name, version: info.version };
   if (info.title !== undefined) identity.title = info.title;
@@ -104,7 +106,13 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       cacheHints,
     });
     const calls = new Map<AbortController, Promise<void>>();
-    const scope: CallScope = { box, validator, calls, peerFor: (ctx, signal) => callPeer(server, ctx, signal) };
+    const scope: CallScope = {
+      box,
+      validator,
+      calls,
+      rounds,
+      peerFor: (ctx, signal) => callPeer(server, ctx, signal),
+    };
     handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: box.descriptors().map(toMcpTool) }));
     // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
     // handler is registered with unchecked params: the plain registration would parse them twice.

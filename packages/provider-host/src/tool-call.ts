@@ -2,14 +2,24 @@
  * One `tools/call` through the box: argument check, cancellation, progress
  * with the caller's own token, the caller as the call's peer (the mounted
  * server's requests during the call go to this client and no other), and
- * the result as the tool's server sent it when it came from one.
+ * the result as the tool's server sent it when it came from one. A 2025-era
+ * call is one request; a 2026-07-28 call whose server asks its client
+ * something spans several (see `input-rounds`).
  */
-import { randomUUID } from "node:crypto";
-import type { ClientHostHooks, ToolBox, ToolDescriptor, ToolOutcome, ToolProgress } from "@indus/contract";
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { CallToolRequest, CallToolResult, ProgressToken, ServerContext } from "@modelcontextprotocol/server";
+import type { ClientHostHooks, ToolBox, ToolDescriptor, ToolOutcome } from "@indus/contract";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  inputRequired,
+} from "@modelcontextprotocol/server";
+import type { CallToolRequest, CallToolResult, ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ArgumentValidator } from "./argument-validator";
-import { CONNECTION_CLOSED, downstreamRpcError } from "./rpc-errors";
+import { CallRun } from "./call-run";
+import { RoundTripCall } from "./input-rounds";
+import type { InputRounds } from "./input-rounds";
+import { CONNECTION_CLOSED } from "./rpc-errors";
 import { toCallToolResult, toolErrorResult } from "./tool-mapping";
 
 /** What one call needs from the instance serving it. */
@@ -18,15 +28,19 @@ export interface CallScope {
   readonly validator: ArgumentValidator | undefined;
   /** Running calls of the instance: each one's abort handle and its settling. */
   readonly calls: Map<AbortController, Promise<void>>;
-  /** The client this call runs for, as hooks (only what it declared). */
+  /** The calling 2025-era client as hooks (only what it declared), sent as requests related to the call. */
   peerFor(ctx: ServerContext, signal: AbortSignal): ClientHostHooks;
+  /** 2026-07-28 calls waiting for their client between rounds (shared by the host's instances). */
+  readonly rounds: InputRounds;
 }
+
+type CallResult = CallToolResult | ReturnType<typeof inputRequired>;
 
 export async function callTool(
   scope: CallScope,
   params: CallToolRequest["params"],
   ctx: ServerContext,
-): Promise<CallToolResult> {
+): Promise<CallResult> {
   const name = params.name;
   const descriptor = findDescriptor(scope.box, name);
   if (descriptor === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -37,39 +51,91 @@ export async function callTool(
     const check = scope.validator.check(descriptor, input);
     if (!check.ok) return toolErrorResult(check.message);
   }
-  const callerSignal = ctx.mcpReq.signal;
-  const controller = new AbortController();
-  const abort = () => controller.abort(callerSignal.reason);
-  if (callerSignal.aborted) abort();
-  else callerSignal.addEventListener("abort", abort, { once: true });
-  let settle!: () => void;
-  scope.calls.set(controller, new Promise<void>((resolve) => (settle = resolve)));
-  // Progress is flushed before the result (the transport writes in order, so
-  // awaiting the latest send suffices). The SDK client (1.32 and 2.4) drops a
-  // report that arrives in the same read as the result (typescript-sdk#2580).
-  let lastProgress: Promise<void> | undefined;
-  const onProgress = progressReporter(ctx.mcpReq._meta?.progressToken, (notification) => {
-    lastProgress = ctx.mcpReq.notify(notification).catch(() => {});
-  });
+  return isModern(ctx) ? roundTrip(scope, name, input, ctx) : oneRequest(scope, name, input, ctx);
+}
+
+/** A 2025-era call: one request, the client's own answers arriving as related requests. */
+async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: ServerContext): Promise<CallResult> {
+  const run = new CallRun(name, input);
+  const round = run.attach(ctx);
+  const done = tracked(scope, run);
   try {
-    const peer = scope.peerFor(ctx, controller.signal);
-    const outcome = await runSafely(
-      scope.box,
-      { id: randomUUID(), name, input },
-      { signal: controller.signal, peer, onProgress },
-    );
-    if (lastProgress !== undefined) await lastProgress;
-    if (controller.signal.aborted && !callerSignal.aborted) {
-      // Interrupted by the host, not by the client: say so, rather than leave
-      // the client waiting for an answer that will never come.
-      throw new ProtocolError(CONNECTION_CLOSED, `Call to '${name}' interrupted: the provider host is shutting down`);
-    }
-    return toCallToolResult(outcome);
+    const outcome = await run.start(scope.box, scope.peerFor(ctx, run.controller.signal));
+    return await finish(run, round.flushed(), ctx, outcome);
   } finally {
-    scope.calls.delete(controller);
-    settle();
-    callerSignal.removeEventListener("abort", abort);
+    round.detach();
+    done();
   }
+}
+
+/**
+ * A 2026-07-28 call, one round of it: a new call starts the run, a retry
+ * (with the `requestState` it was given) answers the run's questions; then
+ * the round ends with the result, or with the run's next questions.
+ */
+async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: ServerContext): Promise<CallResult> {
+  const state = ctx.mcpReq.requestState();
+  let call: RoundTripCall;
+  if (typeof state === "string") {
+    const resumed = scope.rounds.resume(state, name);
+    if (resumed === undefined) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", {
+        reason: "invalid_request_state",
+      });
+    }
+    call = resumed;
+    call.answer(ctx.mcpReq.inputResponses);
+  } else {
+    call = new RoundTripCall(name, input, envelopeCapabilities(ctx));
+  }
+  const round = call.run.attach(ctx);
+  const done = tracked(scope, call.run);
+  try {
+    const outcome = call.run.start(scope.box, call.peer);
+    const end = await call.next(outcome);
+    if (end.kind === "input") {
+      await round.flushed();
+      return inputRequired({ inputRequests: end.requests, requestState: scope.rounds.suspend(call) });
+    }
+    return await finish(call.run, round.flushed(), ctx, await outcome);
+  } finally {
+    round.detach();
+    done();
+  }
+}
+
+async function finish(run: CallRun, flushed: Promise<void>, ctx: ServerContext, outcome: ToolOutcome) {
+  await flushed;
+  if (run.controller.signal.aborted && !ctx.mcpReq.signal.aborted) {
+    // Interrupted by the host, not by the client: say so, rather than leave
+    // the client waiting for an answer that will never come.
+    throw new ProtocolError(CONNECTION_CLOSED, `Call to '${run.name}' interrupted: the provider host is shutting down`);
+  }
+  return toCallToolResult(outcome);
+}
+
+/** Counts the run among the instance's running calls (for shutdown) while this request serves it. */
+function tracked(scope: CallScope, run: CallRun): () => void {
+  let settle!: () => void;
+  scope.calls.set(run.controller, new Promise<void>((resolve) => (settle = resolve)));
+  return () => {
+    scope.calls.delete(run.controller);
+    settle();
+  };
+}
+
+/** The per-request `_meta` envelope (the SDK types it as an empty object). */
+function envelopeOf(ctx: ServerContext): Readonly<Record<string, unknown>> | undefined {
+  return ctx.mcpReq.envelope;
+}
+
+/** 2026-07-28 requests carry the per-request envelope; 2025-era ones never do. */
+function isModern(ctx: ServerContext): boolean {
+  return envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  return envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
 }
 
 const descriptorIndex = new WeakMap<readonly ToolDescriptor[], Map<string, ToolDescriptor>>();
@@ -83,60 +149,4 @@ function findDescriptor(box: ToolBox, name: string): ToolDescriptor | undefined 
     descriptorIndex.set(descriptors, index);
   }
   return index.get(name);
-}
-
-interface RunScope {
-  readonly signal: AbortSignal;
-  readonly peer: ClientHostHooks;
-  readonly onProgress: ((progress: ToolProgress) => void) | undefined;
-}
-
-/**
- * The runner promises never to reject; a host must not trust that blindly.
- * A rejection carrying a JSON-RPC code (a mounted server's own error) is
- * answered with that code; any other becomes a tool error the model can read.
- */
-async function runSafely(
-  box: ToolBox,
-  call: { id: string; name: string; input: unknown },
-  { signal, peer, onProgress }: RunScope,
-): Promise<ToolOutcome> {
-  try {
-    return await box.runner.run(call, onProgress === undefined ? { signal, peer } : { signal, peer, onProgress });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const downstream = downstreamRpcError(error);
-    if (downstream !== undefined) throw new ProtocolError(downstream.code, message, downstream.data);
-    return {
-      callId: call.id,
-      content: [{ type: "text", text: `Tool '${call.name}' failed: ${message}` }],
-      isError: true,
-    };
-  }
-}
-
-type ProgressNotification = {
-  method: "notifications/progress";
-  params: { progressToken: ProgressToken; progress: number; total?: number; message?: string };
-};
-
-/**
- * The runner's progress as `notifications/progress` carrying the caller's own
- * token, or nothing when the caller asked for none. MCP requires progress to
- * increase, so a report that does not is dropped rather than forwarded.
- */
-export function progressReporter(
-  token: ProgressToken | undefined,
-  send: (notification: ProgressNotification) => void,
-): ((progress: ToolProgress) => void) | undefined {
-  if (token === undefined) return undefined;
-  let last = Number.NEGATIVE_INFINITY;
-  return (progress) => {
-    if (!Number.isFinite(progress.progress) || progress.progress <= last) return;
-    last = progress.progress;
-    const params: ProgressNotification["params"] = { progressToken: token, progress: progress.progress };
-    if (progress.total !== undefined) params.total = progress.total;
-    if (progress.message !== undefined) params.message = progress.message;
-    send({ method: "notifications/progress", params });
-  };
 }

@@ -1,0 +1,114 @@
+/**
+ * One tool call running in the box, apart from the request(s) it answers. A
+ * 2025-era call is answered by one request; a 2026-07-28 call that needs its
+ * client's input spans several (each `input_required` round is a new request,
+ * with its own signal and progress token), so the run outlives each of them:
+ * a round attaches, and the run reports to whichever round is attached.
+ */
+import { randomUUID } from "node:crypto";
+import type { ClientHostHooks, RunOptions, ToolBox, ToolOutcome, ToolProgress } from "@indus/contract";
+import { ProtocolError } from "@modelcontextprotocol/server";
+import type { ProgressToken, ServerContext } from "@modelcontextprotocol/server";
+import { downstreamRpcError } from "./rpc-errors";
+
+type ProgressNotification = {
+  method: "notifications/progress";
+  params: { progressToken: ProgressToken; progress: number; total?: number; message?: string };
+};
+
+/** The request currently answering a run. */
+export interface Round {
+  /** The round's abort ends the run (the client cancelled). */
+  detach(): void;
+  /** Resolves once the last progress sent on this round is written (before the result: typescript-sdk#2580). */
+  flushed(): Promise<void>;
+}
+
+export class CallRun {
+  readonly controller = new AbortController();
+  readonly id = randomUUID();
+  private outcome: Promise<ToolOutcome> | undefined;
+  private report: ((progress: ToolProgress) => void) | undefined;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly name: string,
+    private readonly input: unknown,
+  ) {}
+
+  /**
+   * Starts the runner once (later calls return the same outcome). Progress
+   * is asked of it only when the first request wants some.
+   */
+  start(box: ToolBox, peer: ClientHostHooks): Promise<ToolOutcome> {
+    const signal = this.controller.signal;
+    const options =
+      this.report === undefined
+        ? { signal, peer }
+        : { signal, peer, onProgress: (p: ToolProgress) => this.progress(p) };
+    this.outcome ??= runSafely(box, { id: this.id, name: this.name, input: this.input }, options);
+    return this.outcome;
+  }
+
+  /** Makes `ctx`'s request the one the run reports to and is cancelled by. */
+  attach(ctx: ServerContext): Round {
+    const signal = ctx.mcpReq.signal;
+    const abort = () => this.controller.abort(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
+    let last: Promise<void> | undefined;
+    const token = ctx.mcpReq._meta?.progressToken;
+    const report =
+      token === undefined
+        ? undefined
+        : (progress: ToolProgress) => {
+            last = ctx.mcpReq.notify(progressNotification(token, progress)).catch(() => {});
+          };
+    this.report = report;
+    return {
+      detach: () => {
+        signal.removeEventListener("abort", abort);
+        if (this.report === report) this.report = undefined;
+      },
+      flushed: () => last ?? Promise.resolve(),
+    };
+  }
+
+  /** MCP requires progress to increase: a report that does not is dropped rather than forwarded. */
+  private progress(progress: ToolProgress): void {
+    if (!Number.isFinite(progress.progress) || progress.progress <= this.lastProgress) return;
+    this.lastProgress = progress.progress;
+    this.report?.(progress);
+  }
+}
+
+function progressNotification(token: ProgressToken, progress: ToolProgress): ProgressNotification {
+  const params: ProgressNotification["params"] = { progressToken: token, progress: progress.progress };
+  if (progress.total !== undefined) params.total = progress.total;
+  if (progress.message !== undefined) params.message = progress.message;
+  return { method: "notifications/progress", params };
+}
+
+/**
+ * The runner promises never to reject; a host must not trust that blindly.
+ * A rejection carrying a JSON-RPC code (a mounted server's own error) is
+ * answered with that code; any other becomes a tool error the model can read.
+ */
+async function runSafely(
+  box: ToolBox,
+  call: { id: string; name: string; input: unknown },
+  options: RunOptions,
+): Promise<ToolOutcome> {
+  try {
+    return await box.runner.run(call, options);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const downstream = downstreamRpcError(error);
+    if (downstream !== undefined) throw new ProtocolError(downstream.code, message, downstream.data);
+    return {
+      callId: call.id,
+      content: [{ type: "text", text: `Tool '${call.name}' failed: ${message}` }],
+      isError: true,
+    };
+  }
+}

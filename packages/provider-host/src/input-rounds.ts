@@ -1,0 +1,144 @@
+/**
+ * The 2026-07-28 revision has no server→client requests: when a mounted
+ * server asks the calling client something during a call, the call answers
+ * `input_required` (the questions, and a `requestState` naming the run), the
+ * client answers them and sends the call again with `inputResponses`, and the
+ * run, which kept going in the meantime, gets its answers and carries on.
+ * This is the SDK's multi-round-trip flow; the difference from an SDK
+ * handler is that the run is not re-entered but waits here between rounds,
+ * so a retry must reach this process (as a legacy session must).
+ */
+import type { ClientHostHooks, JsonObject } from "@indus/contract";
+import { protocolFault } from "@indus/contract";
+import { inputRequired } from "@modelcontextprotocol/server";
+import type { ClientCapabilities, InputRequest, InputRequests } from "@modelcontextprotocol/server";
+import { CallRun } from "./call-run";
+import { peerHooks } from "./peer-hooks";
+import type { PeerMethod } from "./peer-hooks";
+
+/** How long a run waits for its client to come back with answers (the SDK's own per-leg default). */
+export const ROUND_TIMEOUT_MS = 600_000;
+
+interface Ask {
+  readonly key: string;
+  readonly request: InputRequest;
+  readonly resolve: (answer: JsonObject) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** What the run did next: finished, or asked its client something. */
+export type RoundEnd = { readonly kind: "done" } | { readonly kind: "input"; readonly requests: InputRequests };
+
+/** A call whose client is reached only through its own rounds. */
+export class RoundTripCall {
+  readonly run: CallRun;
+  readonly peer: ClientHostHooks;
+  private queued: Ask[] = [];
+  private sent = new Map<string, Ask>();
+  private wake: (() => void) | undefined;
+  private asked = 0;
+
+  constructor(name: string, input: unknown, capabilities: ClientCapabilities | undefined) {
+    this.run = new CallRun(name, input);
+    this.peer = peerHooks(capabilities, (method, params) => this.ask(method, params));
+  }
+
+  /** Resolves when `outcome` settles or the run has questions, whichever comes first. */
+  async next(outcome: Promise<unknown>): Promise<RoundEnd> {
+    if (this.queued.length === 0) {
+      const woken = new Promise<void>((resolve) => (this.wake = resolve));
+      await Promise.race([outcome.then(noop, noop), woken]);
+      this.wake = undefined;
+    }
+    if (this.queued.length === 0) return { kind: "done" };
+    // Questions asked together (in one tick) travel in one round.
+    await new Promise((resolve) => setImmediate(resolve));
+    const requests: InputRequests = {};
+    for (const ask of this.queued.splice(0)) {
+      requests[ask.key] = ask.request;
+      this.sent.set(ask.key, ask);
+    }
+    return { kind: "input", requests };
+  }
+
+  /** The client's answers to the last round's questions; one it left out fails that question. */
+  answer(responses: Record<string, unknown> | undefined): void {
+    for (const [key, ask] of this.sent) {
+      const response = responses?.[key];
+      if (response !== null && typeof response === "object" && !Array.isArray(response)) {
+        ask.resolve(response as JsonObject);
+      } else {
+        ask.reject(protocolFault("protocol", `the client sent the call again without answering '${key}'`));
+      }
+    }
+    this.sent.clear();
+  }
+
+  /** Ends the run: its client is gone. */
+  abandon(reason: unknown): void {
+    for (const ask of [...this.sent.values(), ...this.queued.splice(0)]) ask.reject(reason);
+    this.sent.clear();
+    this.run.controller.abort(reason);
+  }
+
+  private ask(method: PeerMethod, params: JsonObject): Promise<JsonObject> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ key: `ask-${++this.asked}`, request: inputRequestOf(method, params), resolve, reject });
+      this.wake?.();
+    });
+  }
+}
+
+/** Runs waiting between rounds, by the `requestState` their client was given. */
+export class InputRounds {
+  private readonly waiting = new Map<string, { call: RoundTripCall; timer: NodeJS.Timeout }>();
+
+  /** Parks `call` until its client comes back; returns the `requestState` to give it. */
+  suspend(call: RoundTripCall): string {
+    const state = call.run.id;
+    const timer = setTimeout(() => {
+      this.waiting.delete(state);
+      call.abandon(protocolFault("timeout", `the client did not come back to '${call.run.name}' with answers in time`));
+    }, ROUND_TIMEOUT_MS);
+    timer.unref();
+    this.waiting.set(state, { call, timer });
+    return state;
+  }
+
+  /** The run `state` names, when it is a call of `name` still waiting. */
+  resume(state: string, name: string): RoundTripCall | undefined {
+    const entry = this.waiting.get(state);
+    if (entry === undefined || entry.call.run.name !== name) return undefined;
+    this.waiting.delete(state);
+    clearTimeout(entry.timer);
+    return entry.call;
+  }
+
+  /** Ends every waiting run (the host is closing). */
+  abandonAll(reason: unknown): void {
+    for (const { call, timer } of this.waiting.values()) {
+      clearTimeout(timer);
+      call.abandon(reason);
+    }
+    this.waiting.clear();
+  }
+}
+
+/** A mounted server's request as an embedded request of the 2026-07-28 flow. */
+function inputRequestOf(method: PeerMethod, params: JsonObject): InputRequest {
+  switch (method) {
+    case "elicitation/create": {
+      if (params.mode !== "url")
+        return inputRequired.elicit(params as unknown as Parameters<typeof inputRequired.elicit>[0]);
+      // 2026-07-28 URL mode has no elicitationId: the run itself is the correlation.
+      const { mode: _mode, elicitationId: _id, ...rest } = params;
+      return inputRequired.elicitUrl(rest as unknown as Parameters<typeof inputRequired.elicitUrl>[0]);
+    }
+    case "sampling/createMessage":
+      return inputRequired.createMessage(params as unknown as Parameters<typeof inputRequired.createMessage>[0]);
+    case "roots/list":
+      return inputRequired.listRoots();
+  }
+}
+
+function noop(): void {}
