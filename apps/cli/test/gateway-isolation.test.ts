@@ -89,7 +89,7 @@ async function hammer(relay: RelayClient, client: number, withSampling: boolean)
 }
 
 function pendingOr(mount: Mount, title: string, body: () => Promise<void>): void {
-  const reason = PENDING[`${mount}: ${title}`];
+  const reason = process.env.INDUS_RUN_PENDING === "1" ? undefined : PENDING[`${mount}: ${title}`];
   (reason === undefined ? it : it.skip)(reason === undefined ? title : `${title} (pending: ${reason})`, body);
 }
 
