@@ -187,7 +187,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
    * interrupted. `spaced`: a blank line first (a form's fields follow one
    * another without).
    */
-  const ask = (question: string, signal: AbortSignal, spaced = true): Promise<string | undefined> =>
+  const askNow = (question: string, signal: AbortSignal, spaced: boolean): Promise<string | undefined> =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve(undefined);
       const finish = (line: string | undefined) => {
@@ -214,6 +214,14 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       rl.setPrompt(question);
       rl.prompt(true);
     });
+
+  /** Questions take turns on the one prompt line (a server may ask while a permission ask waits). */
+  let asking: Promise<unknown> = Promise.resolve();
+  const ask = (question: string, signal: AbortSignal, spaced = true): Promise<string | undefined> => {
+    const next = asking.then(() => askNow(question, signal, spaced));
+    asking = next;
+    return next;
+  };
 
   const gate = new PermissionGate({
     allow: prepared.allow,
