@@ -35,8 +35,8 @@ it("refuses to start, naming both servers and the tool, when two servers offer o
   expect(result.stderr).not.toContain("serving");
 });
 
-it("publishes the servers' own tool names to a real client, and only theirs with --no-builtins", async () => {
-  const config = writeConfig(sandbox.root, { tiny: tinyRow("tiny"), changing: changingRow() });
+/** A real v2 client talking to `mcp serve --names as-is --no-builtins` over stdio, and the gateway's stderr. */
+async function asIsClient(config: string): Promise<{ client: Client; stderr: () => string }> {
   const client = new Client({ name: "names-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -48,6 +48,20 @@ it("publishes the servers' own tool names to a real client, and only theirs with
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it("publishes the servers' own tool names to a real client, and only theirs with --no-builtins", async () => {
+  const config = writeConfig(sandbox.root, { tiny: tinyRow("tiny"), changing: changingRow() });
+  const { client, stderr } = await asIsClient(config);
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(["alpha", "beta", "echo", "swap"]);
@@ -59,7 +73,29 @@ it("publishes the servers' own tool names to a real client, and only theirs with
   } finally {
     await client.close();
   }
-  expect(stderr).not.toContain("cannot serve");
+  expect(stderr()).not.toContain("cannot serve");
+});
+
+it("keeps the first server's tool and warns when a later list change brings a clash", async () => {
+  const late = (id: string) => ({
+    command: process.execPath,
+    args: [path.join(FIXTURES, "late-tool-server.mjs"), id],
+  });
+  const config = writeConfig(sandbox.root, { a: late("a"), b: late("b") });
+  const { client, stderr } = await asIsClient(config);
+  try {
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["arm_a", "arm_b"]);
+    // Each arm adds a tool named "late" and announces tools/list_changed: a first, then b.
+    await client.callTool({ name: "arm_a", arguments: {} });
+    await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === "late"));
+    await client.callTool({ name: "arm_b", arguments: {} });
+    await eventually(() => Promise.resolve(stderr().includes("warning")));
+    expect(stderr()).toContain('indusr: warning: servers "a" and "b" both offer tool "late"; "a" keeps it');
+    const called = await client.callTool({ name: "late", arguments: {} });
+    expect(called.content).toEqual([{ type: "text", text: "late from a" }]);
+  } finally {
+    await client.close();
+  }
 });
 
 it("documents --names and --no-builtins in mcp serve --help", async () => {

@@ -9,6 +9,7 @@
  */
 import { PassThrough } from "node:stream";
 import type { ClientHostHooks, ProtocolFault } from "@indus/contract";
+import { nameClashOf } from "@indus/fleet";
 import { serveHttp, serveStdio } from "@indus/provider-host";
 import type { BootedDeck, ServerReport } from "../boot-types";
 import { EXIT, UsageError } from "../exit";
@@ -70,7 +71,10 @@ function say(line: string): void {
 async function refuseClashes(deck: BootedDeck): Promise<boolean> {
   const standing: readonly ProtocolFault[] = (await deck.names?.standing()) ?? [];
   if (standing.length === 0) {
-    deck.names?.onClash((fault) => say(`warning: ${fault.message}; keeping the first server's`));
+    deck.names?.onClash((fault) => {
+      const kept = nameClashOf(fault)?.servers[0];
+      say(`warning: ${fault.message}; ${kept === undefined ? "the first server keeps it" : `"${kept}" keeps it`}`);
+    });
     return false;
   }
   for (const fault of standing) say(`cannot serve with --names as-is: ${fault.message}`);
