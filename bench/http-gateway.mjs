@@ -203,6 +203,7 @@ async function connectMany(url, era, count, label) {
  * (likelier here, as each path's clients sit idle while the others run).
  * Such a call is sent again once and counted; anything else fails the bench.
  */
+const KEEP_ALIVE_RACE = new Set(["UND_ERR_SOCKET", "ECONNRESET"]);
 const resent = new Map();
 /** The path each client belongs to, for the resent count. */
 const labels = new WeakMap();
@@ -210,7 +211,7 @@ async function callOnce(client, tool, message) {
   try {
     return await client.callTool({ name: tool, arguments: { message } });
   } catch (error) {
-    if (error?.cause?.code !== "UND_ERR_SOCKET") throw error;
+    if (!KEEP_ALIVE_RACE.has(error?.cause?.code)) throw error;
     const label = labels.get(client);
     resent.set(label, (resent.get(label) ?? 0) + 1);
     return client.callTool({ name: tool, arguments: { message } });

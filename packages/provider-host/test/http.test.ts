@@ -143,6 +143,74 @@ describe("sessions", () => {
   });
 });
 
+describe("the session wire", () => {
+  const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+
+  it("answers a batch of requests on one stream, or as one JSON array in JSON mode", async () => {
+    for (const jsonResponse of [false, true]) {
+      const { host } = await start({ jsonResponse });
+      const sessionId = await rawSession(host);
+      const response = await rawRequest(host.url, {
+        headers: sessionHeaders(sessionId),
+        body: JSON.stringify([ping(7), ping(8)]),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers["mcp-session-id"]).toBe(sessionId);
+      const answers = jsonResponse ? (JSON.parse(response.body) as Array<{ id: number }>) : messagesOf(response);
+      expect(answers.map((answer) => answer.id).sort()).toEqual([7, 8]);
+    }
+  });
+
+  it("refuses a second initialize, an over-long batch, a second GET stream and a GET that takes no SSE", async () => {
+    const { host } = await start();
+    const sessionId = await rawSession(host);
+    const again = await rawRequest(host.url, { headers: sessionHeaders(sessionId), body: JSON.stringify(INITIALIZE) });
+    expect([again.status, JSON.parse(again.body).error.code]).toEqual([400, -32600]);
+    const batch = Array.from({ length: 101 }, (_, index) => ping(index));
+    const long = await rawRequest(host.url, { headers: sessionHeaders(sessionId), body: JSON.stringify(batch) });
+    expect([long.status, JSON.parse(long.body).error.code]).toEqual([400, -32600]);
+    const notSse = await rawRequest(host.url, {
+      method: "GET",
+      headers: { ...sessionHeaders(sessionId), accept: "application/json" },
+    });
+    expect(notSse.status).toBe(406);
+    const first = await new Promise<{ destroy(): void }>((resolve, reject) => {
+      const outgoing = httpRequest(
+        {
+          host: host.url.hostname,
+          port: host.port,
+          path: host.url.pathname,
+          method: "GET",
+          headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
+        },
+        (response) => {
+          expect(response.statusCode).toBe(200);
+          resolve(outgoing);
+        },
+      );
+      outgoing.on("error", () => {});
+      outgoing.once("error", reject);
+      outgoing.end();
+    });
+    const second = await rawRequest(host.url, {
+      method: "GET",
+      headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
+    });
+    expect([second.status, JSON.parse(second.body).error.code]).toEqual([409, -32000]);
+    first.destroy();
+  });
+
+  it("takes a notification alone with 202 and no body", async () => {
+    const { host } = await start();
+    const sessionId = await rawSession(host);
+    const response = await rawRequest(host.url, {
+      headers: sessionHeaders(sessionId),
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    expect([response.status, response.body]).toEqual([202, ""]);
+  });
+});
+
 describe("stateless mode", () => {
   it("serves clients without sessions, a fresh server per request", async () => {
     const { host } = await start({ stateless: true });

@@ -8,7 +8,6 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import {
   isInitializeRequest,
   isJSONRPCNotification,
@@ -19,6 +18,7 @@ import type { RequestId } from "@modelcontextprotocol/server";
 import type { ProviderHost, RunningProviderHost } from "../provider-host";
 import { markReachability } from "../session-registry";
 import { sendError } from "./http-replies";
+import { SessionTransport } from "./session-transport";
 
 export interface LegacySessionOptions {
   readonly maxSessions: number;
@@ -30,7 +30,7 @@ export interface LegacySessionOptions {
 
 interface Session {
   id?: string;
-  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly transport: SessionTransport;
   readonly running: RunningProviderHost;
   /** Open HTTP exchanges (POSTs and GET streams) of this session. */
   open: number;
@@ -56,7 +56,7 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
   let pendingSessions = 0;
 
   const newTransport = (onInitialized: (id: string) => void) =>
-    new NodeStreamableHTTPServerTransport({
+    new SessionTransport({
       sessionIdGenerator: () => `${options.sessionIdPrefix}${randomUUID()}`,
       enableJsonResponse: options.jsonResponse,
       keepAliveMs: options.keepAliveMs,

@@ -1,0 +1,305 @@
+/**
+ * The wire of one 2025-era Streamable HTTP session, written on Node's own
+ * request and response. The SDK's `NodeStreamableHTTPServerTransport` serves
+ * the same protocol through its web-standard transport, so every POST built a
+ * web `Request` (with an `AbortSignal`), a `ReadableStream` for the SSE answer
+ * and a `Response` that was then pumped back into Node: on the gateway that
+ * was a third of the HTTP host's CPU per call. This transport keeps the SDK's
+ * answers (status codes, JSON-RPC error codes and messages, SSE framing and
+ * headers) and validates messages with the SDK's own schema; it leaves out
+ * what the host never configures (event store and resumption, DNS-rebinding
+ * checks, which the host does in front, and scope challenges).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+
+/** The SDK transport's bound on a JSON-RPC batch. */
+const MAX_BATCH_SIZE = 100;
+
+export interface SessionTransportOptions {
+  readonly sessionIdGenerator: () => string;
+  /** Answer with one JSON body instead of an SSE stream (mid-call messages are then dropped). */
+  readonly enableJsonResponse: boolean;
+  /** Interval of SSE keep-alive comments; 0 disables. */
+  readonly keepAliveMs: number;
+  readonly onsessioninitialized: (sessionId: string) => void;
+}
+
+/** One open HTTP answer: a POST's (for the requests it carried) or the session's GET stream. */
+interface Exchange {
+  readonly response: ServerResponse;
+  readonly requestIds: readonly RequestId[];
+  readonly json: boolean;
+  /** Final answers so far, by request id. */
+  readonly answers: Map<RequestId, JSONRPCMessage>;
+  keepAlive?: NodeJS.Timeout | undefined;
+}
+
+const SSE_HEADERS = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+} as const;
+
+export class SessionTransport implements Transport {
+  sessionId?: string;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport["onmessage"];
+
+  private started = false;
+  private initialized = false;
+  private closed = false;
+  private supportedVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+  private readonly byRequest = new Map<RequestId, Exchange>();
+  private standalone: Exchange | undefined;
+
+  constructor(private readonly options: SessionTransportOptions) {}
+
+  start(): Promise<void> {
+    if (this.started) throw new Error("Transport already started");
+    this.started = true;
+    return Promise.resolve();
+  }
+
+  /** Called by the SDK server on connect: the versions a `MCP-Protocol-Version` header may name. */
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.supportedVersions = versions;
+  }
+
+  /** Serves one HTTP exchange of the session; `body` is the POST body the host already parsed. */
+  async handleRequest(request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
+    if (this.closed) return reject(response, 404, -32001, "Session not found");
+    switch (request.method) {
+      case "POST":
+        return this.post(request, response, body);
+      case "GET":
+        return this.listen(request, response);
+      case "DELETE":
+        return this.end(request, response);
+      default:
+        return reject(response, 405, -32000, "Method not allowed.", { Allow: "GET, POST, DELETE" });
+    }
+  }
+
+  private async post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    const accept = request.headers.accept;
+    if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
+      return reject(
+        response,
+        406,
+        -32000,
+        "Not Acceptable: Client must accept both application/json and text/event-stream",
+      );
+    }
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
+      return reject(response, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    }
+    const messages = parsedMessages(body);
+    if (messages === undefined) return reject(response, 400, -32700, "Parse error: Invalid JSON-RPC message");
+    const initializing = messages.some(isInitialize);
+    if (initializing) {
+      if (this.initialized && this.sessionId !== undefined) {
+        return reject(response, 400, -32600, "Invalid Request: Server already initialized");
+      }
+      if (messages.length > 1) {
+        return reject(response, 400, -32600, "Invalid Request: Only one initialization request is allowed");
+      }
+      this.sessionId = this.options.sessionIdGenerator();
+      this.initialized = true;
+      this.options.onsessioninitialized(this.sessionId);
+    } else if (!this.admits(request, response)) {
+      return;
+    }
+    if (this.closed) return reject(response, 404, -32001, "Session not found");
+    const requestIds = messages.filter(isRequest).map((message) => message.id);
+    if (requestIds.length === 0) {
+      for (const message of messages) this.onmessage?.(message);
+      response.writeHead(202).end();
+      return;
+    }
+    const json = this.options.enableJsonResponse;
+    const exchange: Exchange = { response, requestIds, json, answers: new Map() };
+    for (const id of requestIds) this.byRequest.set(id, exchange);
+    // Headers go out with the first event (usually the answer itself): one write per call.
+    if (!json) response.writeHead(200, this.sessionHeaders(SSE_HEADERS));
+    response.once("close", () => this.stopKeepAlive(exchange));
+    for (const message of messages) this.onmessage?.(message);
+    if (!json && !response.writableEnded) this.startKeepAlive(exchange);
+  }
+
+  private listen(request: IncomingMessage, response: ServerResponse): void {
+    if (!request.headers.accept?.includes("text/event-stream")) {
+      return reject(response, 406, -32000, "Not Acceptable: Client must accept text/event-stream");
+    }
+    if (!this.admits(request, response)) return;
+    if (this.standalone !== undefined) {
+      return reject(response, 409, -32000, "Conflict: Only one SSE stream is allowed per session");
+    }
+    const exchange: Exchange = { response, requestIds: [], json: false, answers: new Map() };
+    this.standalone = exchange;
+    response.writeHead(200, this.sessionHeaders(SSE_HEADERS));
+    response.flushHeaders();
+    response.once("close", () => {
+      this.stopKeepAlive(exchange);
+      if (this.standalone === exchange) this.standalone = undefined;
+    });
+    this.startKeepAlive(exchange);
+  }
+
+  private async end(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!this.admits(request, response)) return;
+    response.writeHead(200).end();
+    await this.close();
+  }
+
+  /** The session checks every request but `initialize` passes, answering the failure when one fails. */
+  private admits(request: IncomingMessage, response: ServerResponse): boolean {
+    if (!this.initialized) {
+      reject(response, 400, -32000, "Bad Request: Server not initialized");
+      return false;
+    }
+    const sessionId = request.headers["mcp-session-id"];
+    if (sessionId === undefined || sessionId === "") {
+      reject(response, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      return false;
+    }
+    if (sessionId !== this.sessionId) {
+      reject(response, 404, -32001, "Session not found");
+      return false;
+    }
+    const version = request.headers["mcp-protocol-version"];
+    if (typeof version === "string" && !this.supportedVersions.includes(version)) {
+      const supported = this.supportedVersions.join(", ");
+      reject(
+        response,
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const final = isResponse(message);
+    const requestId = final ? message.id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      if (final) {
+        throw new Error("Cannot send a response on a standalone SSE stream unless resuming a previous client request");
+      }
+      if (this.standalone !== undefined) writeEvent(this.standalone.response, message);
+      return Promise.resolve();
+    }
+    const exchange = this.byRequest.get(requestId);
+    if (exchange === undefined) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    if (!exchange.json && !final) writeEvent(exchange.response, message);
+    if (final) this.answer(exchange, requestId, message);
+    return Promise.resolve();
+  }
+
+  /** Records a final answer; once every request of the exchange has one, the HTTP answer ends. */
+  private answer(exchange: Exchange, requestId: RequestId, message: JSONRPCMessage): void {
+    exchange.answers.set(requestId, message);
+    if (exchange.answers.size < exchange.requestIds.length) {
+      if (!exchange.json) writeEvent(exchange.response, message);
+      return;
+    }
+    for (const id of exchange.requestIds) this.byRequest.delete(id);
+    this.stopKeepAlive(exchange);
+    const { response } = exchange;
+    if (response.writableEnded || response.destroyed) return;
+    if (!exchange.json) {
+      response.end(sseEvent(message));
+      return;
+    }
+    const answers = exchange.requestIds.map((id) => exchange.answers.get(id));
+    response.writeHead(200, this.sessionHeaders({ "Content-Type": "application/json" }));
+    response.end(JSON.stringify(answers.length === 1 ? answers[0] : answers));
+  }
+
+  /** Ends the SSE answer carrying `requestId` (its client sees the stream close). */
+  closeSSEStream(requestId: RequestId): void {
+    const exchange = this.byRequest.get(requestId);
+    if (exchange === undefined) return;
+    this.stopKeepAlive(exchange);
+    if (!exchange.response.writableEnded) exchange.response.end();
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    const open = new Set([...this.byRequest.values(), ...(this.standalone ? [this.standalone] : [])]);
+    this.byRequest.clear();
+    this.standalone = undefined;
+    for (const exchange of open) {
+      this.stopKeepAlive(exchange);
+      if (!exchange.response.writableEnded) exchange.response.end();
+    }
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  private sessionHeaders<T extends Record<string, string>>(headers: T): T | (T & { "mcp-session-id": string }) {
+    return this.sessionId === undefined ? headers : { ...headers, "mcp-session-id": this.sessionId };
+  }
+
+  private startKeepAlive(exchange: Exchange): void {
+    const every = this.options.keepAliveMs;
+    if (!(every >= 1) || this.closed) return;
+    exchange.keepAlive = setInterval(() => {
+      if (!exchange.response.writableEnded) exchange.response.write(": keepalive\n\n");
+    }, every);
+    exchange.keepAlive.unref();
+  }
+
+  private stopKeepAlive(exchange: Exchange): void {
+    if (exchange.keepAlive !== undefined) clearInterval(exchange.keepAlive);
+    exchange.keepAlive = undefined;
+  }
+}
+
+/** The body's messages, validated by the SDK's schema, or undefined when one is not JSON-RPC. */
+function parsedMessages(body: unknown): JSONRPCMessage[] | undefined {
+  try {
+    return Array.isArray(body) ? body.map((message) => parseJSONRPCMessage(message)) : [parseJSONRPCMessage(body)];
+  } catch {
+    return undefined;
+  }
+}
+
+/** On a validated message: a request has a method and an id, a response an id and no method. */
+function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } {
+  return "method" in message && "id" in message;
+}
+
+function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
+  return !("method" in message) && "id" in message && message.id !== undefined;
+}
+
+/** The SDK's check, run only on messages named `initialize` (it costs a failed parse on every other one). */
+function isInitialize(message: JSONRPCMessage): boolean {
+  return isRequest(message) && message.method === "initialize" && isInitializeRequest(message);
+}
+
+function sseEvent(message: JSONRPCMessage): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+function writeEvent(response: ServerResponse, message: JSONRPCMessage): void {
+  if (!response.writableEnded && !response.destroyed) response.write(sseEvent(message));
+}
+
+function reject(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { "Content-Type": "application/json", ...headers });
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
