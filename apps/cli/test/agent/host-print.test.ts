@@ -75,12 +75,13 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
       callTool("everything__trigger-elicitation-request", {}),
       callTool("everything__trigger-sampling-request", { prompt: "hello", maxTokens: 20 }),
       callTool("everything__get-roots-list", {}),
+      callTool("everything__trigger-url-elicitation", { url: "https://consent.example/x" }),
       say("done"),
     ],
     ["--add-dir", extra],
   );
   expect(r.code).toBe(0);
-  const [first, afterElicit, afterSampling, afterRoots] = fake!.requests;
+  const [first, afterElicit, afterSampling, afterRoots, afterLink] = fake!.requests;
   expect(first!.system).toContain(`Also work in (added by the user): ${extra}`);
 
   const elicited = resultText(afterElicit!);
@@ -93,17 +94,23 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
   expect(sampled).toContain("The user rejected the sampling request");
   expect(sampled).toContain("pass --allow-sampling everything");
   // Only the agent's own turns reached the model.
-  expect(fake!.requests).toHaveLength(4);
+  expect(fake!.requests).toHaveLength(5);
 
   const roots = resultText(afterRoots!);
   expect(roots).toContain("Current MCP Roots (2 total)");
   expect(roots).toContain(`URI: ${pathToFileURL(fs.realpathSync(sandbox.cwd)).href}`);
   expect(roots).toContain(`URI: ${pathToFileURL(extra).href}`);
 
+  const link = resultText(afterLink!);
+  expect(link).toContain(
+    "and indusr declined it: this run is non-interactive (-p), and a link needs a person to open it",
+  );
+
   const hostEvents = r.events.filter((e) => e.type === "host_request");
   expect(hostEvents).toEqual([
     expect.objectContaining({ server: "everything", request: "form", outcome: "decline" }),
     expect.objectContaining({ server: "everything", request: "sampling", outcome: "decline" }),
+    expect.objectContaining({ server: "everything", request: "url", outcome: "decline" }),
   ]);
 });
 

@@ -5,13 +5,7 @@
  * fail their checks), and `trigger-sampling-request` through the session's
  * own model once the user approves.
  */
-import {
-  callTool,
-  lastToolResults,
-  say,
-  startFakeModel,
-  type FakeModelServer,
-} from "./fake-model/fake-model-server";
+import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
 import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
 
@@ -52,6 +46,11 @@ test("the terminal form answers an elicitation, and an approved sampling request
           usage: { input: 11, output: 2 },
         }),
       (request) => say(`sampling said: ${/"text": "([^"]*)"/.exec(lastToolResults(request)[0]!.text)?.[1]}`),
+      callTool("everything__trigger-url-elicitation", {
+        url: "https://consent.example/approve?id=7",
+        message: "Approve the deployment in your browser.",
+      }),
+      (request) => say(`link said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
     ],
   });
   const mcp = sandbox.mcpConfig({ everything: everythingServer });
@@ -137,7 +136,18 @@ test("the terminal form answers an elicitation, and an approved sampling request
   const sampling = fake.requests[3]!.body as { max_tokens?: number; max_completion_tokens?: number };
   expect(sampling.max_tokens ?? sampling.max_completion_tokens).toBe(25);
 
-  // Sampling tokens are in the session's total: 4 agent turns at 15 tokens each, plus 13.
+  // A link: shown with its host, opened only on yes (printed here: the terminal has no display).
+  tmux.type("open the link");
+  const link = await tmux.waitFor(/open it\? \[y\]es/);
+  expect(link).toContain("◆ everything asks you to open a link");
+  expect(link).toContain("Approve the deployment in your browser.");
+  expect(link).toContain("https://consent.example/approve?id=7");
+  expect(link).toContain("(it goes to consent.example)");
+  tmux.type("y");
+  await tmux.waitFor(/open it in a browser: https:\/\/consent\.example\/approve\?id=7/);
+  await tmux.waitFor(/link said: ✅ User completed the URL elicitation flow\./);
+
+  // Sampling tokens are in the session's total: 6 agent turns at 15 tokens each, plus 13.
   tmux.type("/exit");
-  await tmux.waitFor(/bye · 4 turns · 73 tokens/);
+  await tmux.waitFor(/bye · 6 turns · 103 tokens/);
 });
