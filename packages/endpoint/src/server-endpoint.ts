@@ -9,6 +9,7 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   Client,
+  LOG_LEVEL_META_KEY,
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
@@ -20,6 +21,8 @@ import {
 import {
   SERVER_ID_PATTERN,
   type ClientHostHooks,
+  type GatewayCallOptions,
+  type LogLevel,
   isProtocolFault,
   parseServerConfig,
   protocolFault,
@@ -50,6 +53,7 @@ import {
 import { callCapabilities, clientCapabilities, registerHostHandlers } from "./client-host";
 import { callScopedTransport, outsideCalls } from "./call-context";
 import { PeerRouter } from "./peer-routing";
+import { RelayMembers } from "./relay-members";
 import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
 import { isExpired, listExpiry } from "./list-expiry";
 import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, verdictOf } from "./era-verdicts";
@@ -102,6 +106,8 @@ export class McpServerEndpoint implements McpEndpoint {
   private readonly injected: Transport | undefined;
   /** Which client answers the server's requests for input (see `peer-routing.ts`). */
   private readonly router: PeerRouter;
+  /** Completions, subscriptions, logs and roots changes (see `relay-members.ts`). */
+  private readonly relay: RelayMembers;
 
   private phaseValue: EndpointPhase = "idle";
   private faultValue: ProtocolFault | undefined;
@@ -148,6 +154,21 @@ export class McpServerEndpoint implements McpEndpoint {
       options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
     this.stderr = new StderrTail(options.stderrLines, logFile);
     this.router = new PeerRouter(config.id, options.host);
+    this.relay = new RelayMembers({
+      request: (what, method, params, call) =>
+        this.onSession(what, "list", (session) =>
+          requestWithDeadline<JsonObject>(session.client, { method, params }, AnyResultSchema, {
+            timeoutMs: this.timeouts.callMs,
+            signal: call?.signal,
+          }),
+        ),
+      era: (what) => this.readySession(what).era,
+      relisten: () => this.relisten(),
+      rootsChanged: async () => {
+        const session = this.readySession("notify roots changed");
+        if (this.options.host?.listRoots) await session.client.sendRootsListChanged();
+      },
+    });
   }
 
   get phase(): EndpointPhase {
@@ -641,6 +662,7 @@ export class McpServerEndpoint implements McpEndpoint {
   ): Promise<Session> {
     const client = this.newClient(mode);
     registerHostHandlers(client, this.config.id, this.options.host, this.router);
+    this.relay.attach(client, () => this.session === session && !session.retired);
     const session: Session = { client, transport, kind, era: "legacy", retired: false };
     client.onerror = () => undefined;
     client.onclose = () => this.onSessionClosed(session);
@@ -677,6 +699,9 @@ export class McpServerEndpoint implements McpEndpoint {
       ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
       ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
       ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+      ...(capabilities?.resources?.subscribe && this.relay.resourceSubscriptions.length > 0
+        ? { resourceSubscriptions: [...this.relay.resourceSubscriptions] }
+        : {}),
     };
     if (Object.keys(filter).length === 0) return undefined;
     try {
@@ -684,6 +709,15 @@ export class McpServerEndpoint implements McpEndpoint {
     } catch {
       return undefined;
     }
+  }
+
+  /** A new 2026-era listen stream for the current filter, then the old one closed (no gap in updates). */
+  private async relisten(): Promise<void> {
+    const session = this.readySession("change resource subscriptions");
+    const next = await outsideCalls(() => this.listen(session.client));
+    const previous = session.subscription;
+    session.subscription = next;
+    await previous?.close().catch(() => undefined);
   }
 
   private adopt(session: Session): void {
@@ -1042,7 +1076,7 @@ export class McpServerEndpoint implements McpEndpoint {
         (session) =>
           requestWithDeadline<unknown>(
             session.client,
-            peer && session.era === "2026-07-28" ? this.declaringPeer(request, peer) : request,
+            session.era === "2026-07-28" ? this.withModernMeta(request, peer) : request,
             AnyResultSchema,
             deadline,
           ).then(readCallResult),
@@ -1050,10 +1084,51 @@ export class McpServerEndpoint implements McpEndpoint {
     );
   }
 
-  /** `request` declaring `peer`'s capabilities (a 2026-era request carries its own). */
-  private declaringPeer<R extends { params: Record<string, unknown> }>(request: R, peer: ClientHostHooks): R {
-    const capabilities = callCapabilities(peer, this.options.host);
-    return { ...request, params: { ...request.params, _meta: { [CLIENT_CAPABILITIES_META_KEY]: capabilities } } };
+  /**
+   * A 2026-era call carries what the 2025 era set per connection: its
+   * client's capabilities (`peer`'s) and the log level (`setLogLevel`).
+   */
+  private withModernMeta<R extends { params: Record<string, unknown> }>(
+    request: R,
+    peer: ClientHostHooks | undefined,
+  ): R {
+    const level = this.relay.logLevel;
+    if (!peer && !level) return request;
+    const meta = {
+      ...(peer ? { [CLIENT_CAPABILITIES_META_KEY]: callCapabilities(peer, this.options.host) } : {}),
+      ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
+    };
+    return { ...request, params: { ...request.params, _meta: meta } };
+  }
+
+  // ---- relay: completions, subscriptions, logs, roots ------------------------
+
+  complete(params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject> {
+    return this.relay.complete(params, options);
+  }
+
+  subscribeResource(uri: string, options?: GatewayCallOptions): Promise<void> {
+    return this.relay.subscribeResource(uri, options);
+  }
+
+  unsubscribeResource(uri: string, options?: GatewayCallOptions): Promise<void> {
+    return this.relay.unsubscribeResource(uri, options);
+  }
+
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.relay.onResourceUpdated(listener);
+  }
+
+  setLogLevel(level: LogLevel, options?: GatewayCallOptions): Promise<void> {
+    return this.relay.setLogLevel(level, options);
+  }
+
+  onLog(listener: (params: JsonObject) => void): () => void {
+    return this.relay.onLog(listener);
+  }
+
+  notifyRootsChanged(): Promise<void> {
+    return this.relay.notifyRootsChanged();
   }
 
   // ---- resources and prompts -------------------------------------------------

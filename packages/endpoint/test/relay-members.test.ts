@@ -1,0 +1,98 @@
+/**
+ * The optional relay members of `McpEndpoint` against the relay fixture (a
+ * v2-SDK server) in both eras: completions, server logs and their level,
+ * resource subscriptions and updates, and roots changes. The 2026 era has no
+ * `logging/setLevel`, `resources/subscribe` or roots-changed notification:
+ * the level rides on each call, subscriptions on the listen stream, and
+ * roots are asked for per call (see `relay-members.ts`).
+ */
+import type { JsonObject, ServerConfig } from "@indus/contract";
+import { memoryEraVerdictStore } from "@indus/contract";
+import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
+import { relay, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
+
+let http: RelayHttpServer;
+let open: McpServerEndpoint[] = [];
+beforeAll(async () => {
+  http = await startRelayHttp();
+});
+afterAll(() => http.close());
+afterEach(async () => {
+  await Promise.all(open.map((endpoint) => endpoint.close()));
+  open = [];
+});
+
+type Setup = readonly [transport: "stdio" | "streamable-http", protocol: "legacy" | "2026-07-28"];
+// Legacy over HTTP is left out: the SDK's stateless legacy serving has no stream for unsolicited updates.
+const setups: Setup[] = [
+  ["stdio", "legacy"],
+  ["stdio", "2026-07-28"],
+  ["streamable-http", "2026-07-28"],
+];
+
+async function connect([transport, protocol]: Setup): Promise<McpServerEndpoint> {
+  const config: ServerConfig =
+    transport === "stdio"
+      ? relay("relay", [], { protocol })
+      : { transport, id: "relay", url: http.url, headers: {}, protocol };
+  const endpoint = createServerEndpoint(config, undefined, {
+    eraVerdicts: memoryEraVerdictStore(),
+    host: { listRoots: () => Promise.resolve([{ uri: "file:///work" }]) },
+  });
+  open.push(endpoint);
+  await endpoint.open();
+  return endpoint;
+}
+
+const text = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
+
+async function until(check: () => boolean, ms = 3_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe.each(setups)("over %s in the %s era", (transport, protocol) => {
+  const setup = [transport, protocol] as const;
+
+  it("completes a prompt argument with the server's own answer", async () => {
+    const endpoint = await connect(setup);
+    const result = await endpoint.complete({
+      ref: { type: "ref/prompt", name: "greet" },
+      argument: { name: "language", value: "py" },
+    });
+    expect(result["completion"]).toEqual({ values: ["python", "pytorch"], total: 2, hasMore: false });
+  });
+
+  it("relays a call's logs, params as sent, at the level set", async () => {
+    const endpoint = await connect(setup);
+    const logs: JsonObject[] = [];
+    endpoint.onLog((params) => logs.push(params));
+    await endpoint.setLogLevel("debug");
+    expect(text(await endpoint.invoke("log", {}))).toBe("logged at debug");
+    await until(() => logs.filter((log) => typeof log["data"] === "object").length === 4);
+    expect(logs.filter((log) => typeof log["data"] === "object")).toEqual(
+      ["debug", "info", "warning", "error"].map((level) => ({ level, logger: "relay", data: { level, _n: 1 } })),
+    );
+  });
+
+  it("delivers updates of a subscribed resource, and none after unsubscribing", async () => {
+    const endpoint = await connect(setup);
+    const updates: string[] = [];
+    endpoint.onResourceUpdated((uri) => updates.push(uri));
+    await endpoint.subscribeResource("test://watched");
+    await endpoint.invoke("touch", {});
+    await until(() => updates.length > 0);
+    expect(updates).toEqual(["test://watched"]);
+    await endpoint.unsubscribeResource("test://watched");
+    await endpoint.invoke("touch", {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(updates).toEqual(["test://watched"]);
+  });
+
+  it("tells the server its roots changed (2025 era) or has nothing to tell (2026 era)", async () => {
+    const endpoint = await connect(setup);
+    await endpoint.notifyRootsChanged();
+    await until(() => false, protocol === "legacy" ? 200 : 0);
+    expect(text(await endpoint.invoke("roots_changed", {}))).toBe(protocol === "legacy" ? "1" : "0");
+  });
+});
