@@ -8,7 +8,7 @@
  * (elicitation, sampling, roots) go to the gateway's clients.
  */
 import { PassThrough } from "node:stream";
-import type { ClientHostHooks, ProtocolFault } from "@indus/contract";
+import type { ProtocolFault } from "@indus/contract";
 import { nameClashOf } from "@indus/fleet";
 import { serveHttp, serveStdio } from "@indus/provider-host";
 import type { BootedDeck, ServerReport } from "../boot-types";
@@ -48,15 +48,6 @@ export function gatewayInstructions(servers: readonly ServerReport[], names: Nam
     return speaking.map((s) => `The "${s.id}" server (its tools keep their own names): ${s.instructions}`).join("\n\n");
   }
   return speaking.map((s) => `Tools named ${s.id}__* come from the "${s.id}" server: ${s.instructions}`).join("\n\n");
-}
-
-/**
- * The running host's hooks for its clients (`clientHooks`, the sessions that
- * declared each capability). Read structurally until every provider host
- * exposes them: without them, requests fail as having no client.
- */
-function clientHooksOf(host: object): ClientHostHooks {
-  return (host as { readonly clientHooks?: ClientHostHooks }).clientHooks ?? {};
 }
 
 function say(line: string): void {
@@ -159,7 +150,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
       }).catch((error: Error) => {
         throw new UsageError(error.message);
       });
-      clientHost.bind(clientHooksOf(host));
+      clientHost.bind(host.clientHooks);
       process.stderr.write(
         `indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`,
       );
@@ -172,7 +163,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
       ...(input ? { stdin: input.stdin } : {}),
       ...(instructions ? { instructions } : {}),
     });
-    clientHost.bind(clientHooksOf(running));
+    clientHost.bind(running.clientHooks);
     input?.booted();
     await Promise.race([running.waiting(), whenSignalled()]);
     await running.cancel();
