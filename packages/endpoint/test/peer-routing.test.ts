@@ -4,22 +4,11 @@
  * two clients calling at once, clients lacking a capability, and the
  * endpoint's own host for work outside any call.
  */
-import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject, ServerConfig } from "@indus/contract";
-import { memoryEraVerdictStore } from "@indus/contract";
-import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
-import { relay, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
+import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject } from "@indus/contract";
 import { PeerRouter } from "../src/peer-routing";
+import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
-let http: RelayHttpServer;
-let open: McpServerEndpoint[] = [];
-beforeAll(async () => {
-  http = await startRelayHttp();
-});
-afterAll(() => http.close());
-afterEach(async () => {
-  await Promise.all(open.map((endpoint) => endpoint.close()));
-  open = [];
-});
+const harness = relayHarness();
 
 type Hook = "elicit" | "createMessage" | "listRoots";
 
@@ -52,29 +41,10 @@ function client(
   return hooks;
 }
 
-type Setup = readonly [transport: "stdio" | "streamable-http", protocol: "legacy" | "2026-07-28"];
-// Legacy over HTTP is left out: the SDK's stateless legacy serving cannot send server requests at all.
-const setups: Setup[] = [
-  ["stdio", "legacy"],
-  ["stdio", "2026-07-28"],
-  ["streamable-http", "2026-07-28"],
-];
-
-async function connect([transport, protocol]: Setup, host: ClientHostHooks | undefined): Promise<McpServerEndpoint> {
-  const config: ServerConfig =
-    transport === "stdio"
-      ? relay("relay", [], { protocol })
-      : { transport, id: "relay", url: http.url, headers: {}, protocol };
-  const endpoint = createServerEndpoint(config, undefined, {
-    eraVerdicts: memoryEraVerdictStore(),
-    ...(host ? { host } : {}),
-  });
-  open.push(endpoint);
-  await endpoint.open();
-  return endpoint;
-}
-
-const text = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
+type Setup = RelaySetup;
+const setups = RELAY_SETUPS;
+const connect = (setup: Setup, host: ClientHostHooks | undefined) => harness.connect(setup, host ? { host } : {});
+const text = firstText;
 
 describe.each(setups)("over %s in the %s era", (transport, protocol) => {
   const setup = [transport, protocol] as const;

@@ -6,52 +6,20 @@
  * the level rides on each call, subscriptions on the listen stream, and
  * roots are asked for per call (see `relay-members.ts`).
  */
-import type { JsonObject, ServerConfig } from "@indus/contract";
-import { memoryEraVerdictStore } from "@indus/contract";
-import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
-import { relay, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
+import type { JsonObject } from "@indus/contract";
+import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
-let http: RelayHttpServer;
-let open: McpServerEndpoint[] = [];
-beforeAll(async () => {
-  http = await startRelayHttp();
-});
-afterAll(() => http.close());
-afterEach(async () => {
-  await Promise.all(open.map((endpoint) => endpoint.close()));
-  open = [];
-});
-
-type Setup = readonly [transport: "stdio" | "streamable-http", protocol: "legacy" | "2026-07-28"];
-// Legacy over HTTP is left out: the SDK's stateless legacy serving has no stream for unsolicited updates.
-const setups: Setup[] = [
-  ["stdio", "legacy"],
-  ["stdio", "2026-07-28"],
-  ["streamable-http", "2026-07-28"],
-];
-
-async function connect([transport, protocol]: Setup): Promise<McpServerEndpoint> {
-  const config: ServerConfig =
-    transport === "stdio"
-      ? relay("relay", [], { protocol })
-      : { transport, id: "relay", url: http.url, headers: {}, protocol };
-  const endpoint = createServerEndpoint(config, undefined, {
-    eraVerdicts: memoryEraVerdictStore(),
-    host: { listRoots: () => Promise.resolve([{ uri: "file:///work" }]) },
-  });
-  open.push(endpoint);
-  await endpoint.open();
-  return endpoint;
-}
-
-const text = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
+const text = firstText;
+const { connect: open } = relayHarness();
+const connect = (setup: RelaySetup) =>
+  open(setup, { host: { listRoots: () => Promise.resolve([{ uri: "file:///work" }]) } });
 
 async function until(check: () => boolean, ms = 3_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-describe.each(setups)("over %s in the %s era", (transport, protocol) => {
+describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
   const setup = [transport, protocol] as const;
 
   it("completes a prompt argument with the server's own answer", async () => {

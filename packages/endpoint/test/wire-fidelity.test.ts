@@ -5,41 +5,23 @@
  * `parameters`, and every call result keeps its whole `CallToolResult` as
  * `wire`. Both eras, over stdio and Streamable HTTP, against a v2-SDK server.
  */
-import type { ServerConfig } from "@indus/contract";
-import { memoryEraVerdictStore } from "@indus/contract";
-import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
-import { relay, relayData, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
+import { relayData } from "@indus/testkit";
+import { relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
 const data = relayData();
-let http: RelayHttpServer;
-let open: McpServerEndpoint[] = [];
+const harness = relayHarness();
 
-beforeAll(async () => {
-  http = await startRelayHttp();
-});
-afterAll(() => http.close());
-afterEach(async () => {
-  await Promise.all(open.map((endpoint) => endpoint.close()));
-  open = [];
-});
-
-type Setup = readonly [transport: "stdio" | "streamable-http", protocol: "legacy" | "2026-07-28"];
-const setups: Setup[] = [
+/** All four here: listing and results need no server requests, so legacy over HTTP counts too. */
+const setups: RelaySetup[] = [
   ["stdio", "legacy"],
   ["stdio", "2026-07-28"],
   ["streamable-http", "legacy"],
   ["streamable-http", "2026-07-28"],
 ];
 
-async function connect([transport, protocol]: Setup): Promise<McpServerEndpoint> {
-  const config: ServerConfig =
-    transport === "stdio"
-      ? relay("relay", [], { protocol })
-      : { transport, id: "relay", url: http.url, headers: {}, protocol };
-  const endpoint = createServerEndpoint(config, undefined, { eraVerdicts: memoryEraVerdictStore() });
-  open.push(endpoint);
-  await endpoint.open();
-  expect(endpoint.era).toBe(protocol);
+async function connect(setup: RelaySetup) {
+  const endpoint = await harness.connect(setup);
+  expect(endpoint.era).toBe(setup[1]);
   return endpoint;
 }
 

@@ -23,14 +23,15 @@ export function relayData(): { readonly tools: readonly JsonObject[]; readonly r
   };
 }
 
-export interface RelayHttpServer {
+export interface FixtureHttpServer {
   readonly url: string;
   close(): Promise<void>;
 }
+export type RelayHttpServer = FixtureHttpServer;
 
-/** The relay fixture over Streamable HTTP on 127.0.0.1 (a free port). */
-export async function startRelayHttp(args: readonly string[] = []): Promise<RelayHttpServer> {
-  const child = spawn(process.execPath, [path.join(FIXTURES, "relay-server.mjs"), "http", ...args], {
+/** A fixture script that takes `http` and prints `PORT <n>`, started on 127.0.0.1 in a child process. */
+export async function startFixtureHttp(file: string, args: readonly string[] = []): Promise<FixtureHttpServer> {
+  const child = spawn(process.execPath, [path.join(FIXTURES, file), "http", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<string>((resolve, reject) => {
@@ -40,7 +41,7 @@ export async function startRelayHttp(args: readonly string[] = []): Promise<Rela
       const match = /PORT (\d+)/.exec(seen);
       if (match) resolve(match[1]!);
     });
-    child.once("exit", (code) => reject(new Error(`relay HTTP fixture exited with ${String(code)}`)));
+    child.once("exit", (code) => reject(new Error(`${file} over HTTP exited with ${String(code)}`)));
   });
   return {
     url: `http://127.0.0.1:${port}/mcp`,
@@ -51,4 +52,9 @@ export async function startRelayHttp(args: readonly string[] = []): Promise<Rela
         child.kill("SIGTERM");
       }),
   };
+}
+
+/** The relay fixture over Streamable HTTP on 127.0.0.1 (a free port). */
+export function startRelayHttp(args: readonly string[] = []): Promise<RelayHttpServer> {
+  return startFixtureHttp("relay-server.mjs", args);
 }

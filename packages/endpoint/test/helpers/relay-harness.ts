@@ -1,0 +1,52 @@
+/**
+ * The relay fixture in the setups the relay tests share: a Streamable HTTP
+ * copy started once per file, endpoints closed after each test.
+ */
+import type { ServerConfig } from "@indus/contract";
+import { memoryEraVerdictStore } from "@indus/contract";
+import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
+import { relay, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
+
+export type RelaySetup = readonly [transport: "stdio" | "streamable-http", protocol: "legacy" | "2026-07-28"];
+
+/**
+ * Legacy over HTTP is left out: the SDK's stateless legacy serving can send
+ * neither server requests nor unsolicited updates.
+ */
+export const RELAY_SETUPS: readonly RelaySetup[] = [
+  ["stdio", "legacy"],
+  ["stdio", "2026-07-28"],
+  ["streamable-http", "2026-07-28"],
+];
+
+/** Registers the file's hooks; `connect` opens an endpoint to the fixture in one setup. */
+export function relayHarness(): {
+  connect(setup: RelaySetup, options?: EndpointOptions): Promise<McpServerEndpoint>;
+} {
+  let http: RelayHttpServer;
+  let open: McpServerEndpoint[] = [];
+  beforeAll(async () => {
+    http = await startRelayHttp();
+  });
+  afterAll(() => http.close());
+  afterEach(async () => {
+    await Promise.all(open.map((endpoint) => endpoint.close()));
+    open = [];
+  });
+  return {
+    async connect([transport, protocol], options = {}) {
+      const config: ServerConfig =
+        transport === "stdio"
+          ? relay("relay", [], { protocol })
+          : { transport, id: "relay", url: http.url, headers: {}, protocol };
+      const endpoint = createServerEndpoint(config, undefined, { eraVerdicts: memoryEraVerdictStore(), ...options });
+      open.push(endpoint);
+      await endpoint.open();
+      return endpoint;
+    },
+  };
+}
+
+/** The text of a result's first content block. */
+export const firstText = (result: { content: readonly unknown[] }): string =>
+  (result.content[0] as { text: string }).text;
