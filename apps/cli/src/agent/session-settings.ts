@@ -47,7 +47,11 @@ export function bindHost(
   prepared.host.bind({
     ...(how.terminal ? { terminal: how.terminal } : {}),
     signal: how.signal,
-    emit: how.emit,
+    // The transcript keeps who asked what and how it was answered (never a form's content).
+    emit: (event) => {
+      session.transcript.append({ ...event });
+      how.emit(event);
+    },
     model: {
       model: createLanguageModel(prepared.config, prepared.modelId),
       modelId: prepared.modelId,

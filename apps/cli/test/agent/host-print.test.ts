@@ -112,6 +112,12 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
     expect.objectContaining({ server: "everything", request: "sampling", outcome: "decline" }),
     expect.objectContaining({ server: "everything", request: "url", outcome: "decline" }),
   ]);
+  const { transcript } = r.events.find((e) => e.type === "result") as { transcript: string };
+  const recorded = fs
+    .readFileSync(transcript, "utf8")
+    .split("\n")
+    .filter((line) => line.includes('"type":"host_request"'));
+  expect(recorded).toHaveLength(3);
 });
 
 test("--allow-sampling lets the session's model answer with the server's maxTokens, counted in the usage; --yes still declines a form without defaults", async () => {
