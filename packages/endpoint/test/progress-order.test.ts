@@ -1,5 +1,7 @@
 import type { ToolProgress } from "@indus/contract";
-import { fixture } from "./helpers/servers";
+import type { McpServerEndpoint } from "@indus/endpoint";
+import { startEverythingHttp } from "./helpers/everything-http";
+import { everythingStdio, fixture } from "./helpers/servers";
 import { startModernHttp } from "./helpers/modern-http";
 import { trackEndpoints } from "./helpers/tracked";
 
@@ -65,6 +67,36 @@ describe("20 progress notifications from a v2 SDK server, back to back before it
       await endpoint.close();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("server-everything's trigger-long-running-operation (its last report right before the result)", () => {
+  const run = (endpoint: McpServerEndpoint) =>
+    seenDuring((onProgress) =>
+      endpoint.invoke("trigger-long-running-operation", { duration: 0.1, steps: 20 }, { onProgress }),
+    );
+
+  it("delivers every report, in order, before the result over stdio", async () => {
+    const endpoint = make(everythingStdio("everything-progress", { protocol: "legacy" }));
+    await endpoint.open();
+    for (let round = 0; round < 3; round += 1) expect(await run(endpoint)).toEqual(expected);
+  });
+
+  it("and over Streamable HTTP with a 2025 session", async () => {
+    const server = await startEverythingHttp("streamableHttp");
+    try {
+      const endpoint = make({
+        transport: "streamable-http",
+        id: "everything-http-progress",
+        url: server.url,
+        headers: {},
+      });
+      await endpoint.open();
+      for (let round = 0; round < 3; round += 1) expect(await run(endpoint)).toEqual(expected);
+      await endpoint.close();
+    } finally {
+      await server.stop();
     }
   });
 });
