@@ -2,9 +2,12 @@
  * On a real terminal (tmux), the interactive session answers what a mounted
  * server-everything (stdio) asks mid-call: `trigger-elicitation-request`
  * through the terminal form (required mark, defaults, re-asked answers that
- * fail their checks), and `trigger-sampling-request` through the session's
- * own model once the user approves.
+ * fail their checks), `trigger-sampling-request` through the session's
+ * own model once the user approves, `trigger-url-elicitation` by showing the
+ * link; `/add-dir` adds a root and the server hears of it.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
 import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
@@ -51,6 +54,8 @@ test("the terminal form answers an elicitation, and an approved sampling request
         message: "Approve the deployment in your browser.",
       }),
       (request) => say(`link said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
+      callTool("everything__get-roots-list", {}),
+      (request) => say(`roots said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
     ],
   });
   const mcp = sandbox.mcpConfig({ everything: everythingServer });
@@ -147,7 +152,14 @@ test("the terminal form answers an elicitation, and an approved sampling request
   await tmux.waitFor(/open it in a browser: https:\/\/consent\.example\/approve\?id=7/);
   await tmux.waitFor(/link said: ✅ User completed the URL elicitation flow\./);
 
-  // Sampling tokens are in the session's total: 6 agent turns at 15 tokens each, plus 13.
+  // /add-dir: one more root, and the server hears that its roots changed.
+  fs.mkdirSync(path.join(sandbox.root, "extra"));
+  tmux.type("/add-dir ../extra");
+  await tmux.waitFor(/Added \S*extra \(2 roots; told 1 server\)\./);
+  tmux.type("list the roots");
+  await tmux.waitFor(/roots said: Current MCP Roots \(2 total\):/);
+
+  // Sampling tokens are in the session's total: 8 agent turns at 15 tokens each, plus 13.
   tmux.type("/exit");
-  await tmux.waitFor(/bye · 6 turns · 103 tokens/);
+  await tmux.waitFor(/bye · 8 turns · 133 tokens/);
 });
