@@ -2,13 +2,20 @@
  * Republishes a box's gateway catalog (the resources and prompts of the
  * servers behind it) through one server. Shapes are MCP's own and pass
  * through untouched; names and URIs are whatever the catalog listed (already
- * namespaced by their source). Lists are served in one page.
+ * namespaced by their source). Lists are served in one page. Completion is
+ * served when the catalog can complete (`completions` is declared then).
  */
-import type { GatewayCatalog } from "@indus/contract";
+import type { GatewayCatalog, JsonObject } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import { toRpcError } from "./rpc-errors";
 import type { CatalogSite } from "./rpc-errors";
-import { GET_PROMPT_PARAMS, PAGINATED_PARAMS, READ_RESOURCE_PARAMS, handleStrictly } from "./strict-handlers";
+import {
+  COMPLETE_PARAMS,
+  GET_PROMPT_PARAMS,
+  PAGINATED_PARAMS,
+  READ_RESOURCE_PARAMS,
+  handleStrictly,
+} from "./strict-handlers";
 
 type Result = Record<string, unknown>;
 
@@ -38,6 +45,12 @@ export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog)
         (await catalog.getPrompt(params.name, params.arguments ?? {}, { signal: ctx.mcpReq.signal })) as Result,
     ),
   );
+  const complete = catalog.complete?.bind(catalog);
+  if (complete !== undefined) {
+    handleStrictly(server, "completion/complete", COMPLETE_PARAMS, (params, ctx) =>
+      guarded("prompt", async () => (await complete(params as JsonObject, { signal: ctx.mcpReq.signal })) as Result),
+    );
+  }
 }
 
 async function guarded<T>(site: CatalogSite, work: () => Promise<T>, uri?: string): Promise<T> {

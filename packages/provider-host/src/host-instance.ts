@@ -16,6 +16,10 @@ import { registerCatalogHandlers } from "./catalog-handlers";
 import { createClientRelay, sessionsOf } from "./client-relay";
 import type { ClientRelay } from "./client-relay";
 import { InputRounds } from "./input-rounds";
+import { LogRelay } from "./log-relay";
+import { registerRelayHandlers } from "./relay-handlers";
+import { ResourceSubscriptions, canSubscribe } from "./subscriptions";
+import type { UpdateHolder } from "./subscriptions";
 import { peerHooks } from "./peer-hooks";
 import { PEER_REQUEST_OPTIONS } from "./session-registry";
 import type { GatewaySession, SessionRegistry } from "./session-registry";
@@ -23,6 +27,9 @@ import { AS_SENT, CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./
 import { callTool } from "./tool-call";
 import type { CallScope } from "./tool-call";
 import { toMcpTool } from "./tool-mapping";
+
+export { announceChanges, serverAnnouncer } from "./change-announcer";
+export type { ChangeAnnouncer } from "./change-announcer";
 
 /** Who the host says it is in the `initialize` and `server/discover` answers. */
 export interface ProviderHostInfo {
@@ -58,12 +65,16 @@ export interface HostInstance {
   readonly calls: Map<AbortController, Promise<void>>;
   /** Ends what the host keeps for the instance's client session (call once the server closed). */
   retire(): void;
+  /** The instance's client as a receiver of resource updates (a session, or a 2026-07-28 stdio connection). */
+  readonly holder: UpdateHolder;
 }
 
-/** Builds instances of one host, all sharing its client relay. */
+/** Builds instances of one host, all sharing its client relay, log relay and subscriptions. */
 export interface InstanceBuilder {
   readonly build: () => HostInstance;
   readonly relay: ClientRelay;
+  /** Present when the box's catalog can subscribe to resources. */
+  readonly subscriptions: ResourceSubscriptions | undefined;
 }
 
 /** Debounced within a tick, so a burst of box changes is one notification. */
@@ -82,6 +93,8 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
   const relay = options.relay ?? createClientRelay();
   const sessions = sessionsOf(relay);
   const rounds = new InputRounds();
+  const logs = new LogRelay(box.catalog, sessions);
+  const subscriptions = canSubscribe(box.catalog) ? new ResourceSubscriptions(box.catalog) : undefined;
   const validator = options.validateArguments === false ? undefined : new ArgumentValidator();
   const identity: Implementation = { name: info.name, version: info.version };
   if (info.title !== undefined) identity.title = info.title;
@@ -121,22 +134,32 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     );
     if (box.catalog !== undefined) registerCatalogHandlers(server, box.catalog);
     const session = sessionOf(server, sessions);
-    return { server, calls, retire: () => session.retire() };
+    const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
+    registerRelayHandlers(server, { catalog: box.catalog, logs, subscriptions, session: session.current, holder });
+    const retire = () => {
+      session.retire();
+      subscriptions?.removeAll(holder);
+    };
+    return { server, calls, retire, holder };
   };
-  return { build, relay };
+  return { build, relay, subscriptions };
 }
 
 /**
  * A 2025-era client becomes a session of the relay once initialized (the
  * 2026-07-28 revision has no server→client channel outside a request).
  */
-function sessionOf(server: Server, sessions: SessionRegistry): { retire(): void } {
+function sessionOf(
+  server: Server,
+  sessions: SessionRegistry,
+): { current: () => GatewaySession | undefined; retire(): void } {
   let session: GatewaySession | undefined;
   let retired = false;
   server.oninitialized = () => {
     if (!retired) session = sessions.open(server);
   };
   return {
+    current: () => session,
     retire() {
       retired = true;
       if (session !== undefined) sessions.close(session);
@@ -161,42 +184,9 @@ function capabilitiesOf(box: ToolBox): ServerCapabilities {
   const catalog = box.catalog;
   if (catalog !== undefined) {
     const listChanged = catalog.onChanged !== undefined;
-    capabilities.resources = { listChanged };
+    capabilities.resources = { listChanged, ...(catalog.subscribe !== undefined && { subscribe: true }) };
     capabilities.prompts = { listChanged };
+    if (catalog.complete !== undefined) capabilities.completions = {};
   }
   return capabilities;
-}
-
-/** Where a box's changes are announced: one session's server, or an HTTP handler's listen streams. */
-export interface ChangeAnnouncer {
-  tools(): void;
-  resources(): void;
-  prompts(): void;
-}
-
-/** Forwards the box's tool and catalog changes; returns the unsubscribe. */
-export function announceChanges(box: ToolBox, announce: ChangeAnnouncer): () => void {
-  const unsubscribers: Array<() => void> = [];
-  if (box.onDescriptorsChanged !== undefined) unsubscribers.push(box.onDescriptorsChanged(() => announce.tools()));
-  const catalog = box.catalog;
-  if (catalog?.onChanged !== undefined) {
-    unsubscribers.push(
-      catalog.onChanged((change) => (change === "resources" ? announce.resources() : announce.prompts())),
-    );
-  }
-  return () => {
-    for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
-  };
-}
-
-/** Announces through one server's own notifications (legacy sessions; stdio routes them to listen streams). */
-export function serverAnnouncer(server: Server, isOpen: () => boolean): ChangeAnnouncer {
-  const send = (notification: () => Promise<void>) => {
-    if (isOpen()) notification().catch(() => {});
-  };
-  return {
-    tools: () => send(() => server.sendToolListChanged()),
-    resources: () => send(() => server.sendResourceListChanged()),
-    prompts: () => send(() => server.sendPromptListChanged()),
-  };
 }

@@ -10,7 +10,8 @@ import { protocolFault } from "@indus/contract";
 import type { McpRequestContext, Server, Transport } from "@modelcontextprotocol/server";
 import { version } from "../package.json";
 import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
-import type { HostInstance, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
+import type { HostInstance, InstanceBuilder, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
+import type { ResourceSubscriptions } from "./subscriptions";
 
 export type { ProviderHostInfo, ProviderHostOptions } from "./host-instance";
 
@@ -65,7 +66,8 @@ export function createProviderHost(
   info: ProviderHostInfo = DEFAULT_HOST_INFO,
   options: ProviderHostOptions = {},
 ): ProviderHost {
-  const { build, relay } = instanceBuilder(box, info, options);
+  const builder = instanceBuilder(box, info, options);
+  const { build, relay } = builder;
 
   async function connect(transport: Transport): Promise<RunningProviderHost> {
     const instance = build();
@@ -80,7 +82,16 @@ export function createProviderHost(
     return session.running;
   }
 
-  return { info, box, connect, factory: () => build().server, clientHooks: relay.hooks };
+  const host: ProviderHost = { info, box, connect, factory: () => build().server, clientHooks: relay.hooks };
+  builders.set(host, builder);
+  return host;
+}
+
+const builders = new WeakMap<ProviderHost, InstanceBuilder>();
+
+/** The resource subscriptions of a host made here (for serving entries that see listen streams). */
+export function subscriptionsOf(host: ProviderHost): ResourceSubscriptions | undefined {
+  return builders.get(host)?.subscriptions;
 }
 
 /** A session's lifecycle around one instance: change announcements, end, cancel. */

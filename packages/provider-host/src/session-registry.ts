@@ -3,8 +3,7 @@
  * connection): the only place a gateway can reach a client outside a call,
  * since 2026-07-28 has no server→client channel but a request's own answer.
  * Each entry keeps what the relays need per session: the capabilities the
- * client declared, when it was last heard from, the log level it asked for and
- * the resources it subscribed to.
+ * client declared, when it was last heard from and the log level it asked for.
  */
 import type { JsonObject, LogLevel } from "@indus/contract";
 import type { ClientCapabilities, Server } from "@modelcontextprotocol/server";
@@ -32,7 +31,6 @@ export interface GatewaySession {
   lastActive: number;
   /** Set by `logging/setLevel`; a session that never set one gets every message (as the SDK does). */
   level: LogLevel | undefined;
-  readonly subscriptions: Set<string>;
   /** A request to the client outside any call. */
   readonly request: (method: PeerMethod, params: JsonObject) => Promise<JsonObject>;
 }
@@ -50,7 +48,6 @@ export class SessionRegistry {
       capabilities,
       lastActive: Date.now(),
       level: undefined,
-      subscriptions: new Set(),
       request: async (method, params) =>
         (await server.request({ method, params }, AS_SENT, PEER_REQUEST_OPTIONS)) as JsonObject,
     };

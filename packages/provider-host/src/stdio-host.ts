@@ -13,6 +13,7 @@ import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instan
 import type { HostInstance, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
 import { DEFAULT_HOST_INFO, abortCalls, interruptCalls } from "./provider-host";
 import type { RunningProviderHost } from "./provider-host";
+import { ListenSubscriptions } from "./subscriptions";
 import { StdioHostTransport } from "./stdio-transport";
 
 export { StdioHostTransport } from "./stdio-transport";
@@ -47,7 +48,7 @@ export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
  *     process.exit(0);
  */
 export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promise<StdioProviderHost> {
-  const { build, relay } = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
+  const { build, relay, subscriptions } = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
   const wire = new StdioHostTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
   const live = new Set<HostInstance>();
   let pinned: { instance: HostInstance; era: "legacy" | "modern" } | undefined;
@@ -71,6 +72,13 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
     },
     { transport: wire, onerror: () => {} },
   );
+  if (subscriptions !== undefined) {
+    // Whichever instance is pinned when an update comes delivers it; the SDK routes it to the listen streams.
+    const listens = new ListenSubscriptions(subscriptions, {
+      notify: (uri) => pinned?.instance.holder.notify(uri),
+    });
+    watchListens(wire, listens);
+  }
 
   let cancelling: Promise<void> | undefined;
   return Promise.resolve({
@@ -100,4 +108,21 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
       return cancelling;
     },
   });
+}
+
+/**
+ * 2026-07-28 clients subscribe to resources on their listen streams, which
+ * the SDK serves itself: watch the wire for them (opened by a listen request,
+ * closed by a cancel naming it or the end of the connection).
+ */
+function watchListens(wire: StdioHostTransport, listens: ListenSubscriptions): void {
+  const inbound = wire.onmessage;
+  if (inbound === undefined) return;
+  wire.onmessage = (...args) => {
+    const message = args[0] as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (message.method === "subscriptions/listen") listens.opened(message.id, message);
+    else if (message.method === "notifications/cancelled") listens.closed(message.params?.requestId);
+    inbound.apply(wire, args);
+  };
+  void wire.whenClosed().then(() => listens.closeAll());
 }

@@ -7,9 +7,13 @@
  * `tools/call` (which the SDK's `Server` re-parses strictly itself) that way.
  */
 import {
+  CompleteRequestParamsSchema,
   GetPromptRequestParamsSchema,
   PaginatedRequestParamsSchema,
   ReadResourceRequestParamsSchema,
+  SetLevelRequestParamsSchema,
+  SubscribeRequestParamsSchema,
+  UnsubscribeRequestParamsSchema,
 } from "@modelcontextprotocol/core";
 import type { CallToolRequest, Server, ServerContext, StandardSchemaV1 } from "@modelcontextprotocol/server";
 
@@ -17,6 +21,10 @@ import type { CallToolRequest, Server, ServerContext, StandardSchemaV1 } from "@
 export const PAGINATED_PARAMS = PaginatedRequestParamsSchema;
 export const READ_RESOURCE_PARAMS = ReadResourceRequestParamsSchema;
 export const GET_PROMPT_PARAMS = GetPromptRequestParamsSchema;
+export const COMPLETE_PARAMS = CompleteRequestParamsSchema;
+export const SET_LEVEL_PARAMS = SetLevelRequestParamsSchema;
+export const SUBSCRIBE_PARAMS = SubscribeRequestParamsSchema;
+export const UNSUBSCRIBE_PARAMS = UnsubscribeRequestParamsSchema;
 
 type Result = Record<string, unknown>;
 

@@ -13,7 +13,9 @@ import type { NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
 import type { ServerEventBus } from "@modelcontextprotocol/server";
 import { announceChanges } from "../host-instance";
+import { subscriptionsOf } from "../provider-host";
 import type { ProviderHost } from "../provider-host";
+import { ListenSubscriptions } from "../subscriptions";
 
 export interface PerRequestLegOptions {
   /** Serve 2025-era requests here too (statelessly) instead of rejecting them. */
@@ -46,8 +48,20 @@ export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequ
     prompts: () => handler.notify.promptsChanged(),
   });
   const serveNode = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
+  const subscriptions = subscriptionsOf(host);
+  const listens =
+    subscriptions === undefined
+      ? undefined
+      : new ListenSubscriptions(subscriptions, { notify: (uri) => handler.notify.resourceUpdated(uri) });
   return {
-    serve: (request, response, body) => serveNode(request as NodeIncomingMessageLike, response, body),
+    serve: (request, response, body) => {
+      // A listen stream naming resources holds them upstream while it is open.
+      if (listens !== undefined && (body as { method?: unknown } | null)?.method === "subscriptions/listen") {
+        listens.opened(response, body);
+        response.once("close", () => listens.closed(response));
+      }
+      return serveNode(request as NodeIncomingMessageLike, response, body);
+    },
     async close() {
       unsubscribe();
       await handler.close();
