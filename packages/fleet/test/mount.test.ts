@@ -44,6 +44,8 @@ describe("a mounted fleet of scripted servers", () => {
       callId: "call-b__echo",
       content: [{ type: "text", text: "Echo from b: hi" }],
       isError: false,
+      // The result as the server sent it, for a gateway to return unchanged.
+      wire: { content: [{ type: "text", text: "Echo from b: hi" }] },
     });
     const dotted = mounted.box.descriptors().find((d) => d.name.startsWith("a__dotted_name_"))!;
     expect(mounted.box.resolve(dotted.name)?.ref).toEqual({ server: "a", name: "dotted.name" });
