@@ -151,6 +151,7 @@ export function describeSampling(params: JsonObject, width: number): string[] {
   if (typeof params.systemPrompt === "string" && params.systemPrompt.length > 0)
     lines.push(`system: ${clip(params.systemPrompt)}`);
   const messages = Array.isArray(params.messages) ? params.messages : [];
+  if (messages.length > 6) lines.push(`(${messages.length - 6} earlier messages not shown)`);
   for (const message of messages.slice(-6)) {
     if (!isObject(message)) continue;
     const blocks = Array.isArray(message.content) ? message.content : [message.content ?? null];
@@ -165,6 +166,5 @@ export function describeSampling(params: JsonObject, width: number): string[] {
       .join(" ");
     lines.push(`${message.role === "assistant" ? "assistant" : "user"}: ${clip(text)}`);
   }
-  if (messages.length > 6) lines.unshift(`(${messages.length - 6} earlier messages not shown)`);
   return lines;
 }
