@@ -164,7 +164,10 @@ describe("indusr call", () => {
     const result = await runCli(["call", "everything__echo", '{"message":"j"}', "--json", "--mcp", config], {
       sandbox,
     });
-    expect(JSON.parse(result.stdout)).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: j" }] });
+    const printed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: j" }] });
+    // The server's own copy of the result is for gateways; here it would only repeat the content.
+    expect(printed).not.toHaveProperty("wire");
   });
 
   it("exits 1 when the tool reports an error", async () => {

@@ -130,7 +130,9 @@ export async function callCommand(tool: string, json: string | undefined, flags:
           { id: "cli-call", name: tool, input: args },
           { signal: controller.signal },
         );
-        if (flags.json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+        // The server's own copy of the result (`wire`, for gateways) would only repeat the content.
+        const { wire: _wire, ...shown } = outcome;
+        if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
         else printOutcome(outcome);
         return outcome.isError ? EXIT.failed : EXIT.ok;
       } finally {
