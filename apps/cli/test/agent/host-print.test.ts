@@ -14,6 +14,7 @@ import {
   say,
   startFakeModel,
   type FakeModelServer,
+  type Protocol,
   type SeenRequest,
   type Step,
 } from "./fake-model/fake-model-server";
@@ -41,7 +42,7 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-async function run(script: Step[], extra: readonly string[]) {
+async function run(script: Step[], extra: readonly string[], protocol: Protocol = "openai") {
   fake = await startFakeModel({ script });
   const mcp = sandbox.mcpConfig({ everything: everythingServer });
   const r = await runAgent(
@@ -54,16 +55,20 @@ async function run(script: Step[], extra: readonly string[]) {
       "everything__*",
       "--output-format",
       "stream-json",
+      "--provider",
+      protocol,
       "--base-url",
       fake.baseUrl,
       "--model",
-      "fake-model",
+      modelOf(protocol),
       ...extra,
     ],
     sandbox,
   );
   return { ...r, events: events(r.stdout) };
 }
+
+const modelOf = (protocol: Protocol) => (protocol === "anthropic" ? "claude-test" : "fake-model");
 
 const resultText = (request: SeenRequest) => lastToolResults(request)[0]!.text;
 
@@ -120,47 +125,53 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
   expect(recorded).toHaveLength(3);
 });
 
-test("--allow-sampling lets the session's model answer with the server's maxTokens, counted in the usage; --yes still declines a form without defaults", async () => {
-  const r = await run(
-    [
-      callTool("everything__trigger-sampling-request", { prompt: "name a colour", maxTokens: 33 }),
-      (request) => {
-        if (request.system !== "You are a helpful test server.") return say(`unexpected system: ${request.system}`);
-        return say("teal", { usage: { input: 7, output: 3 } });
-      },
-      callTool("everything__trigger-elicitation-request", {}),
-      say("done"),
-    ],
-    ["--allow-sampling", "every*", "--yes"],
-  );
-  expect(r.code).toBe(0);
-  const [first, sampling, afterSampling, afterElicit] = fake!.requests;
-  expect(sampling!.messages.map((m) => m.text)).toEqual(["Resource trigger-sampling-request context: name a colour"]);
-  expect(sampling!.tools).toEqual([]);
-  const body = sampling!.body as { max_tokens?: number; max_completion_tokens?: number };
-  expect(body.max_tokens ?? body.max_completion_tokens).toBe(33);
-  expect(first!.tools.length).toBeGreaterThan(0);
+test.each<Protocol>(["openai", "anthropic"])(
+  "--allow-sampling lets the session's model (%s) answer with the server's maxTokens, counted in the usage; --yes still declines a form without defaults",
+  async (protocol) => {
+    const r = await run(
+      [
+        callTool("everything__trigger-sampling-request", { prompt: "name a colour", maxTokens: 33 }),
+        (request) => {
+          if (request.system !== "You are a helpful test server.") return say(`unexpected system: ${request.system}`);
+          return say("teal", { usage: { input: 7, output: 3 } });
+        },
+        callTool("everything__trigger-elicitation-request", {}),
+        say("done"),
+      ],
+      ["--allow-sampling", "every*", "--yes"],
+      protocol,
+    );
+    expect(r.code).toBe(0);
+    const [first, sampling, afterSampling, afterElicit] = fake!.requests;
+    expect(sampling!.messages.map((m) => m.text)).toEqual(["Resource trigger-sampling-request context: name a colour"]);
+    expect(sampling!.tools).toEqual([]);
+    const body = sampling!.body as { max_tokens?: number; max_completion_tokens?: number };
+    expect(body.max_tokens ?? body.max_completion_tokens).toBe(33);
+    expect(first!.tools.length).toBeGreaterThan(0);
 
-  const sampled = resultText(afterSampling!);
-  expect(sampled).toContain('"text": "teal"');
-  expect(sampled).toContain('"model": "fake-model"');
+    const sampled = resultText(afterSampling!);
+    expect(sampled).toContain('"text": "teal"');
+    expect(sampled).toContain(`"model": "${modelOf(protocol)}"`);
 
-  expect(resultText(afterElicit!)).toContain(
-    "this run is non-interactive (-p), and the form has required fields without defaults",
-  );
+    expect(resultText(afterElicit!)).toContain(
+      "this run is non-interactive (-p), and the form has required fields without defaults",
+    );
 
-  const result = r.events.find((e) => e.type === "result") as { usage: { inputTokens: number; outputTokens: number } };
-  // Three agent turns at the fake model's default 10 in / 5 out, plus the sampling answer.
-  expect(result.usage).toMatchObject({ inputTokens: 3 * 10 + 7, outputTokens: 3 * 5 + 3 });
-  expect(r.events.filter((e) => e.type === "host_request")).toEqual([
-    expect.objectContaining({
-      request: "sampling",
-      outcome: "accept",
-      usage: expect.objectContaining({ inputTokens: 7, outputTokens: 3 }),
-    }),
-    expect.objectContaining({ request: "form", outcome: "decline" }),
-  ]);
-});
+    const result = r.events.find((e) => e.type === "result") as {
+      usage: { inputTokens: number; outputTokens: number };
+    };
+    // Three agent turns at the fake model's default 10 in / 5 out, plus the sampling answer.
+    expect(result.usage).toMatchObject({ inputTokens: 3 * 10 + 7, outputTokens: 3 * 5 + 3 });
+    expect(r.events.filter((e) => e.type === "host_request")).toEqual([
+      expect.objectContaining({
+        request: "sampling",
+        outcome: "accept",
+        usage: expect.objectContaining({ inputTokens: 7, outputTokens: 3 }),
+      }),
+      expect.objectContaining({ request: "form", outcome: "decline" }),
+    ]);
+  },
+);
 
 test("--output-format json lists how each server request was answered", async () => {
   const r = await run(
