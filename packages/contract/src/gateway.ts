@@ -5,9 +5,15 @@
  * `GetPromptResult`) passed through untouched, namespaced by the source.
  */
 import type { JsonObject } from "./json";
+import type { ClientHostHooks } from "./client-host";
 
 export interface GatewayCallOptions {
   readonly signal?: AbortSignal;
+  /**
+   * The client the request runs for: a server's requests for input during a
+   * `prompts/get`, `resources/read` or `completion/complete` (2026 era) go to it.
+   */
+  readonly peer?: ClientHostHooks;
 }
 
 export type GatewayChange = "resources" | "prompts";

@@ -16,7 +16,8 @@
  *   stale list to invalidate, and `notifyRootsChanged` does nothing.
  *
  * `notifications/message` and `notifications/resources/updated` reach
- * listeners with their params exactly as sent.
+ * listeners with their params exactly as sent. A new 2025-era session gets
+ * the subscriptions and level again (`reapply`).
  */
 import type { GatewayCallOptions, JsonObject, LogLevel, ProtocolEra } from "@indus/contract";
 import type { Client } from "@modelcontextprotocol/client";
@@ -121,6 +122,20 @@ export class RelayMembers {
       await this.port.request("set the log level", "logging/setLevel", { level }, options);
     }
     this.level = level;
+  }
+
+  /**
+   * A new 2025-era session (a reconnect or a re-initialized HTTP session)
+   * knows nothing of the last one's subscriptions or log level: send them
+   * again. (A 2026-era session's listen filter and calls carry them already.)
+   */
+  reapply(): void {
+    for (const uri of this.subscribed) {
+      void this.port.request(`subscribe to ${uri}`, "resources/subscribe", { uri }).catch(() => undefined);
+    }
+    if (this.level) {
+      void this.port.request("set the log level", "logging/setLevel", { level: this.level }).catch(() => undefined);
+    }
   }
 
   onLog(listener: (params: JsonObject) => void): () => void {

@@ -155,13 +155,7 @@ export class McpServerEndpoint implements McpEndpoint {
     this.stderr = new StderrTail(options.stderrLines, logFile);
     this.router = new PeerRouter(config.id, options.host);
     this.relay = new RelayMembers({
-      request: (what, method, params, call) =>
-        this.onSession(what, "list", (session) =>
-          requestWithDeadline<JsonObject>(session.client, { method, params }, AnyResultSchema, {
-            timeoutMs: this.timeouts.callMs,
-            signal: call?.signal,
-          }),
-        ),
+      request: (what, method, params, call) => this.catalogRequest(what, { method, params }, call),
       era: (what) => this.readySession(what).era,
       relisten: () => this.relisten(),
       rootsChanged: async () => {
@@ -721,12 +715,14 @@ export class McpServerEndpoint implements McpEndpoint {
   }
 
   private adopt(session: Session): void {
+    const replacing = this.session !== undefined;
     this.session = session;
     const { client } = session;
     this.serverInfoValue = client.getServerVersion();
     this.instructionsValue = client.getInstructions();
     this.capabilitiesValue = client.getServerCapabilities();
     if (this.phaseValue === "connecting") this.phaseValue = "ready";
+    if (replacing && session.era === "legacy") this.relay.reapply();
   }
 
   private emitCatalog(session: Session, change: CatalogChange): void {
@@ -1175,27 +1171,37 @@ export class McpServerEndpoint implements McpEndpoint {
   }
 
   /** `resources/read`, result untouched. */
-  readResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<JsonObject> {
-    return this.onSession(`read resource ${uri}`, "list", (session) =>
-      requestWithDeadline<JsonObject>(session.client, { method: "resources/read", params: { uri } }, AnyResultSchema, {
-        timeoutMs: this.timeouts.callMs,
-        signal: options.signal,
-      }),
-    );
+  readResource(uri: string, options: GatewayCallOptions = {}): Promise<JsonObject> {
+    return this.catalogRequest(`read resource ${uri}`, { method: "resources/read", params: { uri } }, options);
   }
 
   /** `prompts/get`, result untouched. */
   getPrompt(
     name: string,
     args: Readonly<Record<string, string>> = {},
-    options: { signal?: AbortSignal } = {},
+    options: GatewayCallOptions = {},
   ): Promise<JsonObject> {
-    return this.onSession(`get prompt ${name}`, "list", (session) =>
-      requestWithDeadline<JsonObject>(
-        session.client,
-        { method: "prompts/get", params: { name, arguments: { ...args } } },
-        AnyResultSchema,
-        { timeoutMs: this.timeouts.callMs, signal: options.signal },
+    const request = { method: "prompts/get", params: { name, arguments: { ...args } } };
+    return this.catalogRequest(`get prompt ${name}`, request, options);
+  }
+
+  /**
+   * One request beside tools (read, prompt, completion), for `options.peer`
+   * like a call: in the 2026 era its input requests go to that client.
+   */
+  private catalogRequest(
+    what: string,
+    request: { method: string; params: Record<string, unknown> },
+    options: GatewayCallOptions = {},
+  ): Promise<JsonObject> {
+    return this.router.during(options.peer, () =>
+      this.onSession(what, "list", (session) =>
+        requestWithDeadline<JsonObject>(
+          session.client,
+          session.era === "2026-07-28" ? this.withModernMeta(request, options.peer) : request,
+          AnyResultSchema,
+          { timeoutMs: this.timeouts.callMs, signal: options.signal },
+        ),
       ),
     );
   }

@@ -63,6 +63,15 @@ describe.each(setups)("over %s in the %s era", (transport, protocol) => {
     expect(ambient.asked).toEqual([]);
   });
 
+  it("routes a prompt's request for input to the client it is read for", async () => {
+    const ambient = client("ambient");
+    const alice = client("alice");
+    const endpoint = await connect(setup, ambient);
+    const prompt = await endpoint.getPrompt("roots_prompt", {}, { peer: alice });
+    expect(JSON.stringify(prompt["messages"])).toContain("file:///alice");
+    expect(ambient.asked).toEqual([]);
+  });
+
   it("a call without a peer is answered by the endpoint's own host", async () => {
     const ambient = client("ambient");
     const endpoint = await connect(setup, ambient);

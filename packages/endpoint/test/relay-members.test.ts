@@ -64,3 +64,22 @@ describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
     expect(text(await endpoint.invoke("roots_changed", {}))).toBe(protocol === "legacy" ? "1" : "0");
   });
 });
+
+describe("after a 2025-era server restarts", () => {
+  it("sends its subscriptions and log level again to the new process", async () => {
+    const reconnect = { maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 500 };
+    const endpoint = await open(["stdio", "legacy"], {}, { reconnect });
+    const updates: string[] = [];
+    endpoint.onResourceUpdated((uri) => updates.push(uri));
+    await endpoint.subscribeResource("test://watched");
+    await endpoint.setLogLevel("warning");
+    const first = endpoint.pid!;
+    process.kill(first, "SIGKILL");
+    await until(() => endpoint.phase === "ready" && endpoint.pid !== first, 10_000);
+    expect(endpoint.pid).not.toBe(first);
+    expect(text(await endpoint.invoke("log", {}))).toBe("logged at warning");
+    await endpoint.invoke("touch", {});
+    await until(() => updates.length > 0);
+    expect(updates).toEqual(["test://watched"]);
+  });
+});

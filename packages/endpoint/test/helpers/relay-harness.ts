@@ -2,7 +2,7 @@
  * The relay fixture in the setups the relay tests share: a Streamable HTTP
  * copy started once per file, endpoints closed after each test.
  */
-import type { ServerConfig } from "@indus/contract";
+import type { ServerConfig, StdioServerConfig } from "@indus/contract";
 import { memoryEraVerdictStore } from "@indus/contract";
 import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
 import { relay, startRelayHttp, type RelayHttpServer } from "@indus/testkit";
@@ -21,7 +21,7 @@ export const RELAY_SETUPS: readonly RelaySetup[] = [
 
 /** Registers the file's hooks; `connect` opens an endpoint to the fixture in one setup. */
 export function relayHarness(): {
-  connect(setup: RelaySetup, options?: EndpointOptions): Promise<McpServerEndpoint>;
+  connect(setup: RelaySetup, options?: EndpointOptions, extra?: Partial<StdioServerConfig>): Promise<McpServerEndpoint>;
 } {
   let http: RelayHttpServer;
   let open: McpServerEndpoint[] = [];
@@ -34,10 +34,10 @@ export function relayHarness(): {
     open = [];
   });
   return {
-    async connect([transport, protocol], options = {}) {
+    async connect([transport, protocol], options = {}, extra = {}) {
       const config: ServerConfig =
         transport === "stdio"
-          ? relay("relay", [], { protocol })
+          ? relay("relay", [], { protocol, ...extra })
           : { transport, id: "relay", url: http.url, headers: {}, protocol };
       const endpoint = createServerEndpoint(config, undefined, { eraVerdicts: memoryEraVerdictStore(), ...options });
       open.push(endpoint);
