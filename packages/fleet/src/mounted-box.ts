@@ -71,6 +71,7 @@ export class MountedToolBox implements ToolBox {
    * Always empty with prefixed names.
    */
   async nameClashes(): Promise<readonly ProtocolFault[]> {
+    if (this.names === "prefixed") return [];
     await this.settled();
     await Promise.all([
       this.catalog.listPrompts().catch(() => undefined),
