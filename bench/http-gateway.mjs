@@ -8,7 +8,9 @@
 //                --stateful` mounting it over stdio (the baseline for throughput)
 //
 // from v2 `@modelcontextprotocol/client` clients: 1 client calling one at a
-// time (p50/p95) and 64 clients calling at once (calls/s), in the 2025 era on
+// time (p50/p95) and 64 clients calling at once (calls/s; the clients spread
+// over worker threads, as one thread of SDK clients would be the bottleneck
+// rather than the target), in the 2025 era on
 // all three (server-everything and supergateway speak only that one) and in
 // the 2026-07-28 era on indusr. CPU per call is read from /proc for each
 // target's process tree (the gateway and the server processes it spawned) and
@@ -33,7 +35,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Worker } from "node:worker_threads";
+import { MODERN, connect, echo, resent } from "./http-clients.mjs";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,7 +44,6 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const SUPERGATEWAY = join(dirname(require.resolve("supergateway/package.json")), "dist", "index.js");
-const MODERN = "2026-07-28";
 
 const PLAN = QUICK
   ? { rounds: 3, sequential: 60, clients: 64, perClient: 4, warmup: 10 }
@@ -178,52 +180,27 @@ const PATHS = [
   { name: `indusr --http ${MODERN}`, target: "indusr", era: MODERN },
 ];
 
-async function connect(url, era, label) {
-  const client = new Client(
-    { name: "http-gateway-bench", version: "1.0.0" },
-    era === MODERN ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
+/** Worker threads sharing the concurrent clients (every path's clients are spread over all of them). */
+const WORKERS = 4;
+const workers = Array.from({ length: WORKERS }, () => new Worker(new URL("./http-client-worker.mjs", import.meta.url)));
+
+/** Sends one message to every worker and resolves with their replies. */
+function broadcast(messageFor) {
+  return Promise.all(
+    workers.map(
+      (worker, index) =>
+        new Promise((resolve, reject) => {
+          worker.once("message", (reply) =>
+            reply.kind === "failed" ? reject(new Error(reply.error)) : resolve(reply),
+          );
+          worker.postMessage(messageFor(index));
+        }),
+    ),
   );
-  await client.connect(new StreamableHTTPClientTransport(url));
-  labels.set(client, label);
-  return client;
 }
 
-async function connectMany(url, era, count, label) {
-  const clients = [];
-  while (clients.length < count) {
-    const batch = Math.min(8, count - clients.length);
-    clients.push(...(await Promise.all(Array.from({ length: batch }, () => connect(url, era, label)))));
-  }
-  return clients;
-}
-
-/**
- * Keep-alive race: a pooled socket the server closes for idleness just as the
- * client reuses it fails with "other side closed" before the request left
- * (likelier here, as each path's clients sit idle while the others run).
- * Such a call is sent again once and counted; anything else fails the bench.
- */
-const KEEP_ALIVE_RACE = new Set(["UND_ERR_SOCKET", "ECONNRESET"]);
-const resent = new Map();
-/** The path each client belongs to, for the resent count. */
-const labels = new WeakMap();
-async function callOnce(client, tool, message) {
-  try {
-    return await client.callTool({ name: tool, arguments: { message } });
-  } catch (error) {
-    if (!KEEP_ALIVE_RACE.has(error?.cause?.code)) throw error;
-    const label = labels.get(client);
-    resent.set(label, (resent.get(label) ?? 0) + 1);
-    return client.callTool({ name: tool, arguments: { message } });
-  }
-}
-
-async function echo(client, tool, message) {
-  const result = await callOnce(client, tool, message);
-  if (result.isError || result.content?.[0]?.text !== `Echo: ${message}`) {
-    throw new Error(`unexpected echo answer: ${JSON.stringify(result)}`);
-  }
-}
+/** How many of `total` clients worker `index` holds. */
+const shareOf = (total, index) => Math.floor(total / WORKERS) + (index < total % WORKERS ? 1 : 0);
 
 /** Runs `work`, returning wall ms and the CPU ticks the target (tree and gateway alone) spent meanwhile. */
 async function metered(target, work) {
@@ -256,14 +233,11 @@ async function sequentialRound(path, record) {
 }
 
 async function concurrentRound(path, record) {
-  const spent = await metered(path.server, () =>
-    Promise.all(
-      path.many.map(async (client, index) => {
-        for (let n = 0; n < PLAN.perClient; n++) await echo(client, path.server.tool, `c${index}-${n}`);
-      }),
-    ),
-  );
-  const calls = path.many.length * PLAN.perClient;
+  const spent = await metered(path.server, async () => {
+    const replies = await broadcast(() => ({ kind: "round", path: path.name, calls: PLAN.perClient }));
+    path.resent += replies.reduce((total, reply) => total + reply.resent, 0);
+  });
+  const calls = PLAN.clients * PLAN.perClient;
   record.rates.push((calls / spent.ms) * 1000);
   record.cpu.push(cpuPerCall(spent, calls));
 }
@@ -296,7 +270,7 @@ const paths = PATHS.map((path) => ({ ...path, server: servers[path.target] }));
 
 // 1 client, one call at a time.
 for (const path of paths) {
-  path.single = await connect(path.server.url, path.era, path.name);
+  path.single = await connect(path.server.url, path.era);
   for (let n = 0; n < PLAN.warmup; n++) await echo(path.single, path.server.tool, `w${n}`);
   path.sequential = { latencies: [], cpu: [], rounds: [] };
 }
@@ -313,16 +287,25 @@ for (const path of paths) await path.single.close();
 const connectStarted = performance.now();
 for (const path of paths) {
   const started = performance.now();
-  path.many = await connectMany(path.server.url, path.era, PLAN.clients, path.name);
+  const { url, tool } = path.server;
+  await broadcast((index) => ({
+    kind: "connect",
+    path: path.name,
+    url: url.href,
+    era: path.era,
+    tool,
+    count: shareOf(PLAN.clients, index),
+  }));
   path.connectSeconds = (performance.now() - started) / 1000;
-  await Promise.all(path.many.map((client, index) => echo(client, path.server.tool, `w${index}`)));
   path.concurrent = { rates: [], cpu: [] };
+  path.resent = 0;
 }
 const connectSeconds = (performance.now() - connectStarted) / 1000;
 for (let round = 0; round < PLAN.rounds; round++) {
   for (const path of paths) await concurrentRound(path, path.concurrent);
 }
-await Promise.all(paths.flatMap((path) => path.many.map((client) => client.close().catch(() => {}))));
+await broadcast(() => ({ kind: "close" }));
+await Promise.all(workers.map((worker) => worker.terminate()));
 
 const header = (label) => `${pad(label, 12)} ${pad("CPU µs/call", 11)} ${pad("gw alone", 8)} ${pad("client", 7)}`;
 const cpuColumns = (cpu) =>
@@ -377,8 +360,14 @@ console.log(
   `  p50 @1        indusr ${MODERN} / 2025      ${show(roundRatio(modern, indus, (path) => path.sequential.rounds))}; ` +
     `calls/s @${PLAN.clients} ${show(roundRatio(modern, indus, (path) => path.concurrent.rates))}`,
 );
-if (resent.size > 0)
-  console.log(`\ncalls sent again after a keep-alive race, by path: ${JSON.stringify(Object.fromEntries(resent))}`);
+const resentByPath = Object.fromEntries(
+  paths.filter((path) => path.resent > 0).map((path) => [path.name, path.resent]),
+);
+if (resent.count > 0 || Object.keys(resentByPath).length > 0) {
+  console.log(
+    `\ncalls sent again after a keep-alive race: 1 client ${resent.count}; ${PLAN.clients} clients ${JSON.stringify(resentByPath)}`,
+  );
+}
 console.log(
   `\nconnecting ${PLAN.clients} clients to every path took ${connectSeconds.toFixed(1)} s; load now ${loadavg()}; ` +
     `done in ${((performance.now() - began) / 1000).toFixed(1)} s`,
