@@ -10,7 +10,9 @@
  * `readResource(uri)` routes by: the `indus://<server>/` prefix; else the
  * server that listed the URI; else the server whose template the URI expands
  * (first in config order); else, after one fresh listing, the same again;
- * else it rejects with a `protocol` fault. Contents whose `uri` is the
+ * else, when exactly one ready server offers resources, that server (the URI
+ * unchanged: it answers as it would directly); else it rejects with a
+ * `protocol` fault. Prompts likewise, falling back only under as-is names. Contents whose `uri` is the
  * original come back under the URI the caller asked for. `complete` routes
  * its `ref` the same way (a prompt's published name, a template's published
  * form) and sends the server its own name for it.
@@ -37,6 +39,15 @@ import { ResourceSubscriptions } from "./resource-subscriptions";
 import type { EndpointFleet } from "./server-fleet";
 
 export { GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./catalog-naming";
+
+/** What a lookup that found no owner may fall back on: the sole server offering `capability`. */
+interface Unlisted {
+  readonly capability: "resources" | "prompts";
+  /** The name as the caller gave it. */
+  readonly name: string;
+  /** True when published names differ from the servers' own (no fallback then). */
+  readonly rename: boolean;
+}
 
 export interface CatalogOptions {
   /** `prefixed` (default) or `as-is`; see `NamingMode`. */
@@ -132,15 +143,30 @@ export class FleetCatalog implements GatewayCatalog {
     find: () => Owner | undefined,
     relist: () => Promise<unknown>,
     what: string,
+    unlisted: Unlisted,
   ): Promise<{ owner: Owner; endpoint: McpEndpoint }> {
     let owner = find();
     if (!owner) {
       await relist();
-      owner = find();
+      owner = find() ?? this.soleOffer(unlisted);
     }
     const endpoint = owner ? this.fleet.endpoint(owner.server) : undefined;
     if (!owner || !endpoint) throw protocolFault("protocol", `no ready server offers ${what}`);
     return { owner, endpoint };
+  }
+
+  /**
+   * A name no listing knows goes, unchanged, to the one ready server that
+   * offers that kind of item, if there is exactly one: it answers as it would
+   * directly (some servers serve URIs they never list; an unknown name gets
+   * the server's own error). With several candidates there is no owner.
+   */
+  private soleOffer(unlisted: Unlisted): Owner | undefined {
+    if (unlisted.rename) return undefined;
+    const offering = readyEndpoints(this.fleet).filter(
+      (endpoint) => endpoint.serverCapabilities?.[unlisted.capability] !== undefined,
+    );
+    return offering.length === 1 ? { server: offering[0]!.config.id, original: unlisted.name } : undefined;
   }
 
   private resourceOwner(uri: string, options: GatewayCallOptions) {
@@ -148,6 +174,7 @@ export class FleetCatalog implements GatewayCatalog {
       () => this.route(uri),
       () => Promise.all([this.listResources(options), this.listResourceTemplates(options)]),
       `resource ${uri}`,
+      { capability: "resources", name: uri, rename: false },
     );
   }
 
@@ -179,6 +206,8 @@ export class FleetCatalog implements GatewayCatalog {
       () => this.promptRoute(name),
       () => this.listPrompts(options),
       `prompt ${name}`,
+      // Prefixed names are not the server's own: an unknown one cannot be passed on as it is.
+      { capability: "prompts", name, rename: this.names === "prefixed" },
     );
   }
 
@@ -216,6 +245,7 @@ export class FleetCatalog implements GatewayCatalog {
         () => this.templateOwners.get(uri) ?? this.route(uri),
         () => Promise.all([this.listResourceTemplates(options), this.listResources(options)]),
         `resource template ${uri}`,
+        { capability: "resources", name: uri, rename: false },
       );
       return { field: "uri", target };
     }

@@ -179,3 +179,22 @@ describe("logging and roots", () => {
     expect(fakes.latest("b")!.relayed).toEqual([]);
   });
 });
+
+describe("names no listing knows", () => {
+  it("go unchanged to the one server offering resources (or prompts, as-is), which answers as it would directly", async () => {
+    const { catalog, fakes } = await mount({ a: relayServer("a"), t: {} }, "as-is");
+    const read = await catalog.readResource("unlisted://x");
+    expect(JSON.stringify(read)).toContain("a says: unlisted://x");
+    await catalog.subscribe("unlisted://x");
+    expect(fakes.latest("a")!.relayed).toEqual([{ kind: "subscribe", uri: "unlisted://x" }]);
+    const prompt = await catalog.getPrompt("unlisted_prompt", {});
+    expect(JSON.stringify(prompt)).toContain("unlisted_prompt");
+  });
+
+  it("have no owner when several servers could own them, or when names are prefixed (prompts)", async () => {
+    const two = await mount({ a: relayServer("a"), b: relayServer("b") });
+    await expect(two.catalog.readResource("unlisted://x")).rejects.toMatchObject({ kind: "protocol" });
+    const one = await mount({ a: relayServer("a") });
+    await expect(one.catalog.getPrompt("unlisted", {})).rejects.toMatchObject({ kind: "protocol" });
+  });
+});
