@@ -28,17 +28,11 @@ type Mode = "stdio" | "http";
 
 /** `<mode>: <test title>` -> why it cannot pass yet. */
 const PENDING: Partial<Record<string, string>> = {};
-const NO_CAPABILITIES =
-  "the gateway's upstream client declares no sampling/elicitation/roots, so server-everything never offers the tool (G-endpoint/G-host relay)";
 const PENDING_IN_BOTH: Record<string, string> = {
-  "tools/list equals the server's own apart from names":
-    "title, annotations, $schema and execution are rewritten on republishing (G-host raw republishing)",
-  "trigger-sampling-request round-trips to the calling client": NO_CAPABILITIES,
-  "trigger-elicitation-request round-trips to the calling client": NO_CAPABILITIES,
-  "get-roots-list answers with the calling client's roots": NO_CAPABILITIES,
-  "server logs arrive after logging/setLevel": "notifications/message is not relayed to gateway clients (G-host)",
+  "server logs arrive after logging/setLevel":
+    "notifications/message from a mounted server does not reach gateway clients yet (G-host/G-fleet wiring)",
   "completion/complete answers for prompt arguments and template variables":
-    "completion/complete answers -32601: the gateway does not serve it yet (G-host)",
+    "completion/complete answers -32601: the served host does not offer it yet (G-host/G-fleet wiring)",
 };
 for (const [title, reason] of Object.entries(PENDING_IN_BOTH)) {
   PENDING[`stdio: ${title}`] = reason;
