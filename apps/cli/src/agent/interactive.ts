@@ -259,6 +259,13 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
       print: (text) => view.line(text),
       style,
       width: Math.max(40, (out.columns ?? 100) - 2),
+      // Between turns the prompt line is readline's: leave it, and draw it again after.
+      begin: () => {
+        if (!busy && !draining && !pendingQuestion) view.leavePrompt();
+      },
+      settled: () => {
+        if (!busy && !draining && !closing) rl.prompt(true);
+      },
     },
     signal,
     emit: (event) => view.onEvent(event),

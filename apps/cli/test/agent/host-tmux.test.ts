@@ -9,7 +9,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
+import {
+  agentSandbox,
+  askingServer,
+  bin,
+  everythingServer,
+  removeBinSnapshot,
+  type AgentSandbox,
+} from "./support/agent-cli";
 import { TmuxSession } from "./support/tmux";
 
 jest.setTimeout(180_000);
@@ -163,3 +170,61 @@ test("the terminal form answers an elicitation, and an approved sampling request
   tmux.type("/exit");
   await tmux.waitFor(/bye · 8 turns · 133 tokens/);
 });
+
+/** The last non-empty line on screen. */
+const lastLine = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((l) => l.trim().length > 0)
+    .at(-1)
+    ?.trim();
+
+test("a question a server asks while no turn runs takes the prompt line, then the prompt comes back", async () => {
+  fake = await startFakeModel({
+    script: [
+      callTool("asking__ask_soon", {}),
+      say("it will ask"),
+      callTool("asking__last_answer", {}),
+      (request) => say(`you said: ${lastToolResults(request)[0]!.text}`),
+    ],
+  });
+  const mcp = sandbox.mcpConfig({ asking: askingServer });
+  tmux = TmuxSession.start(
+    [
+      process.execPath,
+      bin(),
+      "--session-dir",
+      sandbox.sessions,
+      "--mcp",
+      mcp,
+      "--allow",
+      "asking__*",
+      "--base-url",
+      fake.baseUrl,
+      "--model",
+      "fake-model",
+    ],
+    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
+  );
+  await tmux.waitFor(/asking ✓/);
+  tmux.type("ask me soon");
+  await tmux.waitFor(/it will ask/);
+  await tmux.waitFor(/◆ asking asks for input/);
+  await answer(tmux, "fill in the form?", "y");
+  await answer(tmux, "colour", "2");
+  await answer(tmux, "send to asking?", "a");
+  const screen = await tmux.waitFor(/◆ asking input: accepted/);
+  await waitUntilPrompt(tmux, screen);
+  tmux.type("what did I pick");
+  await tmux.waitFor(/you said: \{"action":"accept","content":\{"colour":"blue"\}\}/);
+});
+
+async function waitUntilPrompt(session: TmuxSession, first: string): Promise<void> {
+  const started = Date.now();
+  let screen = first;
+  while (lastLine(screen) !== "›") {
+    if (Date.now() - started > 10_000) throw new Error(`the prompt did not come back:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 100));
+    screen = session.screen();
+  }
+}

@@ -72,8 +72,8 @@ export class AgentClientHost {
   /** The capabilities every mounted server sees, and their handlers. */
   hooks(): ClientHostHooks {
     return {
-      elicit: (server, params) => this.exclusive(() => this.elicit(server, params)),
-      createMessage: (server, params) => this.exclusive(() => this.createMessage(server, params)),
+      elicit: (server, params) => this.exclusive(() => this.presented(() => this.elicit(server, params))),
+      createMessage: (server, params) => this.exclusive(() => this.presented(() => this.createMessage(server, params))),
       listRoots: () => Promise.resolve(this.roots.list()),
       elicitModes: ["form", "url"],
     };
@@ -100,6 +100,17 @@ export class AgentClientHost {
     const next = this.presenting.then(run, run);
     this.presenting = next.catch(() => undefined);
     return next;
+  }
+
+  /** On a terminal, the whole request (question, answer, outcome line) sits between `begin` and `settled`. */
+  private async presented<T>(run: () => Promise<T>): Promise<T> {
+    const terminal = this.binding?.terminal;
+    terminal?.begin?.();
+    try {
+      return await run();
+    } finally {
+      terminal?.settled?.();
+    }
   }
 
   private note(server: string, text: string): void {

@@ -19,6 +19,10 @@ export interface TerminalPrompter {
   readonly style: Style;
   /** Columns available for a line. */
   readonly width: number;
+  /** Before a request is shown (the idle prompt line must be left first). */
+  begin?(): void;
+  /** After it was answered (the idle prompt comes back). */
+  settled?(): void;
 }
 
 const CANCEL: ElicitationAnswer = { action: "cancel" };

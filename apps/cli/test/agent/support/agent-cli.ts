@@ -50,6 +50,7 @@ export function bin(): string {
 export const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js", { paths: [APP] });
 export const CRASHY = path.join(__dirname, "..", "fixtures", "crashy-server.mjs");
 export const TINY = path.join(__dirname, "..", "fixtures", "tiny-server.mjs");
+export const ASKING = path.join(__dirname, "..", "fixtures", "asking-server.mjs");
 
 export interface AgentSandbox {
   readonly root: string;
@@ -91,6 +92,8 @@ export function agentSandbox(): AgentSandbox {
 
 export const everythingServer = { command: process.execPath, args: [EVERYTHING, "stdio"] };
 export const crashyServer = { command: process.execPath, args: [CRASHY] };
+/** A server that asks the client a question a second after `ask_soon` returns (outside any call). */
+export const askingServer = { command: process.execPath, args: [ASKING] };
 /** A small server named `name` with tools ping, lookup and store. */
 export const tinyServer = (name: string) => ({ command: process.execPath, args: [TINY, name] });
 
