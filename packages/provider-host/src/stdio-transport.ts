@@ -6,10 +6,23 @@
  * that is not JSON with -32700 and JSON that is not JSON-RPC with -32600.
  * It also ends on end-of-input (MCP's shutdown signal for stdio) and on a
  * closed output pipe (EPIPE), quietly, instead of crashing the process.
+ *
+ * A response written right after a progress notification waits a moment
+ * (`PROGRESS_GAP_MS`): the SDK's client drops a progress report it reads in
+ * the same chunk as the result that follows it (typescript-sdk#2580), and a
+ * relayed server's last report and its result arrive back to back. Whatever
+ * is written after a held response waits behind it, so order is kept.
  */
+import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 import { ProtocolErrorCode, parseJSONRPCMessage, serializeMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+
+/**
+ * How long after a progress notification a response is held, so the client
+ * reads them apart. Only calls that just reported progress pay it.
+ */
+export const PROGRESS_GAP_MS = 10;
 
 /** A line longer than this ends the connection: no client sends one. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -21,6 +34,10 @@ export class StdioHostTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private partial: Buffer | undefined;
+  /** Messages waiting behind a response held after progress (see `PROGRESS_GAP_MS`). */
+  private held: { message: JSONRPCMessage; written: () => void }[] = [];
+  private releaseTimer: NodeJS.Timeout | undefined;
+  private lastProgressAt = Number.NEGATIVE_INFINITY;
   private started = false;
   private closed = false;
   private outputBroken = false;
@@ -54,16 +71,55 @@ export class StdioHostTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.held.length > 0 || (isResponse(message) && this.sinceProgress() < PROGRESS_GAP_MS)) {
+      return new Promise((resolve) => {
+        this.held.push({ message, written: resolve });
+        this.scheduleRelease();
+      });
+    }
+    return this.write(message);
+  }
+
+  private write(message: JSONRPCMessage): Promise<void> {
     if (this.closed || this.outputBroken || this.stdout.destroyed || this.stdout.writableEnded)
       return Promise.resolve();
+    if ("method" in message && message.method === "notifications/progress") this.lastProgressAt = performance.now();
     if (this.stdout.write(serializeMessage(message))) return Promise.resolve();
     return new Promise((resolve) => this.stdout.once("drain", resolve));
+  }
+
+  private sinceProgress(): number {
+    return performance.now() - this.lastProgressAt;
+  }
+
+  private scheduleRelease(): void {
+    if (this.releaseTimer) return;
+    const wait = Math.max(0, PROGRESS_GAP_MS - this.sinceProgress());
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = undefined;
+      this.release();
+    }, Math.ceil(wait));
+  }
+
+  /** Writes held messages in order, stopping again at a response that follows fresh progress. */
+  private release(): void {
+    while (this.held.length > 0) {
+      const next = this.held[0]!;
+      if (isResponse(next.message) && this.sinceProgress() < PROGRESS_GAP_MS) {
+        this.scheduleRelease();
+        return;
+      }
+      this.held.shift();
+      void this.write(next.message).then(next.written);
+    }
   }
 
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
     this.partial = undefined;
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    for (const { written } of this.held.splice(0)) written();
     this.stdin.off("data", this.onData);
     this.stdin.off("end", this.onInputEnded);
     this.stdin.off("close", this.onInputEnded);
@@ -141,6 +197,11 @@ export class StdioHostTransport implements Transport {
     this.onerror?.(error);
     void this.close();
   };
+}
+
+/** A JSON-RPC response (result or error), as opposed to a request or notification. */
+function isResponse(message: JSONRPCMessage): boolean {
+  return !("method" in message);
 }
 
 function ignore(): void {}
