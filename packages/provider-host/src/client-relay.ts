@@ -12,7 +12,7 @@
  */
 import type { ClientHostHooks, JsonObject } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { elicitModeOf, elicitModesOf, peerHooks } from "./peer-hooks";
 import type { PeerMethod } from "./peer-hooks";
 import { SessionRegistry } from "./session-registry";
@@ -67,9 +67,14 @@ function ambientHooks(registry: SessionRegistry): ClientHostHooks {
   };
 }
 
-/** What the mounted server is told: no gateway client can answer (as a client without the capability would say). */
+/**
+ * What the mounted server is told: no gateway client can answer, with the
+ * code a client without the capability would answer (-32601; `code` is what
+ * the SDK reads from a thrown handler error).
+ */
 function noClient(method: PeerMethod, params: JsonObject) {
   const what = method === "elicitation/create" ? `elicitation (${elicitModeOf(params)} mode)` : method;
   const message = `no connected client of the gateway offers ${what}`;
-  return protocolFault("not-connected", message, new ProtocolError(ProtocolErrorCode.MethodNotFound, message));
+  const fault = protocolFault("not-connected", message, undefined, { rpcCode: ProtocolErrorCode.MethodNotFound });
+  return Object.assign(fault, { code: ProtocolErrorCode.MethodNotFound });
 }

@@ -75,6 +75,8 @@ export interface InstanceBuilder {
   readonly relay: ClientRelay;
   /** Present when the box's catalog can subscribe to resources. */
   readonly subscriptions: ResourceSubscriptions | undefined;
+  /** Ends the 2026-07-28 calls waiting for their client between rounds (the host is closing). */
+  readonly abandonWaiting: (reason: unknown) => void;
 }
 
 /** Debounced within a tick, so a burst of box changes is one notification. */
@@ -142,7 +144,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     };
     return { server, calls, retire, holder };
   };
-  return { build, relay, subscriptions };
+  return { build, relay, subscriptions, abandonWaiting: (reason) => rounds.abandonAll(reason) };
 }
 
 /**

@@ -62,17 +62,21 @@ export function elicitModeOf(params: JsonObject): ElicitationMode {
 }
 
 /**
- * The client's answer as a fault: a JSON-RPC error keeps its code on the
- * cause (where `rpc-errors` and the endpoint read it) and its `data`.
+ * A fault carrying a JSON-RPC error for the asking server: `rpcCode` and
+ * `data` (the contract's fields), and `code` too, which the SDK reads when a
+ * request handler throws, so the server gets the very error the client sent.
  */
+export function withRpcCode(message: string, code: number, data: unknown, cause?: unknown): Error {
+  const details = data === undefined ? { rpcCode: code } : { rpcCode: code, data: data as JsonValue };
+  return Object.assign(protocolFault("protocol", message, cause, details), { code });
+}
+
+/** The client's answer as a fault: a JSON-RPC error keeps its code and `data` (see `withRpcCode`). */
 function rethrowAsFault(method: PeerMethod): (error: unknown) => never {
   return (error) => {
     const message = error instanceof Error ? error.message : String(error);
     const what = `the client answered ${method} with an error: ${message}`;
-    if (error instanceof ProtocolError) {
-      const data = error.data as JsonValue | undefined;
-      throw protocolFault("protocol", what, error, data === undefined ? undefined : { data });
-    }
+    if (error instanceof ProtocolError) throw withRpcCode(what, error.code, error.data, error);
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       throw protocolFault("timeout", `the client did not answer ${method} in time`, error);
     }

@@ -89,6 +89,11 @@ export function createProviderHost(
 
 const builders = new WeakMap<ProviderHost, InstanceBuilder>();
 
+/** Ends a host's 2026-07-28 calls waiting between rounds: a closing serving entry calls it. */
+export function abandonWaitingCalls(host: ProviderHost, why: string): void {
+  builders.get(host)?.abandonWaiting(protocolFault("not-connected", why));
+}
+
 /** The resource subscriptions of a host made here (for serving entries that see listen streams). */
 export function subscriptionsOf(host: ProviderHost): ResourceSubscriptions | undefined {
   return builders.get(host)?.subscriptions;

@@ -50,7 +50,8 @@ export function toRpcError(error: unknown, site: CatalogSite, uri?: string): Pro
 export function downstreamRpcError(error: unknown): { code: number; data?: unknown } | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    const { code, data } = current as { code?: unknown; data?: unknown };
+    // A fault names the server's code `rpcCode`; the SDK's errors (and faults that stand in for one) `code`.
+    const { rpcCode, code = rpcCode, data } = current as { rpcCode?: unknown; code?: unknown; data?: unknown };
     if (typeof code === "number" && Number.isSafeInteger(code) && code < 0) {
       return data === undefined ? { code } : { code, data };
     }

@@ -7,6 +7,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { ClientHostHooks, ToolBox } from "@indus/contract";
+import { protocolFault } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
@@ -48,7 +49,11 @@ export interface StdioProviderHost extends Omit<RunningProviderHost, "server"> {
  *     process.exit(0);
  */
 export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promise<StdioProviderHost> {
-  const { build, relay, subscriptions } = instanceBuilder(box, options.info ?? DEFAULT_HOST_INFO, options);
+  const { build, relay, subscriptions, abandonWaiting } = instanceBuilder(
+    box,
+    options.info ?? DEFAULT_HOST_INFO,
+    options,
+  );
   const wire = new StdioHostTransport(options.stdin ?? process.stdin, options.stdout ?? process.stdout);
   const live = new Set<HostInstance>();
   let pinned: { instance: HostInstance; era: "legacy" | "modern" } | undefined;
@@ -101,6 +106,7 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
     cancel() {
       cancelling ??= (async () => {
         if (wire.isClosed) return;
+        abandonWaiting(protocolFault("not-connected", "the provider host was cancelled"));
         await Promise.all([...live].map((instance) => interruptCalls(instance, "the provider host was cancelled")));
         await handle.close();
         await wire.close();

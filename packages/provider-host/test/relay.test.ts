@@ -7,7 +7,7 @@
  */
 import { createClientRelay, serveHttp } from "@indus/provider-host";
 import type { HttpProviderHost } from "@indus/provider-host";
-import type { ClientHostHooks } from "@indus/contract";
+import type { ClientHostHooks, ToolBox } from "@indus/contract";
 import { isProtocolFault } from "@indus/contract";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
@@ -194,6 +194,23 @@ describe.each(["legacy", "modern"] as const)("two clients at once over http, %s 
   });
 });
 
+describe.each(["http", "stdio"] as const)("2025 era over %s", (wire) => {
+  test("the client's JSON-RPC error reaches the asking server with its code", async () => {
+    const client = relayClient("legacy", { elicitation: {} });
+    client.setRequestHandler("elicitation/create", () =>
+      Promise.reject(new ProtocolError(-32042, "declined by policy")),
+    );
+    if (wire === "http") await client.connect(new StreamableHTTPClientTransport((await httpHost()).url));
+    else {
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [RELAY_STDIO_HOST], stderr: "pipe" }),
+      );
+    }
+    const result = await client.callTool({ name: "ask", arguments: {} });
+    expect(JSON.parse(textOf(result))).toEqual({ kind: "protocol", rpcCode: -32042, code: -32042 });
+  });
+});
+
 describe("2026-07-28 rounds", () => {
   test("a retry naming no waiting call is refused -32602", async () => {
     const client = await connect("http", "modern");
@@ -209,6 +226,41 @@ describe("2026-07-28 rounds", () => {
     expect(JSON.parse(textOf(await client.callTool({ name: "sample", arguments: {} })))).toMatchObject({
       content: { text: "4 from A" },
     });
+  });
+});
+
+describe("2026-07-28 rounds, host closing", () => {
+  test("a call waiting for its client between rounds is ended when the host closes", async () => {
+    let settle!: (outcome: string) => void;
+    const settled = new Promise<string>((resolve) => (settle = resolve));
+    const box: ToolBox = {
+      descriptors: () => [{ name: "wait", description: "Asks, then waits.", parameters: { type: "object" } }],
+      runner: {
+        async run(call, options) {
+          const answer = await options?.peer
+            ?.elicit?.("upstream", { message: "?", requestedSchema: { type: "object", properties: {} } })
+            .then(
+              () => "answered",
+              (error: unknown) => (isProtocolFault(error) ? error.kind : "other"),
+            );
+          settle(answer ?? "no hook");
+          return { callId: call.id, isError: false, content: [] };
+        },
+      },
+    };
+    const host = await serveHttp(box);
+    const client = relayClient("modern", { elicitation: {} });
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => (asked = resolve));
+    client.setRequestHandler("elicitation/create", () => {
+      asked();
+      return new Promise(() => {});
+    });
+    await client.connect(new StreamableHTTPClientTransport(host.url));
+    void client.callTool({ name: "wait", arguments: {} }).catch(() => {});
+    await wasAsked;
+    await host.close({ graceMs: 0 });
+    expect(await settled).toBe("not-connected");
   });
 });
 
@@ -232,6 +284,8 @@ describe("ambient hooks (requests outside any call)", () => {
     await connect("http", "legacy", { elicitation: { form: {} } }, "F");
     const failure = await host.clientHooks.listRoots!("upstream").catch((error: unknown) => error);
     expect(isProtocolFault(failure) && failure.kind).toBe("not-connected");
+    // What a client without the capability would answer, for the mounted server.
+    expect(isProtocolFault(failure) && failure.rpcCode).toBe(-32601);
     expect((failure as Error).message).toMatch(/roots\/list/);
     const url = await host.clientHooks.elicit!("upstream", {
       mode: "url",

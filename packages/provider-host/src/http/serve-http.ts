@@ -13,7 +13,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node
 import type { AddressInfo } from "node:net";
 import type { ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
-import { createProviderHost } from "../provider-host";
+import { abandonWaitingCalls, createProviderHost } from "../provider-host";
 import { DEFAULT_TOKEN_ENV } from "./http-options";
 import type { HttpHostOptions, HttpProviderHost } from "./http-options";
 import { sendError, sendHealth, sendMethodNotAllowed } from "./http-replies";
@@ -157,6 +157,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       httpServer.closeIdleConnections();
       const deadline = Date.now() + (closeOptions.graceMs ?? options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       while (inFlight > 0 && Date.now() < deadline) await delay(20);
+      abandonWaitingCalls(host, "the provider host is shutting down");
       await Promise.all([perRequest.close().catch(ignore), sessions?.closeAll()]);
       httpServer.closeAllConnections();
       await stopped;
