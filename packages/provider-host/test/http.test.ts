@@ -200,6 +200,24 @@ describe("the session wire", () => {
     first.destroy();
   });
 
+  it("keeps serving when a session ends under a running call that still reports progress", async () => {
+    const { host } = await start();
+    const sessionId = await rawSession(host);
+    const call = {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: "slow", arguments: { ms: 400, steps: 8 }, _meta: { progressToken: "p" } },
+    };
+    const running = rawRequest(host.url, { headers: sessionHeaders(sessionId), body: JSON.stringify(call) });
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const ended = await rawRequest(host.url, { method: "DELETE", headers: sessionHeaders(sessionId) });
+    expect(ended.status).toBe(200);
+    await running;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await expectStillServing(host);
+  });
+
   it("takes a notification alone with 202 and no body", async () => {
     const { host } = await start();
     const sessionId = await rawSession(host);

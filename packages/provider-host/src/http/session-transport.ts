@@ -189,13 +189,18 @@ export class SessionTransport implements Transport {
     const requestId = final ? message.id : options?.relatedRequestId;
     if (requestId === undefined) {
       if (final) {
-        throw new Error("Cannot send a response on a standalone SSE stream unless resuming a previous client request");
+        return Promise.reject(
+          new Error("Cannot send a response on a standalone SSE stream unless resuming a previous client request"),
+        );
       }
       if (this.standalone !== undefined) writeEvent(this.standalone.response, message);
       return Promise.resolve();
     }
     const exchange = this.byRequest.get(requestId);
-    if (exchange === undefined) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    // Rejected, not thrown: the SDK's callers attach `.catch` to what `send` returns (its own `send` is async).
+    if (exchange === undefined) {
+      return Promise.reject(new Error(`No connection established for request ID: ${String(requestId)}`));
+    }
     if (!exchange.json && !final) writeEvent(exchange.response, message);
     if (final) this.answer(exchange, requestId, message);
     return Promise.resolve();
