@@ -37,6 +37,28 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
+/** The interactive session on a terminal with one mounted server whose tools may run without asking. */
+function startSession(model: FakeModelServer, id: string, server: Record<string, unknown>): TmuxSession {
+  const mcp = sandbox.mcpConfig({ [id]: server });
+  return TmuxSession.start(
+    [
+      process.execPath,
+      bin(),
+      "--session-dir",
+      sandbox.sessions,
+      "--mcp",
+      mcp,
+      "--allow",
+      `${id}__*`,
+      "--base-url",
+      model.baseUrl,
+      "--model",
+      "fake-model",
+    ],
+    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
+  );
+}
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Wait for the `n`th time `question` is asked, then type the answer. */
@@ -65,24 +87,7 @@ test("the terminal form answers an elicitation, and an approved sampling request
       (request) => say(`roots said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
     ],
   });
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
-  tmux = TmuxSession.start(
-    [
-      process.execPath,
-      bin(),
-      "--session-dir",
-      sandbox.sessions,
-      "--mcp",
-      mcp,
-      "--allow",
-      "everything__*",
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      "fake-model",
-    ],
-    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
-  );
+  tmux = startSession(fake, "everything", everythingServer);
   await tmux.waitFor(/everything ✓/);
   await tmux.waitFor(/^›\s*$/m);
 
@@ -188,24 +193,7 @@ test("a question a server asks while no turn runs takes the prompt line, then th
       (request) => say(`you said: ${lastToolResults(request)[0]!.text}`),
     ],
   });
-  const mcp = sandbox.mcpConfig({ asking: askingServer });
-  tmux = TmuxSession.start(
-    [
-      process.execPath,
-      bin(),
-      "--session-dir",
-      sandbox.sessions,
-      "--mcp",
-      mcp,
-      "--allow",
-      "asking__*",
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      "fake-model",
-    ],
-    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
-  );
+  tmux = startSession(fake, "asking", askingServer);
   await tmux.waitFor(/asking ✓/);
   tmux.type("ask me soon");
   await tmux.waitFor(/it will ask/);
