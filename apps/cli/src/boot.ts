@@ -4,13 +4,7 @@
  * `--no-tools` means no built-ins and no MCP at all. A server that fails is
  * reported and skipped; boot itself never fails on a bad server or config.
  */
-import {
-  protocolFault,
-  type ClientHostHooks,
-  type ProtocolFault,
-  type ServerConfig,
-  type ToolBox,
-} from "@indus/contract";
+import { type ClientHostHooks, type ServerConfig, type ToolBox } from "@indus/contract";
 import { isDeckFault, type Capability, type CheckpointStore, type DelegateRunner, type Profile } from "@indus/deck";
 import {
   appNovelCards,
@@ -31,7 +25,6 @@ import type {
   ConfigDiagnostic,
   DeferredTools,
   McpControl,
-  NameClashes,
   ServerReport,
   ToolOrigin,
   UnofferedTool,
@@ -43,6 +36,7 @@ import { FileTokenStore, defaultAuthDir } from "./auth/file-token-store";
 import { emptyDeck } from "./empty-deck";
 import { UsageError } from "./exit";
 import { silentProgress, type ProgressSink } from "./progress";
+import { nameClashes } from "./name-clashes";
 import { memoryFile, ProjectMemory } from "./project-memory";
 import { resourceTools } from "./resource-tools";
 import { serverCatalog } from "./server-catalog";
@@ -266,32 +260,6 @@ export async function connectMcp(
     diagnostics.push({ file: "(config)", message: mcp.fault.message, severity: "warning" });
   const fleetBox = mounted?.box;
   return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics, ...(fleetBox ? { mounted: fleetBox } : {}) };
-}
-
-/**
- * The mounted servers' name clashes: between servers (the fleet's), and, for
- * names kept as-is, a server's tool hidden by a built-in of the same name.
- */
-function nameClashes(mounted: MountedToolBox, builtins: ReadonlySet<string>): NameClashes {
-  const hidden = (): ProtocolFault[] =>
-    mounted.names === "prefixed"
-      ? []
-      : mounted
-          .descriptors()
-          .filter((descriptor) => builtins.has(descriptor.name))
-          .map((descriptor) => {
-            const server = mounted.resolve(descriptor.name)?.ref.server ?? "";
-            return protocolFault(
-              "protocol",
-              `server "${server}" offers tool "${descriptor.name}", which indusr's built-in of that name hides (names as-is; --no-builtins leaves only the servers' tools)`,
-              undefined,
-              { server, data: { nameClash: { kind: "tool", name: descriptor.name, servers: ["(built-in)", server] } } },
-            );
-          });
-  return {
-    standing: async () => [...(await mounted.nameClashes()), ...hidden()],
-    onClash: (listener) => mounted.onNameClash(listener),
-  };
 }
 
 /** A mount port that also hands each mount to `seen` (the deck only keeps the contract's view of it). */

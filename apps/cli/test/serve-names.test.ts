@@ -98,6 +98,35 @@ it("keeps the first server's tool and warns when a later list change brings a cl
   }
 });
 
+it("warns when a later list change brings a tool named like a built-in, which keeps the name", async () => {
+  const config = writeConfig(sandbox.root, {
+    a: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "a", "read"] },
+  });
+  const client = new Client({ name: "names-test", version: "1.0.0" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "serve", "--stdio", "--names", "as-is", "--mcp", config],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  await client.connect(transport);
+  try {
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["read", "arm_a"]));
+    await client.callTool({ name: "arm_a", arguments: {} });
+    await eventually(() => Promise.resolve(stderr.includes("warning")));
+    expect(stderr).toContain(
+      'indusr: warning: server "a" offers tool "read", which indusr\'s built-in of that name hides',
+    );
+    expect(stderr).toContain("the built-in keeps it");
+  } finally {
+    await client.close();
+  }
+});
+
 it("documents --names and --no-builtins in mcp serve --help", async () => {
   const result = await runCli(["mcp", "serve", "--help"], { sandbox });
   expect(result.code).toBe(0);

@@ -14,6 +14,7 @@ import { serveHttp, serveStdio } from "@indus/provider-host";
 import type { BootedDeck, ServerReport } from "../boot-types";
 import { EXIT, UsageError } from "../exit";
 import { lateClientHost } from "../late-client-host";
+import { BUILT_IN } from "../name-clashes";
 import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
@@ -64,7 +65,13 @@ async function refuseClashes(deck: BootedDeck): Promise<boolean> {
   if (standing.length === 0) {
     deck.names?.onClash((fault) => {
       const kept = nameClashOf(fault)?.servers[0];
-      say(`warning: ${fault.message}; ${kept === undefined ? "the first server keeps it" : `"${kept}" keeps it`}`);
+      const keeper =
+        kept === BUILT_IN
+          ? "the built-in keeps it"
+          : kept === undefined
+            ? "the first server keeps it"
+            : `"${kept}" keeps it`;
+      say(`warning: ${fault.message}; ${keeper}`);
     });
     return false;
   }
