@@ -28,16 +28,6 @@ type Mode = "stdio" | "http";
 
 /** `<mode>: <test title>` -> why it cannot pass yet. */
 const PENDING: Partial<Record<string, string>> = {};
-const PENDING_IN_BOTH: Record<string, string> = {
-  "server logs arrive after logging/setLevel":
-    "notifications/message from a mounted server does not reach gateway clients yet (G-host/G-fleet wiring)",
-  "completion/complete answers for prompt arguments and template variables":
-    "completion/complete answers -32601: the served host does not offer it yet (G-host/G-fleet wiring)",
-};
-for (const [title, reason] of Object.entries(PENDING_IN_BOTH)) {
-  PENDING[`stdio: ${title}`] = reason;
-  PENDING[`http: ${title}`] = reason;
-}
 
 function test(mode: Mode, title: string, body: () => Promise<void>): void {
   const reason = process.env.INDUS_RUN_PENDING === "1" ? undefined : PENDING[`${mode}: ${title}`];
