@@ -18,6 +18,7 @@ import {
   type SeenRequest,
   type Step,
 } from "./fake-model/fake-model-server";
+import { FIXTURES } from "@indus/testkit";
 import {
   agentSandbox,
   events,
@@ -42,9 +43,17 @@ afterEach(async () => {
   sandbox.cleanup();
 });
 
-async function run(script: Step[], extra: readonly string[], protocol: Protocol = "openai") {
+/** The testkit's relay fixture: it asks through `input_required` rounds in the 2026-07-28 era. */
+const relayServer = { command: process.execPath, args: [path.join(FIXTURES, "relay-server.mjs")] };
+
+async function run(
+  script: Step[],
+  extra: readonly string[],
+  protocol: Protocol = "openai",
+  servers: Record<string, unknown> = { everything: everythingServer },
+) {
   fake = await startFakeModel({ script });
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const mcp = sandbox.mcpConfig(servers);
   const r = await runAgent(
     [
       "-p",
@@ -52,7 +61,7 @@ async function run(script: Step[], extra: readonly string[], protocol: Protocol 
       "--mcp",
       mcp,
       "--allow",
-      "everything__*",
+      "everything__*,relay__*",
       "--output-format",
       "stream-json",
       "--provider",
@@ -172,6 +181,36 @@ test.each<Protocol>(["openai", "anthropic"])(
     ]);
   },
 );
+
+test("in the 2026-07-28 era the same answers travel as input_required rounds: --yes sends a form's defaults, sampling and roots answered, a link declined", async () => {
+  const r = await run(
+    [
+      callTool("relay__ask", {}),
+      callTool("relay__sample", {}),
+      say("sampled", { usage: { input: 4, output: 1 } }),
+      callTool("relay__roots", {}),
+      callTool("relay__ask_url", {}),
+      say("done"),
+    ],
+    ["--yes", "--allow-sampling", "relay"],
+    "openai",
+    { relay: relayServer },
+  );
+  expect(r.code).toBe(0);
+  const [, afterAsk, sampling, afterSample, afterRoots, afterUrl] = fake!.requests;
+  const asked = resultText(afterAsk!);
+  expect(JSON.parse(asked.split("\n\n")[0]!)).toEqual({
+    action: "accept",
+    content: { name: "Ada", age: 36, color: "green" },
+  });
+  expect(asked).toContain(
+    'the server "relay" asked the user for input ("Who are you?"); nobody could answer in this non-interactive run, so indusr sent the form\'s defaults (--yes): name, age, color.',
+  );
+  expect((sampling!.body as { max_tokens?: number }).max_tokens).toBe(10);
+  expect(resultText(afterSample!)).toContain('"text":"sampled"');
+  expect(resultText(afterRoots!)).toContain(pathToFileURL(fs.realpathSync(sandbox.cwd)).href);
+  expect(resultText(afterUrl!)).toContain("a link needs a person to open it");
+});
 
 test("--output-format json lists how each server request was answered", async () => {
   const r = await run(
