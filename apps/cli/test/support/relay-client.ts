@@ -39,8 +39,15 @@ function promptText(params: { messages: { content: unknown }[] }): string {
     .join("\n");
 }
 
-export function relayClient(marker: string): RelayClient {
-  const client = new Client({ name: `relay-${marker}`, version: "1.0.0" }, { capabilities: HOST_CAPABILITIES });
+/** A client in the 2025 era (push-style server requests), or pinned to 2026-07-28 (`input_required` rounds). */
+export type Era = "2025" | "2026-07-28";
+
+export function relayClient(marker: string, era: Era = "2025"): RelayClient {
+  const pinned = era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {};
+  const client = new Client(
+    { name: `relay-${marker}`, version: "1.0.0" },
+    { capabilities: HOST_CAPABILITIES, ...pinned },
+  );
   const asked: Asked = { sampling: [], elicitation: [], roots: 0, logs: [], errors: [] };
   const rootUri = `file:///tmp/roots-of-${marker}`;
   client.setRequestHandler("sampling/createMessage", (request) => {
