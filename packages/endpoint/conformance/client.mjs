@@ -23,6 +23,15 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 
 /** Arguments for the tools the scenarios define; anything else is called with {}. */
 const ARGUMENTS = { add_numbers: { a: 5, b: 3 } };
+/**
+ * Arguments built from the listing: `json_schema_echo` gets the 2020-12 tool's
+ * inputSchema exactly as the server sent it (`descriptor.wire`).
+ */
+const LISTED_ARGUMENTS = {
+  json_schema_echo: (tools) => ({
+    schema: tools.find((tool) => tool.ref.name === "json_schema_2020_12_tool")?.descriptor.wire?.inputSchema ?? {},
+  }),
+};
 const REDIRECT_URL = "http://localhost:3000/callback";
 /** The suite's client ID metadata document URL, used where the server accepts URL client ids. */
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
@@ -92,10 +101,19 @@ try {
   // 2026-era scenarios name the calls to make (`toolCalls` in the context); the others: each tool once.
   const calls = Array.isArray(context().toolCalls)
     ? context().toolCalls
-    : tools.map((tool) => ({ name: tool.ref.name, arguments: ARGUMENTS[tool.ref.name] ?? {} }));
+    : tools.map((tool) => ({
+        name: tool.ref.name,
+        arguments: LISTED_ARGUMENTS[tool.ref.name]?.(tools) ?? ARGUMENTS[tool.ref.name] ?? {},
+      }));
   for (const call of calls) {
-    const result = await endpoint.invoke(call.name, call.arguments ?? {});
-    console.log(`[${scenario}] ${call.name} -> ${JSON.stringify(result)}`);
+    try {
+      const result = await endpoint.invoke(call.name, call.arguments ?? {});
+      console.log(`[${scenario}] ${call.name} -> ${JSON.stringify(result)}`);
+    } catch (error) {
+      // A scenario server that lists tools but answers no tools/call at all (-32601) tests the listing only.
+      if (error?.rpcCode !== -32601) throw error;
+      console.log(`[${scenario}] ${call.name}: the server answers no tools/call (-32601)`);
+    }
   }
 } catch (error) {
   console.error(`[${scenario}] ${error?.kind ?? "error"}: ${error?.message ?? error}`);
