@@ -211,6 +211,20 @@ describe.each(["http", "stdio"] as const)("2025 era over %s", (wire) => {
   });
 });
 
+describe("2025 era over HTTP with JSON answers (jsonResponse)", () => {
+  test("a request during a call, which a JSON answer cannot carry, goes on the session's GET stream", async () => {
+    const host = await serveHttp(createRelayBox().box, { jsonResponse: true });
+    hosts.push(host);
+    const client = relayClient("legacy", FULL);
+    await client.connect(new StreamableHTTPClientTransport(host.url));
+    // The SDK client opens its GET stream just after connecting; before that the hook fails at once.
+    await eventually(async () => JSON.parse(textOf(await client.callTool({ name: "ask", arguments: {} }))) as unknown, {
+      action: "accept",
+      content: { name: "A:Your name?" },
+    });
+  });
+});
+
 describe("2026-07-28 rounds", () => {
   test("a retry naming no waiting call is refused -32602", async () => {
     const client = await connect("http", "modern");

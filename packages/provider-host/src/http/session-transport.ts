@@ -11,7 +11,12 @@
  * checks, which the host does in front, and scope challenges).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  parseJSONRPCMessage,
+} from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 
 /** The SDK transport's bound on a JSON-RPC batch. */
@@ -201,8 +206,25 @@ export class SessionTransport implements Transport {
     if (exchange === undefined) {
       return Promise.reject(new Error(`No connection established for request ID: ${String(requestId)}`));
     }
-    if (!exchange.json && !final) writeEvent(exchange.response, message);
     if (final) this.answer(exchange, requestId, message);
+    else if (!exchange.json) writeEvent(exchange.response, message);
+    else if (isJSONRPCRequest(message)) return this.sendBeside(message);
+    return Promise.resolve();
+  }
+
+  /**
+   * A JSON answer carries nothing but the result, so a request the client
+   * must answer during the call (elicitation, sampling, roots) goes on the
+   * session's GET stream; without one it fails at once rather than wait for
+   * an answer that cannot come. (Notifications are dropped, as the SDK does.)
+   */
+  private sendBeside(message: JSONRPCMessage): Promise<void> {
+    if (this.standalone === undefined) {
+      return Promise.reject(
+        new Error("No stream to the client: a JSON-mode session needs its GET stream for requests"),
+      );
+    }
+    writeEvent(this.standalone.response, message);
     return Promise.resolve();
   }
 
