@@ -27,7 +27,7 @@ import { fileURLToPath } from "node:url";
 const VERSION = "0.1.16";
 const here = dirname(fileURLToPath(import.meta.url));
 const INDUSR = join(here, "..", "dist", "indusr.js");
-const LOOPBACK = join(here, "loopback.cjs");
+const LOOPBACK = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "loopback.cjs");
 const REFERENCE = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "conformance-reference.mjs");
 const EVERYTHING = join(here, "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const BASELINE = JSON.parse(readFileSync(join(here, "gateway-baseline.json"), "utf8"));

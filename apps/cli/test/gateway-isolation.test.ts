@@ -8,7 +8,7 @@
  */
 import { makeSandbox, type Sandbox } from "./support/run-cli";
 import { everythingRow, writeConfig } from "./support/servers";
-import { startEverythingHttp } from "./support/everything-loopback";
+import { startEverythingHttp } from "@indus/testkit";
 import {
   gatewayFlags,
   httpTransport,
@@ -91,7 +91,7 @@ describe.each<Mount>(["stdio", "url"])("two clients through one gateway, server-
   beforeAll(async () => {
     let row: unknown = everythingRow();
     if (mount === "url") {
-      const server = await startEverythingHttp();
+      const server = await startEverythingHttp("streamableHttp");
       stopServer = server.stop;
       row = { url: server.url };
     }

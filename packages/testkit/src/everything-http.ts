@@ -1,13 +1,17 @@
 /**
  * server-everything started with its `sse` or `streamableHttp` transport on a
  * free port (it reads PORT from the environment and does not report a port it
- * was given as 0, so we pick one), in its own process group so the test can
- * take it down completely.
+ * was given as 0, so we pick one), bound to 127.0.0.1 (fixtures/loopback.cjs:
+ * it would listen on every interface), in its own process group so the test
+ * can take it down completely.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { npmServerEntry } from "./servers";
+import path from "node:path";
+import { FIXTURES, npmServerEntry } from "./servers";
+
+const LOOPBACK = path.join(FIXTURES, "loopback.cjs");
 
 export interface EverythingHttp {
   readonly url: string;
@@ -25,7 +29,7 @@ async function freePort(): Promise<number> {
 
 async function startOnce(mode: "sse" | "streamableHttp"): Promise<EverythingHttp | undefined> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [npmServerEntry("server-everything"), mode], {
+  const child: ChildProcess = spawn(process.execPath, ["-r", LOOPBACK, npmServerEntry("server-everything"), mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
