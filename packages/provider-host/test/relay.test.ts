@@ -327,6 +327,15 @@ describe("ambient hooks (requests outside any call)", () => {
     ]);
   });
 
+  test("a 2026-07-28 client is never asked outside a call (that revision has no channel for it)", async () => {
+    const overStdio = await connect("stdio", "modern");
+    const result = await overStdio.callTool({ name: "ambient-roots", arguments: {} });
+    expect(textOf(result)).toMatch(/^not-connected: no connected client of the gateway offers roots\/list/);
+    const host = await httpHost();
+    await connect("http", "modern", FULL, "M");
+    await expect(host.clientHooks.listRoots!("upstream")).rejects.toThrow(/no connected client/);
+  });
+
   test("a relay made first is the one the host answers through", async () => {
     const relay = createClientRelay();
     const hooks: ClientHostHooks = relay.hooks;
