@@ -48,10 +48,11 @@ interface Message {
 
 /**
  * `transport` delivering each response in the scope of the call that sent
- * its request. Only requests sent inside a call are remembered; a
+ * its request, while `active()` (the 2026 era: a 2025-era response never
+ * runs a handler). Only requests sent inside a call are remembered; a
  * cancellation or close forgets them.
  */
-export function callScopedTransport(transport: Transport): Transport {
+export function callScopedTransport(transport: Transport, active: () => boolean): Transport {
   const pending = new Map<string | number, CallScope>();
   return new Proxy(transport, {
     get(target, key) {
@@ -59,7 +60,7 @@ export function callScopedTransport(transport: Transport): Transport {
         return (message: JSONRPCMessage, options?: unknown) => {
           const { id, method, params } = message as Message;
           if (method === undefined) return target.send(message, options as never);
-          if (id !== undefined) {
+          if (id !== undefined && active()) {
             const scope = scopes.getStore();
             if (scope) pending.set(id, scope);
           } else if (method === "notifications/cancelled" && params?.requestId !== undefined) {
@@ -82,7 +83,7 @@ export function callScopedTransport(transport: Transport): Transport {
         const deliver = value as (message: JSONRPCMessage, extra?: unknown) => void;
         target.onmessage = (message, extra) => {
           const { id, method } = message as Message;
-          const scope = id !== undefined && method === undefined ? pending.get(id) : undefined;
+          const scope = id !== undefined && method === undefined && pending.size > 0 ? pending.get(id) : undefined;
           if (scope === undefined) return deliver(message, extra);
           pending.delete(id!);
           return scopes.run(scope, () => deliver(message, extra));

@@ -88,8 +88,13 @@ export class PeerRouter {
     private readonly ambient: ClientHostHooks | undefined,
   ) {}
 
-  /** Run one call for `peer` (absent: the endpoint's own host), in its own scope, counted while in flight. */
+  /**
+   * Run one call for `peer` (absent: the endpoint's own host), in its own
+   * scope, counted while in flight. Without a host no request for input is
+   * ever handled here, so there is nothing to route and nothing is tracked.
+   */
   during<T>(peer: ClientHostHooks | undefined, call: () => Promise<T>): Promise<T> {
+    if (!this.ambient) return call();
     const scope: CallScope = { peer };
     this.inFlight.add(scope);
     const done = () => this.inFlight.delete(scope);

@@ -671,7 +671,9 @@ export class McpServerEndpoint implements McpEndpoint {
       (issues) => this.droppedTools.push(...issues),
     );
     // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
-    const scoped = callScopedTransport(sanitized);
+    const scoped = this.options.host
+      ? callScopedTransport(sanitized, () => client.getProtocolEra() === "modern")
+      : sanitized;
     await outsideCalls(() =>
       client.connect(scoped, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) }),
     );
