@@ -78,6 +78,25 @@ function textOf(result: { content?: unknown }): string {
   return content.map((block) => (block.type === "text" ? (block.text ?? "") : "")).join("\n");
 }
 
+/** A 2026-07-28 result names its server in `_meta` (the era's envelope, added by the SDK on every result). */
+function withoutEnvelope(mode: Mode, result: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  if (mode !== "http-2026" || meta === undefined) return result;
+  const { "io.modelcontextprotocol/serverInfo": _envelope, ...rest } = meta;
+  const { _meta: _all, ...body } = result;
+  return Object.keys(rest).length > 0 ? { ...body, _meta: rest } : body;
+}
+
+/** Calls whose results do not change between runs: every content block type and structured content. */
+const DETERMINISTIC_CALLS: Record<string, Record<string, unknown>> = {
+  echo: { message: "as sent" },
+  "get-sum": { a: 2, b: 40 },
+  "get-structured-content": { location: "Chicago" },
+  "get-tiny-image": {},
+  "get-annotated-message": { messageType: "error", includeImage: true },
+  "get-resource-links": { count: 2 },
+};
+
 async function toolNames(client: Client): Promise<string[]> {
   return (await client.listTools()).tools.map((tool) => tool.name);
 }
@@ -119,6 +138,28 @@ describe.each<Mode>(["stdio", "http", "http-2026"])("indusr mcp serve --%s in fr
       const republished = through.find((candidate) => candidate.name === mountedName(names, "everything", tool.name));
       expect({ ...republished, name: tool.name }).toEqual(inEra(mode, tool));
     }
+  });
+
+  test(mode, "results, prompts and resources equal the server's own apart from names", async () => {
+    const own = (await direct()).client;
+    const through = (await connect("reader")).client;
+    const names = (await through.listTools()).tools.map((tool) => tool.name);
+    for (const [name, args] of Object.entries(DETERMINISTIC_CALLS)) {
+      const expected = await own.callTool({ name, arguments: args });
+      const got = await through.callTool({ name: mountedName(names, "everything", name), arguments: args });
+      expect(withoutEnvelope(mode, got)).toEqual(expected);
+    }
+    const ownPrompts = (await own.listPrompts()).prompts;
+    const prompts = (await through.listPrompts()).prompts;
+    const promptNames = prompts.map((prompt) => prompt.name);
+    for (const prompt of ownPrompts) {
+      const republished = prompts.find((p) => p.name === mountedName(promptNames, "everything", prompt.name));
+      expect({ ...republished, name: prompt.name }).toEqual(prompt);
+    }
+    expect((await through.listResources()).resources).toEqual((await own.listResources()).resources);
+    expect((await through.listResourceTemplates()).resourceTemplates).toEqual(
+      (await own.listResourceTemplates()).resourceTemplates,
+    );
   });
 
   test(mode, "trigger-sampling-request round-trips to the calling client", async () => {
