@@ -180,13 +180,24 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
 });
 
 describe.each(["legacy", "modern"] as const)("two clients at once over http, %s era", (era) => {
-  test("each call's questions go to its own client, never the other", async () => {
+  test("each call's questions and progress go to its own client, never the other", async () => {
     await httpHost();
     const a = await connect("http", era, FULL, "A");
     const b = await connect("http", era, FULL, "B");
     const ask = async (client: Client, tag: string) => {
-      const result = await client.callTool({ name: "ask", arguments: {} });
-      expect(JSON.parse(textOf(result))).toEqual({ action: "accept", content: { name: `${tag}:Your name?` } });
+      const progress: number[] = [];
+      const result = await client.callTool(
+        { name: "ask-twice", arguments: {} },
+        {
+          onprogress: (report) => !/^Fulfilling input/.test(report.message ?? "") && progress.push(report.progress),
+        },
+      );
+      expect(JSON.parse(textOf(result))).toEqual([
+        { action: "accept", content: { name: `${tag}:first?` } },
+        { action: "accept", content: { name: `${tag}:second?` } },
+      ]);
+      // Each caller's own token: exactly its own three reports, never the other's.
+      expect(progress).toEqual([1, 2, 3]);
     };
     const calls: Promise<void>[] = [];
     for (let i = 0; i < 20; i++) calls.push(ask(a, "A"), ask(b, "B"));
