@@ -3,7 +3,8 @@
  * segments: fixed capabilities (the provisioned catalog rows) and live
  * sources (grafted MCP servers whose tool list can change). `graft`, `retain`
  * and `mapCapabilities` return new decks over the same session; the box
- * re-reads live sources on every call, so it always serves the current tools.
+ * re-reads live sources on every call, so it always serves the current tools
+ * (what it derives from them is rebuilt only when they changed).
  */
 import type { ToolBox, ToolCall, ToolDescriptor, ToolOutcome, ToolRunner, RunOptions } from "@indus/contract";
 import type { Capability, DeckContext } from "./vocabulary";
@@ -131,6 +132,38 @@ export function describeCapability(cap: Capability): ToolDescriptor {
   };
 }
 
+interface ToolIndex {
+  readonly byName: ReadonlyMap<string, Capability>;
+  /** The same list while the tools are the same, so a consumer may key its own caches on it. */
+  readonly descriptors: readonly ToolDescriptor[];
+}
+
+/**
+ * The deck's tools by name and as descriptors, read afresh on every use but
+ * rebuilt only when the list changed (other capabilities, or another order):
+ * a gateway looks a tool up on every call, and rebuilding both for every
+ * tool of the deck each time was most of a call's cost in the deck.
+ */
+function toolIndex(deck: ToolDeck): () => ToolIndex {
+  let caps: readonly Capability[] = [];
+  let index: ToolIndex = { byName: new Map(), descriptors: [] };
+  return () => {
+    const current = deck.tools();
+    if (!sameCapabilities(current, caps)) {
+      const named = byName(current);
+      index = { byName: named, descriptors: [...named.values()].map(describeCapability) };
+      caps = current;
+    }
+    return index;
+  };
+}
+
+function sameCapabilities(a: readonly Capability[], b: readonly Capability[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function byName(caps: readonly Capability[]): Map<string, Capability> {
   const map = new Map<string, Capability>();
   for (const cap of caps) if (!map.has(cap.name)) map.set(cap.name, cap);
@@ -142,13 +175,15 @@ const NEVER = new AbortController().signal;
 function deckToolBox(deck: ToolDeck): ToolBox {
   // One base context per deck; each call gets the call's signal on a copy bound to the same session.
   const base = bindSession(localToolContext(deck.context.cwd), deck.session);
-  const descriptors = (): readonly ToolDescriptor[] => [...byName(deck.tools()).values()].map(describeCapability);
+  const index = toolIndex(deck);
+  const descriptors = (): readonly ToolDescriptor[] => index().descriptors;
 
   const runner: ToolRunner = {
     async run(call: ToolCall, options?: RunOptions): Promise<ToolOutcome> {
-      const cap = byName(deck.tools()).get(call.name);
+      const tools = index().byName;
+      const cap = tools.get(call.name);
       if (!cap) {
-        const known = [...byName(deck.tools()).keys()];
+        const known = [...tools.keys()];
         const listed =
           known.length > 40 ? `${known.slice(0, 40).join(", ")}, ... (${known.length} in all)` : known.join(", ");
         return {

@@ -188,12 +188,16 @@ describe("the runtime tool box", () => {
       .graft(source)
       .retain((c) => c.name !== "ls");
     const box = deck.intoToolBox();
-    expect(box.descriptors().map((d) => d.name)).toContain("srv__one");
+    const first = box.descriptors();
+    expect(first.map((d) => d.name)).toContain("srv__one");
+    // The same tools are the same list (a gateway indexes it once), and a changed source is seen at once.
+    expect(box.descriptors()).toBe(first);
     const heard = jest.fn();
     const off = box.onDescriptorsChanged?.(heard);
     caps = [probe("srv__two", async () => ({ content: [{ type: "text", text: "two" }] }) as never)];
     for (const l of listeners) l();
     expect(heard).toHaveBeenCalledTimes(1);
+    expect(box.descriptors()).not.toBe(first);
     const names = box.descriptors().map((d) => d.name);
     expect(names).toContain("srv__two");
     expect(names).not.toContain("srv__one");

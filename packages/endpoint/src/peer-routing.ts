@@ -83,15 +83,23 @@ export function missingCapability(need: InputNeed): ProtocolError {
 export class PeerRouter {
   private readonly inFlight = new Set<CallScope>();
 
+  /**
+   * `scoped` says whether a request of the server can arrive now in the async
+   * context of the call that caused it; where none can (a 2025-era stdio
+   * process), a scope routes nothing, and entering one makes every promise of
+   * the process pay for async context tracking from then on (Node 20/22).
+   */
   constructor(
     private readonly server: string,
     private readonly ambient: ClientHostHooks | undefined,
+    private readonly scoped: () => boolean = () => true,
   ) {}
 
   /**
-   * Run one call for `peer` (absent: the endpoint's own host), in its own
-   * scope, counted while in flight. Without a host no request for input is
-   * ever handled here, so there is nothing to route and nothing is tracked.
+   * Run one call for `peer` (absent: the endpoint's own host), counted while
+   * in flight, in its own scope when `scoped()`. Without a host no request
+   * for input is ever handled here, so there is nothing to route and nothing
+   * is tracked.
    */
   during<T>(peer: ClientHostHooks | undefined, call: () => Promise<T>): Promise<T> {
     if (!this.ambient) return call();
@@ -100,7 +108,7 @@ export class PeerRouter {
     const done = () => this.inFlight.delete(scope);
     let running: Promise<T>;
     try {
-      running = runInCall(scope, call);
+      running = this.scoped() ? runInCall(scope, call) : call();
     } catch (error) {
       done();
       throw error;

@@ -153,7 +153,7 @@ export class McpServerEndpoint implements McpEndpoint {
     const logFile =
       options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
     this.stderr = new StderrTail(options.stderrLines, logFile);
-    this.router = new PeerRouter(config.id, options.host);
+    this.router = new PeerRouter(config.id, options.host, () => this.callsNeedScope());
     this.relay = new RelayMembers({
       request: (what, method, params, call) => this.catalogRequest(what, { method, params }, call),
       era: (what) => this.readySession(what).era,
@@ -1080,6 +1080,17 @@ export class McpServerEndpoint implements McpEndpoint {
           ).then(readCallResult),
       ),
     );
+  }
+
+  /**
+   * Whether a request of the server can arrive in the async context of the
+   * call that caused it (see `call-context.ts`): always, but on a live
+   * 2025-era stdio process, whose requests are read from its stdout outside
+   * every call (an injected transport may deliver in the caller's context).
+   */
+  private callsNeedScope(): boolean {
+    const session = this.session;
+    return session === undefined || this.injected !== undefined || session.kind !== "stdio" || session.era !== "legacy";
   }
 
   /**
