@@ -47,7 +47,7 @@ const SUPERGATEWAY = join(dirname(require.resolve("supergateway/package.json")),
 
 const PLAN = QUICK
   ? { rounds: 3, sequential: 60, clients: 64, perClient: 4, warmup: 10 }
-  : { rounds: 5, sequential: 400, clients: 64, perClient: 30, warmup: 40 };
+  : { rounds: 9, sequential: 200, clients: 64, perClient: 16, warmup: 40 };
 const TARGETS = { throughput: 1.5, latency: 1.0 };
 const TICKS_PER_SECOND = 100;
 /** BENCH_PROFILE=<dir>: the indusr gateway writes a V8 CPU profile there when the bench ends. */
