@@ -11,7 +11,8 @@ import type { JsonObject } from "./json";
 import type { EndpointPhase } from "./phase";
 import type { ServerConfig, TransportKind } from "./server-config";
 import type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
-import type { ToolBox, ToolProgress } from "./tool-box";
+import type { ToolBox } from "./tool-box";
+import type { ToolProgress } from "./tool-run";
 import type { ProtocolEra } from "./protocol-era";
 
 export interface InvokeOptions {

@@ -5,6 +5,7 @@
  * `GetPromptResult`) passed through untouched, namespaced by the source.
  */
 import type { JsonObject } from "./json";
+import type { ToolRunner } from "./tool-run";
 import type { ClientHostHooks } from "./client-host";
 
 export interface GatewayCallOptions {
@@ -54,4 +55,11 @@ export interface GatewayCatalog {
   onLog?(listener: (entry: ServerLogEntry) => void): () => void;
   /** A client's roots changed: tell every mounted server that asked for roots. */
   notifyRootsChanged?(): Promise<void>;
+  /**
+   * Who runs a call by a tool name the box does not list, when one server
+   * can answer it as it would directly (a gateway standing in for a single
+   * server passes even unknown names on, so the caller gets that server's
+   * own answer); undefined when no such server exists.
+   */
+  unlistedTool?(name: string): ToolRunner | undefined;
 }

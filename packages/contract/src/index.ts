@@ -57,15 +57,13 @@ export type {
   ServerFleet,
   ToolsChange,
 } from "./bridge";
+export type { ToolAnnotations, ToolBox, ToolDescriptor } from "./tool-box";
 export type {
   RunOptions,
-  ToolAnnotations,
-  ToolBox,
   ToolCall,
   ToolContentBlock,
-  ToolDescriptor,
   ToolOutcome,
   ToolProgress,
   ToolResult,
   ToolRunner,
-} from "./tool-box";
+} from "./tool-run";

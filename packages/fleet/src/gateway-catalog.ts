@@ -28,6 +28,7 @@ import {
   type McpEndpoint,
   type ProtocolFault,
   type ServerLogEntry,
+  type ToolRunner,
 } from "@indus/contract";
 import { publishPrompts, publishUris, parseGatewayUri, type Owner, type Publication } from "./catalog-naming";
 import { ClashLog } from "./clash-log";
@@ -35,6 +36,7 @@ import { uriTemplateMatches } from "./default-endpoint";
 import { followEndpoints, readyEndpoints } from "./follow-endpoints";
 import { LogLevelRelay } from "./log-level-relay";
 import type { ClashKind, NamingMode, Offered } from "./names";
+import { runOn } from "./remote-run";
 import { ResourceSubscriptions } from "./resource-subscriptions";
 import type { EndpointFleet } from "./server-fleet";
 
@@ -42,7 +44,7 @@ export { GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./catalog-namin
 
 /** What a lookup that found no owner may fall back on: the sole server offering `capability`. */
 interface Unlisted {
-  readonly capability: "resources" | "prompts";
+  readonly capability: "resources" | "prompts" | "tools";
   /** The name as the caller gave it. */
   readonly name: string;
   /** True when published names differ from the servers' own (no fallback then). */
@@ -167,6 +169,19 @@ export class FleetCatalog implements GatewayCatalog {
       (endpoint) => endpoint.serverCapabilities?.[unlisted.capability] !== undefined,
     );
     return offering.length === 1 ? { server: offering[0]!.config.id, original: unlisted.name } : undefined;
+  }
+
+  /**
+   * Under as-is names, a tool name the box does not list goes unchanged to
+   * the one ready server offering tools, if there is exactly one: a gateway
+   * standing in for that server gives the caller the server's own answer
+   * (its "unknown tool" result or error) rather than one of its own.
+   */
+  unlistedTool(name: string): ToolRunner | undefined {
+    const owner = this.soleOffer({ capability: "tools", name, rename: this.names !== "as-is" });
+    const endpoint = owner ? this.fleet.endpoint(owner.server) : undefined;
+    if (!endpoint) return undefined;
+    return { run: (call, options = {}) => runOn(endpoint, name, call, options) };
   }
 
   private resourceOwner(uri: string, options: GatewayCallOptions) {

@@ -9,7 +9,6 @@
  * of descriptors changes.
  */
 import {
-  isProtocolFault,
   type ProtocolFault,
   type McpEndpoint,
   type RemoteTool,
@@ -21,11 +20,11 @@ import {
   type ToolRunner,
 } from "@indus/contract";
 import { ClashLog } from "./clash-log";
-import { projectResult } from "./content-projection";
 import { MAX_TOOL_NAME_LENGTH, shortHash } from "./default-endpoint";
 import { FleetCatalog } from "./gateway-catalog";
 import { firstOfferWins, type NamingMode } from "./names";
 import type { EndpointFleet } from "./server-fleet";
+import { failure, runOn } from "./remote-run";
 import { toolFilter } from "./tool-filter";
 
 export interface MountedBoxOptions {
@@ -36,10 +35,6 @@ export interface MountedBoxOptions {
 interface Route {
   readonly endpoint: McpEndpoint;
   readonly tool: RemoteTool;
-}
-
-function failure(callId: string, text: string): ToolOutcome {
-  return { callId, content: [{ type: "text", text }], isError: true };
 }
 
 export class MountedToolBox implements ToolBox {
@@ -217,16 +212,6 @@ export class MountedToolBox implements ToolBox {
   private async run(call: ToolCall, options: RunOptions = {}): Promise<ToolOutcome> {
     const route = this.routes.get(call.name);
     if (!route) return failure(call.id, `unknown tool "${call.name}"`);
-    try {
-      const result = await route.endpoint.invoke(route.tool.ref.name, call.input ?? {}, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.peer ? { peer: options.peer } : {}),
-      });
-      return { callId: call.id, ...projectResult(result) };
-    } catch (error) {
-      const text = isProtocolFault(error) ? `[${error.kind}] ${error.message}` : String(error);
-      return failure(call.id, text);
-    }
+    return runOn(route.endpoint, route.tool.ref.name, call, options);
   }
 }

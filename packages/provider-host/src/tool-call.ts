@@ -42,9 +42,16 @@ export async function callTool(
   ctx: ServerContext,
 ): Promise<CallResult> {
   const name = params.name;
-  const descriptor = findDescriptor(scope.box, name);
-  if (descriptor === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const input = params.arguments ?? {};
+  const descriptor = findDescriptor(scope.box, name);
+  if (descriptor === undefined) {
+    // A gateway standing in for one server passes unknown names on, so the
+    // caller gets that server's own answer; otherwise it is ours to refuse.
+    const runner = scope.box.catalog?.unlistedTool?.(name);
+    if (runner === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const unlisted: CallScope = { ...scope, box: { descriptors: () => [], runner } };
+    return isModern(ctx) ? roundTrip(unlisted, name, input, ctx) : oneRequest(unlisted, name, input, ctx);
+  }
   // A republished tool is checked by its own server, against its own schema:
   // the gateway must not refuse what that server would accept.
   if (scope.validator !== undefined && descriptor.wire === undefined) {

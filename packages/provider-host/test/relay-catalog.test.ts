@@ -12,7 +12,7 @@ import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { join } from "node:path";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
-import { createRelayBox } from "./fixtures/relay-box.mjs";
+import { createRelayBox, UNLISTED_RESULT } from "./fixtures/relay-box.mjs";
 import type { RelayCatalog } from "./fixtures/relay-box.mjs";
 import { PACKAGE_DIR } from "./support/processes";
 
@@ -172,6 +172,15 @@ describe.each(["legacy", "modern"] as const)("%s era", (era) => {
       argument: { name: "who", value: "al" },
     });
     expect(result.completion.values).toEqual(["alpha", "alps"]);
+  });
+});
+
+describe.each(["legacy", "modern"] as const)("%s era: tools no listing has", (era) => {
+  test("go to the catalog's unlisted runner when it names one, else are refused -32602", async () => {
+    const { client } = await overHttp((await httpGateway()).host, era);
+    const passed = await client.callTool({ name: "unlisted_upstream", arguments: {} });
+    expect(passed).toMatchObject(UNLISTED_RESULT);
+    await expect(client.callTool({ name: "nobody_has_it", arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 });
 

@@ -1,0 +1,65 @@
+/**
+ * Running one tool call: the call, its options, its outcome and the runner
+ * that fulfils it. Apart from the tool box so the gateway catalog can hand
+ * out a runner too.
+ */
+import type { JsonObject, JsonValue } from "./json";
+import type { ClientHostHooks } from "./client-host";
+
+/** One request from the model to run a tool. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/**
+ * A content block of a tool result: text for the model to read, or any other
+ * JSON value (MCP images, audio and resources ride here untouched).
+ */
+export type ToolContentBlock =
+  { readonly type: "text"; readonly text: string } | { readonly type: "json"; readonly value: JsonValue };
+
+/** What a tool produces. */
+export interface ToolResult {
+  readonly content: readonly ToolContentBlock[];
+  readonly isError?: boolean;
+  /** Structured output, when the tool declares an output schema. */
+  readonly structuredContent?: { readonly [key: string]: JsonValue };
+  /**
+   * The MCP `CallToolResult` exactly as the server sent it (every content
+   * block, `structuredContent`, `_meta`), when a remote server produced it;
+   * a gateway returns it unchanged.
+   */
+  readonly wire?: JsonObject;
+}
+
+/** A runner's answer to one call: the result, tagged with the call it answers. */
+export interface ToolOutcome extends ToolResult {
+  readonly callId: string;
+  readonly isError: boolean;
+}
+
+/** Progress a long-running tool reports (MCP `notifications/progress`). */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RunOptions {
+  /** Aborting cancels the call; the tool must stop and resolve promptly. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ToolProgress) => void;
+  /**
+   * The client this call runs for. A server's requests made during the call
+   * (elicitation, sampling, roots) go to it, and only to it; a hook it
+   * leaves out is a capability that client lacks.
+   */
+  readonly peer?: ClientHostHooks;
+}
+
+/** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */
+export interface ToolRunner {
+  run(call: ToolCall, options?: RunOptions): Promise<ToolOutcome>;
+}
