@@ -24,16 +24,21 @@ export interface Round {
   flushed(): Promise<void>;
 }
 
+/** Ids of runs no client ever names back: unique in the process, and cheap (a run per call). */
+const RUN_ID_PREFIX = `run-${randomUUID()}-`;
+let runs = 0;
+
 export class CallRun {
   readonly controller = new AbortController();
-  readonly id = randomUUID();
   private outcome: Promise<ToolOutcome> | undefined;
   private report: ((progress: ToolProgress) => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
 
+  /** `id`: the runner's call id; one a client is given back (a `requestState`) must be unguessable. */
   constructor(
     readonly name: string,
     private readonly input: unknown,
+    readonly id: string = `${RUN_ID_PREFIX}${++runs}`,
   ) {}
 
   /**

@@ -8,6 +8,7 @@
  * handler is that the run is not re-entered but waits here between rounds,
  * so a retry must reach this process (as a legacy session must).
  */
+import { randomUUID } from "node:crypto";
 import type { ClientHostHooks, JsonObject } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import { inputRequired } from "@modelcontextprotocol/server";
@@ -39,7 +40,8 @@ export class RoundTripCall {
   private asked = 0;
 
   constructor(name: string, input: unknown, capabilities: ClientCapabilities | undefined) {
-    this.run = new CallRun(name, input);
+    // The run's id is the `requestState` its client is given: it must not be guessable.
+    this.run = new CallRun(name, input, randomUUID());
     this.peer = peerHooks(capabilities, (method, params) => this.ask(method, params));
   }
 

@@ -21,8 +21,12 @@ export type PeerSend = (method: PeerMethod, params: JsonObject) => Promise<JsonO
 
 type Root = { readonly uri: string; readonly name?: string };
 
+/** What a client that declared none of elicitation, sampling and roots can answer: nothing (one object for all). */
+const NO_HOOKS: ClientHostHooks = Object.freeze({});
+
 /** The hooks a client with `capabilities` can answer, each sent through `send`. */
 export function peerHooks(capabilities: ClientCapabilities | undefined, send: PeerSend): ClientHostHooks {
+  if (!answersAnything(capabilities)) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
   const relay = (method: PeerMethod, params: JsonObject) => send(method, params).catch(rethrowAsFault(method));
   return {
@@ -41,6 +45,13 @@ export function peerHooks(capabilities: ClientCapabilities | undefined, send: Pe
       },
     }),
   };
+}
+
+function answersAnything(capabilities: ClientCapabilities | undefined): boolean {
+  return (
+    capabilities !== undefined &&
+    (capabilities.elicitation !== undefined || capabilities.sampling !== undefined || capabilities.roots !== undefined)
+  );
 }
 
 /**

@@ -91,8 +91,8 @@ function trackActivity(session: GatewaySession): void {
   const transport = session.server.transport;
   const inbound = transport?.onmessage;
   if (transport === undefined || inbound === undefined) return;
-  transport.onmessage = (...args) => {
-    if ("method" in args[0]) session.lastActive = Date.now();
-    inbound.apply(transport, args);
+  transport.onmessage = (message, extra) => {
+    if ("method" in message) session.lastActive = Date.now();
+    inbound.call(transport, message, extra);
   };
 }
