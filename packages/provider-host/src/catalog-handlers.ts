@@ -4,9 +4,11 @@
  * through untouched; names and URIs are whatever the catalog listed (already
  * namespaced by their source). Lists are served in one page. Completion is
  * served when the catalog can complete (`completions` is declared then).
+ * Reads, prompt gets and completions run for the client that asked (`peer`),
+ * like calls: a server's question during one goes to that client only.
  */
-import type { GatewayCatalog, JsonObject } from "@indus/contract";
-import type { Server } from "@modelcontextprotocol/server";
+import type { ClientHostHooks, GatewayCallOptions, GatewayCatalog, JsonObject } from "@indus/contract";
+import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { toRpcError } from "./rpc-errors";
 import type { CatalogSite } from "./rpc-errors";
 import {
@@ -19,7 +21,14 @@ import {
 
 type Result = Record<string, unknown>;
 
-export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog): void {
+/** The asking client as hooks, when its requests can be answered within the request (2025 era). */
+export type PeerOf = (ctx: ServerContext) => ClientHostHooks | undefined;
+
+export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog, peerOf: PeerOf): void {
+  const forCaller = (ctx: ServerContext): GatewayCallOptions => {
+    const peer = peerOf(ctx);
+    return peer === undefined ? { signal: ctx.mcpReq.signal } : { signal: ctx.mcpReq.signal, peer };
+  };
   handleStrictly(server, "resources/list", PAGINATED_PARAMS, (_params, ctx) =>
     guarded("list", async () => ({ resources: [...(await catalog.listResources({ signal: ctx.mcpReq.signal }))] })),
   );
@@ -29,11 +38,7 @@ export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog)
     })),
   );
   handleStrictly(server, "resources/read", READ_RESOURCE_PARAMS, (params, ctx) =>
-    guarded(
-      "resource",
-      async () => (await catalog.readResource(params.uri, { signal: ctx.mcpReq.signal })) as Result,
-      params.uri,
-    ),
+    guarded("resource", async () => (await catalog.readResource(params.uri, forCaller(ctx))) as Result, params.uri),
   );
   handleStrictly(server, "prompts/list", PAGINATED_PARAMS, (_params, ctx) =>
     guarded("list", async () => ({ prompts: [...(await catalog.listPrompts({ signal: ctx.mcpReq.signal }))] })),
@@ -41,14 +46,13 @@ export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog)
   handleStrictly(server, "prompts/get", GET_PROMPT_PARAMS, (params, ctx) =>
     guarded(
       "prompt",
-      async () =>
-        (await catalog.getPrompt(params.name, params.arguments ?? {}, { signal: ctx.mcpReq.signal })) as Result,
+      async () => (await catalog.getPrompt(params.name, params.arguments ?? {}, forCaller(ctx))) as Result,
     ),
   );
   const complete = catalog.complete?.bind(catalog);
   if (complete !== undefined) {
     handleStrictly(server, "completion/complete", COMPLETE_PARAMS, (params, ctx) =>
-      guarded("prompt", async () => (await complete(params as JsonObject, { signal: ctx.mcpReq.signal })) as Result),
+      guarded("prompt", async () => (await complete(params as JsonObject, forCaller(ctx))) as Result),
     );
   }
 }

@@ -24,7 +24,7 @@ import { peerHooks } from "./peer-hooks";
 import { PEER_REQUEST_OPTIONS } from "./session-registry";
 import type { GatewaySession, SessionRegistry } from "./session-registry";
 import { AS_SENT, CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
-import { callTool } from "./tool-call";
+import { callTool, isModern } from "./tool-call";
 import type { CallScope } from "./tool-call";
 import { toMcpTool } from "./tool-mapping";
 
@@ -134,7 +134,11 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     server.setRequestHandler("tools/call", { params: CHECKED_BY_SERVER }, (params, ctx) =>
       callTool(scope, params, ctx),
     );
-    if (box.catalog !== undefined) registerCatalogHandlers(server, box.catalog);
+    if (box.catalog !== undefined) {
+      registerCatalogHandlers(server, box.catalog, (ctx) =>
+        isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal),
+      );
+    }
     const session = sessionOf(server, sessions);
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
     registerRelayHandlers(server, { catalog: box.catalog, logs, subscriptions, session: session.current, holder });

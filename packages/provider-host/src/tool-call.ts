@@ -137,7 +137,7 @@ function envelopeOf(ctx: ServerContext): Readonly<Record<string, unknown>> | und
 }
 
 /** 2026-07-28 requests carry the per-request envelope; 2025-era ones never do. */
-function isModern(ctx: ServerContext): boolean {
+export function isModern(ctx: ServerContext): boolean {
   return envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
 }
 
