@@ -13,7 +13,9 @@
 // fails that its baseline does not list. Exits 1 on a regression; baseline
 // entries that now pass are reported, and fail the run only under --strict.
 //
-//   node conformance/run-gateway.mjs [--target reference:gateway-url,...] [--scenario <name>] [--strict]
+//   node conformance/run-gateway.mjs [--target reference:gateway-url,...] [--scenario <name>] [--strict] [--why]
+//
+// --why prints every failing check's message, baselined or not.
 //
 // Everything listens on 127.0.0.1; the suite needs Node 22, fetched by npx.
 import { spawn } from "node:child_process";
@@ -48,7 +50,7 @@ function parseArgs(argv) {
   const targets = value("--target")?.split(",") ?? ALL_TARGETS;
   const unknown = targets.filter((target) => !ALL_TARGETS.includes(target));
   if (unknown.length > 0) throw new Error(`unknown target ${unknown.join(", ")}; one of ${ALL_TARGETS.join(", ")}`);
-  return { targets, scenario: value("--scenario"), strict: argv.includes("--strict") };
+  return { targets, scenario: value("--scenario"), strict: argv.includes("--strict"), why: argv.includes("--why") };
 }
 
 /** Spawns node with `args`; resolves with the first capture of `pattern` in stdout or stderr. */
@@ -225,7 +227,7 @@ function report(targets, results) {
 }
 
 async function main() {
-  const { targets, scenario, strict } = parseArgs(process.argv.slice(2));
+  const { targets, scenario, strict, why } = parseArgs(process.argv.slice(2));
   const sandbox = mkdtempSync(join(tmpdir(), "indusr-gateway-conformance-"));
   const env = { PATH: process.env.PATH, HOME: join(sandbox, "home"), XDG_CONFIG_HOME: join(sandbox, "xdg") };
   for (const dir of [env.HOME, env.XDG_CONFIG_HOME, join(sandbox, "project")]) mkdirSync(dir, { recursive: true });
@@ -243,7 +245,17 @@ async function main() {
     rmSync(sandbox, { recursive: true, force: true });
   }
   report(targets, results);
+  if (why) explain(targets, results);
   return verdictLines(targets, results, strict);
+}
+
+/** Every failing scenario's failed checks, per target. */
+function explain(targets, results) {
+  for (const target of targets) {
+    for (const [scenario, verdict] of results.get(target).verdicts) {
+      if (!verdict.pass) process.stdout.write(`why ${target} ${scenario}: ${verdict.why}\n`);
+    }
+  }
 }
 
 function verdictLines(targets, results, strict) {
