@@ -23,6 +23,13 @@ export interface ClientHostHooks {
   readonly listRoots?: (server: string) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
   /** Elicitation modes the host can answer (default `["form"]`); `url` asks the user to visit a link. */
   readonly elicitModes?: readonly ElicitationMode[];
+  /**
+   * Who these hooks answer for, when several hook objects stand for one
+   * client (a gateway builds hooks per call): hooks with the same `client`
+   * are one client when choosing who answers a request. Default: the hooks
+   * object itself.
+   */
+  readonly client?: object;
 }
 
 export type ElicitationMode = "form" | "url";

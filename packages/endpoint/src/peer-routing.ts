@@ -126,7 +126,7 @@ export class PeerRouter {
 
   private fromInFlight(need: InputNeed): ClientHostHooks | undefined | ProtocolError {
     if (this.inFlight.size === 0) return this.ambient;
-    const clients = [...new Set([...this.inFlight].map((scope) => scope.peer ?? this.ambient))];
+    const clients = oneHooksPerClient([...this.inFlight].map((scope) => scope.peer ?? this.ambient));
     if (clients.length === 1) return clients[0];
     const able = clients.filter((client) => canAnswer(client, need));
     if (able.length === 1) return able[0];
@@ -137,4 +137,14 @@ export class PeerRouter {
       { reason: "ambiguous-client", server: this.server },
     );
   }
+}
+
+/**
+ * The latest hooks of each distinct client (`ClientHostHooks.client`, else
+ * the hooks object): one client's concurrent calls are still one client.
+ */
+function oneHooksPerClient(hooks: readonly (ClientHostHooks | undefined)[]): (ClientHostHooks | undefined)[] {
+  const byClient = new Map<object | undefined, ClientHostHooks | undefined>();
+  for (const each of hooks) byClient.set(each?.client ?? each, each);
+  return [...byClient.values()];
 }

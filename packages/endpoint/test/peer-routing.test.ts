@@ -169,6 +169,18 @@ describe("PeerRouter outside any call's context", () => {
     expect(router.choose({ kind: "listRoots" })).toMatchObject({ code: -32603, data: { reason: "ambiguous-client" } });
   });
 
+  it("counts hooks built per call for one client (same `client`) as that one client", () => {
+    const router = new PeerRouter("s", client("ambient"));
+    const session = {};
+    const first = { ...client("carol"), client: session };
+    const second = { ...client("carol"), client: session };
+    void router.during(first, () => never);
+    void router.during(second, () => never);
+    expect(router.choose({ kind: "listRoots" })).toBe(second);
+    void router.during(alice, () => never);
+    expect(router.choose({ kind: "listRoots" })).toMatchObject({ code: -32603, data: { reason: "ambiguous-client" } });
+  });
+
   it("answers -32021 when the one client in flight lacks the capability", () => {
     const router = new PeerRouter("s", client("ambient"));
     void router.during(bob, () => never);

@@ -47,7 +47,7 @@ function ambientHooks(registry: SessionRegistry): ClientHostHooks {
   const answering = async (method: PeerMethod, params: JsonObject, accepts: (session: GatewaySession) => boolean) => {
     const session = registry.mostRecent(accepts);
     if (session === undefined) throw noClient(method, params);
-    return peerHooks(session.capabilities, session.request);
+    return peerHooks(session.capabilities, session.request, session);
   };
   return {
     elicit: async (server, params) => {

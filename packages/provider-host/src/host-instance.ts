@@ -182,6 +182,8 @@ function callPeer(server: Server, ctx: ServerContext, signal: AbortSignal): Clie
     server.getClientCapabilities(),
     async (method, params) =>
       (await ctx.mcpReq.send({ method, params }, AS_SENT, { ...PEER_REQUEST_OPTIONS, signal })) as JsonObject,
+    // One 2025-era server instance serves one session: its calls are one client.
+    server,
   );
 }
 

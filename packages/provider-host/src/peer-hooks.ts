@@ -24,12 +24,20 @@ type Root = { readonly uri: string; readonly name?: string };
 /** What a client that declared none of elicitation, sampling and roots can answer: nothing (one object for all). */
 const NO_HOOKS: ClientHostHooks = Object.freeze({});
 
-/** The hooks a client with `capabilities` can answer, each sent through `send`. */
-export function peerHooks(capabilities: ClientCapabilities | undefined, send: PeerSend): ClientHostHooks {
+/**
+ * The hooks a client with `capabilities` can answer, each sent through
+ * `send`; `client` marks hooks built per call for one session as one client.
+ */
+export function peerHooks(
+  capabilities: ClientCapabilities | undefined,
+  send: PeerSend,
+  client?: object,
+): ClientHostHooks {
   if (!answersAnything(capabilities)) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
   const relay = (method: PeerMethod, params: JsonObject) => send(method, params).catch(rethrowAsFault(method));
   return {
+    ...(client !== undefined && { client }),
     ...(modes.length > 0 && {
       elicit: async (_server: string, params: JsonObject) =>
         (await relay("elicitation/create", params)) as unknown as ElicitationAnswer,
