@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
 import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
-import { TmuxSession } from "./support/tmux";
+import { TmuxSession, waitForPrompt } from "./support/tmux";
 
 jest.setTimeout(180_000);
 
@@ -27,24 +27,6 @@ afterEach(async () => {
   fake = undefined;
   sandbox.cleanup();
 });
-
-/** Waits until the last non-empty screen line is the bare prompt. */
-async function waitForPrompt(session: TmuxSession, timeoutMs = 60_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const screen = session.screen();
-    if (
-      screen
-        .split("\n")
-        .filter((l) => l.trim().length > 0)
-        .at(-1)
-        ?.trim() === "›"
-    )
-      return screen;
-    if (Date.now() - started > timeoutMs) throw new Error(`no prompt after ${timeoutMs} ms:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test("@server:uri completes and attaches, /server:prompt runs, /rewind restores a file the agent wrote", async () => {
   const notes = path.join(sandbox.cwd, "notes.txt");

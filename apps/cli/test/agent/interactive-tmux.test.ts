@@ -16,7 +16,7 @@ import {
   waitUntil,
   type AgentSandbox,
 } from "./support/agent-cli";
-import { TmuxSession } from "./support/tmux";
+import { TmuxSession, waitForPrompt } from "./support/tmux";
 
 jest.setTimeout(180_000);
 
@@ -35,22 +35,6 @@ afterEach(async () => {
   fake = undefined;
   sandbox.cleanup();
 });
-
-/** The last non-empty screen line is the bare prompt. */
-function promptReady(screen: string): boolean {
-  const lines = screen.split("\n").filter((l) => l.trim().length > 0);
-  return lines.at(-1)?.trim() === "›";
-}
-
-async function waitForPrompt(session: TmuxSession, timeoutMs = 60_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const screen = session.screen();
-    if (promptReady(screen)) return screen;
-    if (Date.now() - started > timeoutMs) throw new Error(`no prompt after ${timeoutMs} ms:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash commands, history", async () => {
   fake = await startFakeModel({

@@ -18,6 +18,7 @@ import {
   parseJSONRPCMessage,
 } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+import { sendError, sendMethodNotAllowed } from "./http-replies";
 
 /** The SDK transport's bound on a JSON-RPC batch. */
 const MAX_BATCH_SIZE = 100;
@@ -76,7 +77,7 @@ export class SessionTransport implements Transport {
 
   /** Serves one HTTP exchange of the session; `body` is the POST body the host already parsed. */
   async handleRequest(request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
-    if (this.closed) return reject(response, 404, -32001, "Session not found");
+    if (this.closed) return sendError(response, 404, -32001, "Session not found");
     switch (request.method) {
       case "POST":
         return this.post(request, response, body);
@@ -85,14 +86,14 @@ export class SessionTransport implements Transport {
       case "DELETE":
         return this.end(request, response);
       default:
-        return reject(response, 405, -32000, "Method not allowed.", { Allow: "GET, POST, DELETE" });
+        return sendMethodNotAllowed(response, "GET, POST, DELETE");
     }
   }
 
   private async post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     const accept = request.headers.accept;
     if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
-      return reject(
+      return sendError(
         response,
         406,
         -32000,
@@ -100,17 +101,17 @@ export class SessionTransport implements Transport {
       );
     }
     if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
-      return reject(response, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+      return sendError(response, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
     }
     const messages = parsedMessages(body);
-    if (messages === undefined) return reject(response, 400, -32700, "Parse error: Invalid JSON-RPC message");
+    if (messages === undefined) return sendError(response, 400, -32700, "Parse error: Invalid JSON-RPC message");
     const initializing = messages.some(isInitialize);
     if (initializing) {
       if (this.initialized && this.sessionId !== undefined) {
-        return reject(response, 400, -32600, "Invalid Request: Server already initialized");
+        return sendError(response, 400, -32600, "Invalid Request: Server already initialized");
       }
       if (messages.length > 1) {
-        return reject(response, 400, -32600, "Invalid Request: Only one initialization request is allowed");
+        return sendError(response, 400, -32600, "Invalid Request: Only one initialization request is allowed");
       }
       this.sessionId = this.options.sessionIdGenerator();
       this.initialized = true;
@@ -118,7 +119,7 @@ export class SessionTransport implements Transport {
     } else if (!this.admits(request, response)) {
       return;
     }
-    if (this.closed) return reject(response, 404, -32001, "Session not found");
+    if (this.closed) return sendError(response, 404, -32001, "Session not found");
     const requestIds = messages.filter(isRequest).map((message) => message.id);
     if (requestIds.length === 0) {
       for (const message of messages) this.onmessage?.(message);
@@ -137,11 +138,11 @@ export class SessionTransport implements Transport {
 
   private listen(request: IncomingMessage, response: ServerResponse): void {
     if (!request.headers.accept?.includes("text/event-stream")) {
-      return reject(response, 406, -32000, "Not Acceptable: Client must accept text/event-stream");
+      return sendError(response, 406, -32000, "Not Acceptable: Client must accept text/event-stream");
     }
     if (!this.admits(request, response)) return;
     if (this.standalone !== undefined) {
-      return reject(response, 409, -32000, "Conflict: Only one SSE stream is allowed per session");
+      return sendError(response, 409, -32000, "Conflict: Only one SSE stream is allowed per session");
     }
     const exchange: Exchange = { response, requestIds: [], json: false, answers: new Map() };
     this.standalone = exchange;
@@ -163,22 +164,22 @@ export class SessionTransport implements Transport {
   /** The session checks every request but `initialize` passes, answering the failure when one fails. */
   private admits(request: IncomingMessage, response: ServerResponse): boolean {
     if (!this.initialized) {
-      reject(response, 400, -32000, "Bad Request: Server not initialized");
+      sendError(response, 400, -32000, "Bad Request: Server not initialized");
       return false;
     }
     const sessionId = request.headers["mcp-session-id"];
     if (sessionId === undefined || sessionId === "") {
-      reject(response, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      sendError(response, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
       return false;
     }
     if (sessionId !== this.sessionId) {
-      reject(response, 404, -32001, "Session not found");
+      sendError(response, 404, -32001, "Session not found");
       return false;
     }
     const version = request.headers["mcp-protocol-version"];
     if (typeof version === "string" && !this.supportedVersions.includes(version)) {
       const supported = this.supportedVersions.join(", ");
-      reject(
+      sendError(
         response,
         400,
         -32000,
@@ -318,15 +319,4 @@ function sseEvent(message: JSONRPCMessage): string {
 
 function writeEvent(response: ServerResponse, message: JSONRPCMessage): void {
   if (!response.writableEnded && !response.destroyed) response.write(sseEvent(message));
-}
-
-function reject(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  response.writeHead(status, { "Content-Type": "application/json", ...headers });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

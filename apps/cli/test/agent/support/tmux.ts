@@ -98,3 +98,20 @@ export class TmuxSession {
     }
   }
 }
+
+/** The last non-empty screen line is the bare prompt: the session waits for input. */
+export function promptReady(screen: string): boolean {
+  const lines = screen.split("\n").filter((l) => l.trim().length > 0);
+  return lines.at(-1)?.trim() === "›";
+}
+
+/** Waits until the session shows its bare prompt; the screen then. */
+export async function waitForPrompt(session: TmuxSession, timeoutMs = 60_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const screen = session.screen();
+    if (promptReady(screen)) return screen;
+    if (Date.now() - started > timeoutMs) throw new Error(`no prompt after ${timeoutMs} ms:\n${screen}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
