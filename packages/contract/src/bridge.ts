@@ -5,7 +5,7 @@
  * MCP SDK stays behind `@indus/endpoint` and a test double can stand in.
  */
 import type { ProtocolFault } from "./fault";
-import type { GatewayCallOptions, GatewayChange, LogLevel } from "./gateway";
+import type { CallLogs, GatewayCallOptions, GatewayChange, LogLevel } from "./gateway";
 import type { ClientHostHooks } from "./client-host";
 import type { JsonObject } from "./json";
 import type { EndpointPhase } from "./phase";
@@ -24,6 +24,8 @@ export interface InvokeOptions {
   readonly onProgress?: (progress: ToolProgress) => void;
   /** The client the call runs for: the server's requests during this call go to it (see `RunOptions.peer`). */
   readonly peer?: ClientHostHooks;
+  /** The caller's channel for the server's log messages caused by this call (see `CallLogs`). */
+  readonly logs?: CallLogs;
 }
 
 /** One live connection to one MCP server. */

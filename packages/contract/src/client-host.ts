@@ -14,13 +14,22 @@ export type ElicitationAnswer =
   | { readonly action: "decline" }
   | { readonly action: "cancel" };
 
+/**
+ * Every hook may get a `signal`: it aborts when the question is withdrawn
+ * (the server cancelled its own request, or the call that caused it was
+ * cancelled). A host then stops asking, tells whoever it asked, and settles
+ * promptly (rejecting is fine: nobody waits for the answer any more).
+ */
 export interface ClientHostHooks {
   /** `elicitation/create`: `params` as the server sent them (message, requestedSchema, mode, ...). */
-  readonly elicit?: (server: string, params: JsonObject) => Promise<ElicitationAnswer>;
+  readonly elicit?: (server: string, params: JsonObject, signal?: AbortSignal) => Promise<ElicitationAnswer>;
   /** `sampling/createMessage`: the `CreateMessageResult` (role, content, model). */
-  readonly createMessage?: (server: string, params: JsonObject) => Promise<JsonObject>;
+  readonly createMessage?: (server: string, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
   /** `roots/list`: the roots the server may work in. */
-  readonly listRoots?: (server: string) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
+  readonly listRoots?: (
+    server: string,
+    signal?: AbortSignal,
+  ) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
   /** Elicitation modes the host can answer (default `["form"]`); `url` asks the user to visit a link. */
   readonly elicitModes?: readonly ElicitationMode[];
   /**

@@ -46,7 +46,7 @@ export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export { LOG_LEVELS } from "./gateway";
-export type { GatewayCallOptions, GatewayCatalog, GatewayChange, LogLevel, ServerLogEntry } from "./gateway";
+export type { CallLogs, GatewayCallOptions, GatewayCatalog, GatewayChange, LogLevel, ServerLogEntry } from "./gateway";
 export type {
   InvokeOptions,
   McpEndpoint,

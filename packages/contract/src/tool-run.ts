@@ -5,6 +5,7 @@
  */
 import type { JsonObject, JsonValue } from "./json";
 import type { ClientHostHooks } from "./client-host";
+import type { CallLogs } from "./gateway";
 
 /** One request from the model to run a tool. */
 export interface ToolCall {
@@ -57,6 +58,8 @@ export interface RunOptions {
    * leaves out is a capability that client lacks.
    */
   readonly peer?: ClientHostHooks;
+  /** The caller's channel for the server's log messages caused by this call (see `CallLogs`). */
+  readonly logs?: CallLogs;
 }
 
 /** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */
