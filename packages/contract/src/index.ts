@@ -38,10 +38,10 @@ export type {
   TransportKind,
 } from "./server-config";
 export { memoryTokenStore } from "./token-store";
-export { PROTOCOL_ERAS, PROTOCOL_MODES, memoryEraVerdictStore } from "./protocol-era";
+export { LEGACY_VERDICT_REASONS, PROTOCOL_ERAS, PROTOCOL_MODES, memoryEraVerdictStore } from "./protocol-era";
 export { decliningClientHost } from "./client-host";
 export type { ClientHostHooks, ElicitationAnswer, ElicitationMode } from "./client-host";
-export type { EraVerdict, EraVerdictStore, ProtocolEra, ProtocolMode } from "./protocol-era";
+export type { EraVerdict, EraVerdictStore, LegacyVerdictReason, ProtocolEra, ProtocolMode } from "./protocol-era";
 export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";

@@ -18,12 +18,25 @@ export const PROTOCOL_MODES = ["auto", "2026-07-28", "legacy"] as const;
 export type ProtocolMode = (typeof PROTOCOL_MODES)[number];
 
 /**
- * A negotiated verdict. A modern one keeps the server's `server/discover`
- * result, so the next connect adopts it with zero round trips.
+ * Why a legacy verdict was stored; a host trusts each for its own time:
+ * - `answered`: the probe was answered without 2026 evidence (a 2025 server's error reply);
+ * - `unanswered`: the negotiation took the whole probe wait, so the probe may have gone
+ *   unanswered (a slow start, e.g. `npx` installing the server, rather than a verdict);
+ * - `exited`: the server exited on the probe and then served `initialize` on a fresh process;
+ * - `died`: the server died whatever it was sent, so its era is unknown.
+ */
+export const LEGACY_VERDICT_REASONS = ["answered", "unanswered", "exited", "died"] as const;
+export type LegacyVerdictReason = (typeof LEGACY_VERDICT_REASONS)[number];
+
+/**
+ * A negotiated verdict and when it was stored (ms since the epoch). A modern
+ * one keeps the server's `server/discover` result, so the next connect
+ * adopts it with zero round trips. Verdicts stored before `reason` existed
+ * have none.
  */
 export type EraVerdict =
   | { readonly kind: "modern"; readonly discover: JsonObject; readonly storedAt: number }
-  | { readonly kind: "legacy"; readonly storedAt: number };
+  | { readonly kind: "legacy"; readonly storedAt: number; readonly reason?: LegacyVerdictReason };
 
 /** Loads, saves and forgets verdicts keyed by a server identity (command+args+env keys, or URL). */
 export interface EraVerdictStore {

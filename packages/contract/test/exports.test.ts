@@ -7,6 +7,7 @@ it("exports exactly these runtime names", () => {
       "BridgeConfigSchema",
       "ENDPOINT_PHASES",
       "FAULT_KINDS",
+      "LEGACY_VERDICT_REASONS",
       "LOG_LEVELS",
       "OAuthSettingsSchema",
       "PROTOCOL_ERAS",

@@ -6,15 +6,20 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { EraVerdict, EraVerdictStore } from "@indus/contract";
+import { LEGACY_VERDICT_REASONS, type EraVerdict, type EraVerdictStore } from "@indus/contract";
 
 type VerdictFile = Record<string, EraVerdict>;
 
+function isLegacyReason(value: unknown): boolean {
+  return (LEGACY_VERDICT_REASONS as readonly unknown[]).includes(value);
+}
+
+/** A verdict as stored, by any version of this file (files written before `reason` existed have none). */
 function isVerdict(value: unknown): value is EraVerdict {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
   if (typeof record["storedAt"] !== "number") return false;
-  if (record["kind"] === "legacy") return true;
+  if (record["kind"] === "legacy") return record["reason"] === undefined || isLegacyReason(record["reason"]);
   return record["kind"] === "modern" && typeof record["discover"] === "object" && record["discover"] !== null;
 }
 

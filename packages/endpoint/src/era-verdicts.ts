@@ -9,9 +9,11 @@ import {
   type EraVerdict,
   type EraVerdictStore,
   type JsonObject,
+  type LegacyVerdictReason,
   type ServerConfig,
 } from "@indus/contract";
 import type { Client, DiscoverResult, PriorDiscovery } from "@modelcontextprotocol/client";
+import { isVerdictTrusted } from "./era-verdict-expiry";
 
 /** What identifies one server for its verdict; never its env values (they may be secrets). */
 export function serverIdentity(config: ServerConfig): string {
@@ -28,10 +30,10 @@ export function priorOf(verdict: EraVerdict): PriorDiscovery {
     : { kind: "legacy" };
 }
 
-/** The verdict a connected client stands for. */
-export function verdictOf(client: Client): EraVerdict | undefined {
+/** The verdict a connected client stands for; `reason` says how a legacy one was reached. */
+export function verdictOf(client: Client, reason: LegacyVerdictReason): EraVerdict | undefined {
   const storedAt = Date.now();
-  if (client.getProtocolEra() === "legacy") return { kind: "legacy", storedAt };
+  if (client.getProtocolEra() === "legacy") return { kind: "legacy", storedAt, reason };
   const discover = client.getDiscoverResult();
   if (client.getProtocolEra() !== "modern" || discover === undefined) return undefined;
   return { kind: "modern", discover: JSON.parse(JSON.stringify(discover)) as JsonObject, storedAt };
@@ -40,10 +42,19 @@ export function verdictOf(client: Client): EraVerdict | undefined {
 /** Verdicts of this process, for hosts that give no store: reconnects still reuse them. */
 export const processEraVerdicts: EraVerdictStore = memoryEraVerdictStore();
 
-/** A store read never fails a connect: a broken store is an empty one. */
-export async function loadVerdict(store: EraVerdictStore, identity: string): Promise<EraVerdict | undefined> {
+/**
+ * The verdict to connect by, if one is still trusted (see
+ * `era-verdict-expiry.ts`); an expired one is left for the next save to
+ * replace. A store read never fails a connect: a broken store is an empty one.
+ */
+export async function loadVerdict(
+  store: EraVerdictStore,
+  identity: string,
+  now = Date.now(),
+): Promise<EraVerdict | undefined> {
   try {
-    return await store.load(identity);
+    const verdict = await store.load(identity);
+    return verdict && isVerdictTrusted(verdict, now) ? verdict : undefined;
   } catch {
     return undefined;
   }

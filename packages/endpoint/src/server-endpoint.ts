@@ -39,7 +39,9 @@ import {
   type ServerConfig,
   type McpEndpoint,
   type TransportKind,
+  type EraVerdict,
   type EraVerdictStore,
+  type LegacyVerdictReason,
 } from "@indus/contract";
 import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
 import { DeadlineExceeded, requestWithDeadline } from "./deadline";
@@ -56,6 +58,7 @@ import { PeerRouter } from "./peer-routing";
 import { RelayMembers } from "./relay-members";
 import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
 import { isExpired, listExpiry } from "./list-expiry";
+import { probeOutcome } from "./era-verdict-expiry";
 import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, verdictOf } from "./era-verdicts";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
@@ -344,7 +347,7 @@ export class McpServerEndpoint implements McpEndpoint {
         versionNegotiation: {
           mode: mode === "2026-07-28" ? { pin: mode } : mode,
           // Pinned, silence is a slow start, not a legacy server: wait as long as startup may take.
-          probe: { timeoutMs: mode === "auto" ? Math.min(this.timeouts.eraProbeMs, startupMs) : startupMs },
+          probe: { timeoutMs: mode === "auto" ? this.probeMs() : startupMs },
         },
         // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
         // compiled; this skips building an Ajv instance per connection.
@@ -353,6 +356,11 @@ export class McpServerEndpoint implements McpEndpoint {
         },
       },
     );
+  }
+
+  /** How long `auto` waits for the `server/discover` probe. */
+  private probeMs(): number {
+    return Math.min(this.timeouts.eraProbeMs, this.timeouts.startupMs);
   }
 
   /** Connect and handshake within the startup deadline. */
@@ -450,8 +458,8 @@ export class McpServerEndpoint implements McpEndpoint {
         if (!isModernOnlyRefusal(error) || cancelled()) throw error;
       }
     }
-    const session = await this.negotiateEra(config, track, cancelled, store, identity);
-    await saveVerdict(store, identity, verdictOf(session.client));
+    const { session, verdict: negotiated } = await this.negotiateEra(config, track, cancelled, store, identity);
+    await saveVerdict(store, identity, negotiated);
     return session;
   }
 
@@ -469,24 +477,30 @@ export class McpServerEndpoint implements McpEndpoint {
     cancelled: () => boolean,
     store: EraVerdictStore,
     identity: string,
-  ): Promise<Session> {
+  ): Promise<{ session: Session; verdict: EraVerdict | undefined }> {
+    const negotiated = (session: Session, reason: LegacyVerdictReason) => ({
+      session,
+      verdict: verdictOf(session.client, reason),
+    });
+    const probeStarted = Date.now();
     try {
-      return await this.connectTransport(config, track, cancelled, "auto");
+      const session = await this.connectTransport(config, track, cancelled, "auto");
+      return negotiated(session, probeOutcome(Date.now() - probeStarted, this.probeMs()));
     } catch (error) {
       if (isModernOnlyRefusal(error) && !cancelled()) {
-        return await this.connectTransport(config, track, cancelled, "2026-07-28");
+        return negotiated(await this.connectTransport(config, track, cancelled, "2026-07-28"), "answered");
       }
       if (!this.diedOnProbe(config, error) || cancelled()) throw error;
       const first = this.lastStdio;
       const restoreTail = this.stderr.reset();
       try {
-        return await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" });
+        return negotiated(await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" }), "exited");
       } catch (retryError) {
         // It just dies: report the first attempt, as without the retry.
         restoreTail();
         this.lastStdio = first;
         if (this.diedOnItsOwn(config) && !isModernOnlyRefusal(retryError)) {
-          await saveVerdict(store, identity, { kind: "legacy", storedAt: Date.now() });
+          await saveVerdict(store, identity, { kind: "legacy", storedAt: Date.now(), reason: "died" });
         }
         throw error;
       }

@@ -36,7 +36,7 @@ it("a server that dies at once is spawned twice on its first run only, then once
   const config = fixture("dies", "exit-at-once.mjs", [log]);
   expect(await run(config, { eraVerdicts: fileEraVerdictStore(file) })).toMatch(/^fault /);
   expect(spawns(log)).toBe(2); // the probe, then once more as legacy
-  expect(verdicts(file)).toEqual([expect.objectContaining({ kind: "legacy" })]);
+  expect(verdicts(file)).toEqual([expect.objectContaining({ kind: "legacy", reason: "died" })]);
   for (let next = 1; next <= 2; next += 1) {
     expect(await run(config, { eraVerdicts: fileEraVerdictStore(file) })).toMatch(/^fault /);
     expect(spawns(log)).toBe(2 + next);
@@ -59,10 +59,10 @@ it("a modern-only server too slow to answer the probe still connects in its era,
 it("a stale legacy verdict for a server now modern-only is renegotiated in the same run", async () => {
   const log = path.join(dir, "stale-spawns");
   const config = fixture("stale", "modern-server.mjs", [`spawnlog=${log}`]);
-  // What a run left behind while the server still spoke only 2025 (or died at once).
+  // What a run left behind while the server still spoke only 2025 (a verdict kept for good).
   const saved: EraVerdict[] = [];
   const store: EraVerdictStore = {
-    load: () => Promise.resolve(saved.at(-1) ?? { kind: "legacy", storedAt: 0 }),
+    load: () => Promise.resolve(saved.at(-1) ?? { kind: "legacy", storedAt: 0, reason: "exited" }),
     save: (_identity, verdict) => Promise.resolve(void saved.push(verdict)),
     forget: () => Promise.resolve(),
   };
