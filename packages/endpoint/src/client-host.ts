@@ -52,7 +52,12 @@ function chosen(choice: ClientHostHooks | ProtocolError): ClientHostHooks {
   return choice;
 }
 
-/** Route the client's server→client requests for `server`, for each capability the host declared. */
+/**
+ * Route the client's server→client requests for `server`, for each capability
+ * the host declared. The hook gets the request's signal: it aborts when the
+ * server cancels its request (2025 era) or the call behind the round is
+ * cancelled (2026-07-28), so the question is withdrawn wherever it was shown.
+ */
 export function registerHostHandlers(
   client: Client,
   server: string,
@@ -61,25 +66,26 @@ export function registerHostHandlers(
 ): void {
   const declared = clientCapabilities(host);
   if (declared.elicitation) {
-    client.setRequestHandler("elicitation/create", async (request) => {
+    client.setRequestHandler("elicitation/create", async (request, ctx) => {
       const params = request.params as unknown as JsonObject;
       const mode = params["mode"] === "url" ? "url" : "form";
-      const answer = await chosen(router.choose({ kind: "elicit", mode })).elicit!(server, params);
+      const answer = await chosen(router.choose({ kind: "elicit", mode })).elicit!(server, params, ctx.mcpReq.signal);
       return answer.action === "accept"
         ? { action: "accept", content: answer.content as Record<string, string | number | boolean | string[]> }
         : { action: answer.action };
     });
   }
   if (declared.sampling) {
-    client.setRequestHandler("sampling/createMessage", async (request) => {
+    client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
       const host = chosen(router.choose({ kind: "createMessage" }));
-      return (await host.createMessage!(server, request.params as unknown as JsonObject)) as never;
+      const params = request.params as unknown as JsonObject;
+      return (await host.createMessage!(server, params, ctx.mcpReq.signal)) as never;
     });
   }
   if (declared.roots) {
-    client.setRequestHandler("roots/list", async () => {
+    client.setRequestHandler("roots/list", async (_request, ctx) => {
       const host = chosen(router.choose({ kind: "listRoots" }));
-      return { roots: [...(await host.listRoots!(server))] };
+      return { roots: [...(await host.listRoots!(server, ctx.mcpReq.signal))] };
     });
   }
 }

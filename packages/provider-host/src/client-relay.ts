@@ -50,18 +50,18 @@ function ambientHooks(registry: SessionRegistry): ClientHostHooks {
     return peerHooks(session.capabilities, session.request, session);
   };
   return {
-    elicit: async (server, params) => {
+    elicit: async (server, params, signal) => {
       const mode = elicitModeOf(params);
       const hooks = await answering("elicitation/create", params, (s) => elicitModesOf(s.capabilities).includes(mode));
-      return hooks.elicit!(server, params);
+      return hooks.elicit!(server, params, signal);
     },
-    createMessage: async (server, params) => {
+    createMessage: async (server, params, signal) => {
       const hooks = await answering("sampling/createMessage", params, (s) => s.capabilities.sampling !== undefined);
-      return hooks.createMessage!(server, params);
+      return hooks.createMessage!(server, params, signal);
     },
-    listRoots: async (server) => {
+    listRoots: async (server, signal) => {
       const hooks = await answering("roots/list", {}, (s) => s.capabilities.roots !== undefined);
-      return hooks.listRoots!(server);
+      return hooks.listRoots!(server, signal);
     },
     elicitModes: ["form", "url"],
   };

@@ -175,13 +175,17 @@ function sessionOf(
 
 /**
  * The calling client as hooks: a 2025-era request sends them as requests
- * related to the call (over HTTP they ride the call's own stream).
+ * related to the call (over HTTP they ride the call's own stream). The call
+ * ending or the asking server withdrawing its question cancels the request.
  */
 function callPeer(server: Server, ctx: ServerContext, signal: AbortSignal): ClientHostHooks {
   return peerHooks(
     server.getClientCapabilities(),
-    async (method, params) =>
-      (await ctx.mcpReq.send({ method, params }, AS_SENT, { ...PEER_REQUEST_OPTIONS, signal })) as JsonObject,
+    async (method, params, withdrawn) =>
+      (await ctx.mcpReq.send({ method, params }, AS_SENT, {
+        ...PEER_REQUEST_OPTIONS,
+        signal: withdrawn === undefined ? signal : AbortSignal.any([signal, withdrawn]),
+      })) as JsonObject,
     // One 2025-era server instance serves one session: its calls are one client.
     server,
   );

@@ -42,19 +42,31 @@ export class RoundTripCall {
   constructor(name: string, input: unknown, capabilities: ClientCapabilities | undefined) {
     // The run's id is the `requestState` its client is given: it must not be guessable.
     this.run = new CallRun(name, input, randomUUID());
-    this.peer = peerHooks(capabilities, (method, params) => this.ask(method, params));
+    this.peer = peerHooks(capabilities, (method, params, signal) => this.ask(method, params, signal));
   }
 
-  /** Resolves when `outcome` settles or the run has questions, whichever comes first. */
+  /**
+   * Resolves when `outcome` settles or the run has questions, whichever comes
+   * first (a question withdrawn before its round went out is not one).
+   */
   async next(outcome: Promise<unknown>): Promise<RoundEnd> {
-    if (this.queued.length === 0) {
-      const woken = new Promise<void>((resolve) => (this.wake = resolve));
-      await Promise.race([outcome.then(noop, noop), woken]);
-      this.wake = undefined;
+    let settled = false;
+    const ended = outcome.then(
+      () => void (settled = true),
+      () => void (settled = true),
+    );
+    for (;;) {
+      if (this.queued.length === 0) {
+        if (settled) return { kind: "done" };
+        const woken = new Promise<void>((resolve) => (this.wake = resolve));
+        await Promise.race([ended, woken]);
+        this.wake = undefined;
+        continue;
+      }
+      // Questions asked together (in one tick) travel in one round.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.queued.length > 0) break;
     }
-    if (this.queued.length === 0) return { kind: "done" };
-    // Questions asked together (in one tick) travel in one round.
-    await new Promise((resolve) => setImmediate(resolve));
     const requests: InputRequests = {};
     for (const ask of this.queued.splice(0)) {
       requests[ask.key] = ask.request;
@@ -83,11 +95,30 @@ export class RoundTripCall {
     this.run.controller.abort(reason);
   }
 
-  private ask(method: PeerMethod, params: JsonObject): Promise<JsonObject> {
+  /**
+   * Queues a question for the next round. Withdrawn (`signal`) before the
+   * round goes out, it never does; after, the client's answer is ignored
+   * (the revision has no way to take back a question once asked).
+   */
+  private ask(method: PeerMethod, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
-      this.queued.push({ key: `ask-${++this.asked}`, request: inputRequestOf(method, params), resolve, reject });
+      const key = `ask-${++this.asked}`;
+      const ask: Ask = { key, request: inputRequestOf(method, params), resolve, reject };
+      if (signal !== undefined) {
+        if (signal.aborted) return reject(withdrawn(method, signal));
+        signal.addEventListener("abort", () => this.withdraw(ask, withdrawn(method, signal)), { once: true });
+      }
+      this.queued.push(ask);
       this.wake?.();
     });
+  }
+
+  private withdraw(ask: Ask, reason: unknown): void {
+    const queued = this.queued.indexOf(ask);
+    if (queued >= 0) this.queued.splice(queued, 1);
+    else if (this.sent.get(ask.key) === ask) this.sent.delete(ask.key);
+    else return;
+    ask.reject(reason);
   }
 }
 
@@ -143,4 +174,6 @@ function inputRequestOf(method: PeerMethod, params: JsonObject): InputRequest {
   }
 }
 
-function noop(): void {}
+function withdrawn(method: PeerMethod, signal: AbortSignal): Error {
+  return protocolFault("protocol", `${method} was withdrawn before the client answered`, signal.reason);
+}

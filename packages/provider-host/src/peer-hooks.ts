@@ -16,8 +16,11 @@ import type { ClientCapabilities } from "@modelcontextprotocol/server";
 /** The server→client requests a gateway relays. */
 export type PeerMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
-/** Sends one request to the client and resolves with its result as sent. */
-export type PeerSend = (method: PeerMethod, params: JsonObject) => Promise<JsonObject>;
+/**
+ * Sends one request to the client and resolves with its result as sent;
+ * `signal` aborting withdraws it (the client is told, where it can be).
+ */
+export type PeerSend = (method: PeerMethod, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
 
 type Root = { readonly uri: string; readonly name?: string };
 
@@ -35,20 +38,22 @@ export function peerHooks(
 ): ClientHostHooks {
   if (!answersAnything(capabilities)) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
-  const relay = (method: PeerMethod, params: JsonObject) => send(method, params).catch(rethrowAsFault(method));
+  const relay = (method: PeerMethod, params: JsonObject, signal: AbortSignal | undefined) =>
+    send(method, params, signal).catch(rethrowAsFault(method, signal));
   return {
     ...(client !== undefined && { client }),
     ...(modes.length > 0 && {
-      elicit: async (_server: string, params: JsonObject) =>
-        (await relay("elicitation/create", params)) as unknown as ElicitationAnswer,
+      elicit: async (_server: string, params: JsonObject, signal?: AbortSignal) =>
+        (await relay("elicitation/create", params, signal)) as unknown as ElicitationAnswer,
       elicitModes: modes,
     }),
     ...(capabilities?.sampling !== undefined && {
-      createMessage: (_server: string, params: JsonObject) => relay("sampling/createMessage", params),
+      createMessage: (_server: string, params: JsonObject, signal?: AbortSignal) =>
+        relay("sampling/createMessage", params, signal),
     }),
     ...(capabilities?.roots !== undefined && {
-      listRoots: async () => {
-        const result = await relay("roots/list", {});
+      listRoots: async (_server: string, signal?: AbortSignal) => {
+        const result = await relay("roots/list", {}, signal);
         return Array.isArray(result.roots) ? (result.roots as unknown as readonly Root[]) : [];
       },
     }),
@@ -90,9 +95,14 @@ export function withRpcCode(message: string, code: number, data: unknown, cause?
   return Object.assign(protocolFault("protocol", message, cause, details), { code });
 }
 
-/** The client's answer as a fault: a JSON-RPC error keeps its code and `data` (see `withRpcCode`). */
-function rethrowAsFault(method: PeerMethod): (error: unknown) => never {
+/**
+ * The client's answer as a fault: a JSON-RPC error keeps its code and `data`
+ * (see `withRpcCode`); a request withdrawn by `signal` fails with its reason.
+ */
+function rethrowAsFault(method: PeerMethod, signal: AbortSignal | undefined): (error: unknown) => never {
   return (error) => {
+    if (signal?.aborted === true)
+      throw protocolFault("protocol", `${method} was withdrawn before the client answered`, signal.reason);
     const message = error instanceof Error ? error.message : String(error);
     const what = `the client answered ${method} with an error: ${message}`;
     if (error instanceof ProtocolError) throw withRpcCode(what, error.code, error.data, error);

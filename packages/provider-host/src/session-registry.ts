@@ -31,8 +31,8 @@ export interface GatewaySession {
   lastActive: number;
   /** Set by `logging/setLevel`; a session that never set one gets every message (as the SDK does). */
   level: LogLevel | undefined;
-  /** A request to the client outside any call. */
-  readonly request: (method: PeerMethod, params: JsonObject) => Promise<JsonObject>;
+  /** A request to the client outside any call (`signal`: the asking server withdrew it). */
+  readonly request: (method: PeerMethod, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
 }
 
 export class SessionRegistry {
@@ -48,8 +48,12 @@ export class SessionRegistry {
       capabilities,
       lastActive: Date.now(),
       level: undefined,
-      request: async (method, params) =>
-        (await server.request({ method, params }, AS_SENT, PEER_REQUEST_OPTIONS)) as JsonObject,
+      request: async (method, params, signal) =>
+        (await server.request(
+          { method, params },
+          AS_SENT,
+          signal === undefined ? PEER_REQUEST_OPTIONS : { ...PEER_REQUEST_OPTIONS, signal },
+        )) as JsonObject,
     };
     trackActivity(session);
     this.sessions.add(session);
