@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Benchmarks of @indus/fleet against a bare SDK `Client`, measured in the same
+ * Benchmarks of @indus/fleet against a bare v2 SDK `Client` (the one the
+ * endpoint wraps, in its default 2025 era), measured in the same
  * run so the ratios hold on whatever machine runs them:
  *
  *   latency     server-everything `echo` over stdio, one call at a time: p50/p99
@@ -19,8 +20,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { execFileSync } from "node:child_process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mountProtocolBridge } from "../dist/index.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";

@@ -24,9 +24,8 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -192,6 +191,7 @@ const targets = {
   },
 };
 
+/** A v2 SDK client in its default (2025 `initialize`) era, as the gateway's legacy clients connect. */
 async function connect(transport) {
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(transport);

@@ -2,12 +2,13 @@
 /**
  * Collects the `tools/list` schemas of real npm MCP servers into the fixture
  * corpus (test/fixtures/corpus/<server>.json). Each server is spawned over
- * stdio with the MCP SDK client, exactly as @indus/endpoint would dial it.
+ * stdio with the v2 MCP SDK client in its 2025 era, as @indus/endpoint dials a
+ * 2025 server.
  *
  *   node scripts/collect-corpus.mjs        # from packages/schema-normalizer
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
