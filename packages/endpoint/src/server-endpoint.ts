@@ -2,29 +2,19 @@
  * One live connection to one MCP server, built on the SDK's `Client` and
  * transports: an explicit phase machine (`idle → connecting → ready →
  * closing → closed`, any failure → `faulted`), single-flight open, deadlines
- * on every request, tool listing that survives bad tools, list-change
- * following, Streamable HTTP session recovery, and clean shutdown. Faults are
- * classified by site (see `fault-sites.ts`).
+ * on every request, Streamable HTTP session recovery, and clean shutdown.
+ * The parts live beside it: opening sessions and era negotiation
+ * (`session-opener.ts`), the tool list (`tool-catalog.ts`), reconnects
+ * (`reconnect.ts`), the relayed members (`relay-members.ts`); faults are
+ * classified by site (`fault-sites.ts`).
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  Client,
-  LOG_LEVEL_META_KEY,
-  SdkError,
-  SdkErrorCode,
-  StreamableHTTPClientTransport,
-  type McpSubscription,
-  type PriorDiscovery,
-  type ServerCapabilities,
-  type Transport,
-} from "@modelcontextprotocol/client";
+import type { ServerCapabilities, Transport } from "@modelcontextprotocol/client";
 import {
   SERVER_ID_PATTERN,
   type ClientHostHooks,
   type GatewayCallOptions,
   type LogLevel,
   isProtocolFault,
-  parseServerConfig,
   protocolFault,
   type EndpointPhase,
   type EndpointStatus,
@@ -32,126 +22,71 @@ import {
   type JsonObject,
   type ProtocolEra,
   type ProtocolFault,
-  type ProtocolMode,
   type RemoteCallResult,
   type RemoteTool,
-  type HttpServerConfig,
   type ServerConfig,
   type McpEndpoint,
   type TransportKind,
-  type EraVerdict,
-  type EraVerdictStore,
-  type LegacyVerdictReason,
 } from "@indus/contract";
-import { DEFAULT_CLIENT_INFO, type ClientIdentity } from "./client-identity";
-import { DeadlineExceeded, requestWithDeadline } from "./deadline";
-import {
-  DEFAULT_CLOSE_GRACE_MS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  resolveTimeouts,
-  type EndpointOptions,
-  type EndpointTimeouts,
-} from "./endpoint-options";
-import { callCapabilities, clientCapabilities, registerHostHandlers } from "./client-host";
-import { callScopedTransport, outsideCalls } from "./call-context";
+import { DEFAULT_CLIENT_INFO } from "./client-identity";
+import { requestWithDeadline } from "./deadline";
+import { resolveTimeouts, type EndpointOptions, type EndpointTimeouts } from "./endpoint-options";
+import { registerHostHandlers } from "./client-host";
+import { outsideCalls } from "./call-context";
 import { PeerRouter } from "./peer-routing";
 import { RelayMembers } from "./relay-members";
-import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
-import { isExpired, listExpiry } from "./list-expiry";
-import { probeOutcome } from "./era-verdict-expiry";
-import { loadVerdict, priorOf, processEraVerdicts, saveVerdict, serverIdentity, verdictOf } from "./era-verdicts";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
-import { createHttpFetch, type HttpFetch } from "./http-fetch";
 import type { ResponseTooLargeError } from "./response-cap";
 import { authFailure, redeemSignIn } from "./http-auth";
-import { createSseTransport, createStreamableTransport, isLegacyServerHint, isSessionGone } from "./http-transports";
-import { StoredOAuthProvider } from "./oauth-provider";
+import { isSessionGone } from "./http-transports";
 import { ProcessStdioTransport } from "./process-stdio-transport";
 import { StderrTail } from "./stderr-tail";
-import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
-import { buildRemoteTools } from "./tool-listing";
-import { sanitizeToolLists } from "./tool-list-sanitizer";
-import { paramHeaderValues, paramHeaders, type ParamHeader } from "./mcp-param-headers";
-import { AnyResultSchema, keepWithString, readCallResult, readPage } from "./wire";
+import type { ToolsChangeListener } from "./tool-changes";
+import { paramHeaderValues } from "./mcp-param-headers";
+import { allPages } from "./pages";
+import { scheduleReconnect } from "./reconnect";
+import { withModernMeta } from "./request-meta";
+import { endSession, type Session } from "./session";
+import { listen } from "./session-client";
+import { SessionOpener } from "./session-opener";
+import { SessionRenewal } from "./session-renewal";
+import { ToolCatalog } from "./tool-catalog";
+import { AnyResultSchema, keepWithString, readCallResult } from "./wire";
 
 /** Which catalog list changed on the server. */
 export type CatalogChange = "resources" | "prompts";
-
-interface Session {
-  readonly client: Client;
-  readonly transport: Transport;
-  readonly kind: TransportKind;
-  /** The era negotiated; set once connected. */
-  era: ProtocolEra;
-  /** The `subscriptions/listen` stream of a modern session (list_changed arrives only there). */
-  subscription?: McpSubscription | undefined;
-  /** Set once this session is being replaced or closed on purpose. */
-  retired: boolean;
-}
-
-const MAX_PAGES = 1_000;
-const SESSION_CLOSE_MS = 3_000;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
 
 export class McpServerEndpoint implements McpEndpoint {
   readonly config: ServerConfig;
   private readonly options: EndpointOptions;
   private readonly timeouts: EndpointTimeouts;
-  private readonly clientInfo: ClientIdentity;
   private readonly stderr: StderrTail;
   private readonly injected: Transport | undefined;
   /** Which client answers the server's requests for input (see `peer-routing.ts`). */
   private readonly router: PeerRouter;
   /** Completions, subscriptions, logs and roots changes (see `relay-members.ts`). */
   private readonly relay: RelayMembers;
+  private readonly opener: SessionOpener;
+  private readonly tools: ToolCatalog;
+  private readonly renewal: SessionRenewal;
 
   private phaseValue: EndpointPhase = "idle";
   private faultValue: ProtocolFault | undefined;
   private session: Session | undefined;
   private opening: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
-  /** Cancels the connect in progress (closes its transport). */
-  private abortConnect: (() => void) | undefined;
-  private reiniting: Promise<Session> | undefined;
-  private httpFetch: HttpFetch | undefined;
-  /** The stored sign-in of an HTTP server, when the embedder keeps sign-ins (`options.oauth`). */
-  private oauth: StoredOAuthProvider | undefined;
   private cancelReconnect: (() => void) | undefined;
-  /** Shutdowns of failed connect attempts; close() waits for them. */
-  private readonly cleanups = new Set<Promise<unknown>>();
-
-  private toolsCache: readonly RemoteTool[] | undefined;
-  /** When the cached tool list goes stale (the server's `ttlMs`, 2026 era); never when absent. */
-  private toolsExpireAt: number | undefined;
-  private listing: Promise<readonly RemoteTool[]> | undefined;
-  private listAgain = false;
-  private listIssuesValue: readonly string[] = [];
-  /** Each tool's `x-mcp-header` declarations, from the last listing (2026 era over HTTP only). */
-  private paramHeadersByTool = new Map<string, readonly ParamHeader[]>();
-  /** Tools the transport-level sanitizer dropped during the listing under way. */
-  private droppedTools: string[] = [];
-  private listFaultValue: ProtocolFault | undefined;
-  private readonly toolListeners = new Set<ToolsChangeListener>();
   private readonly catalogListeners = new Set<(change: CatalogChange) => void>();
 
   private serverInfoValue:
     { readonly name: string; readonly version: string; readonly [key: string]: unknown } | undefined;
   private instructionsValue: string | undefined;
   private capabilitiesValue: ServerCapabilities | undefined;
-  private pidValue: number | undefined;
 
   constructor(config: ServerConfig, injected?: Transport, options: EndpointOptions = {}) {
     this.config = config;
     this.injected = injected;
     this.options = options;
-    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.timeouts = resolveTimeouts(config, options);
     const logFile =
       options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
@@ -164,6 +99,43 @@ export class McpServerEndpoint implements McpEndpoint {
       rootsChanged: async () => {
         const session = this.readySession("notify roots changed");
         if (this.options.host?.listRoots) await session.client.sendRootsListChanged();
+      },
+    });
+    this.tools = new ToolCatalog({
+      server: config.id,
+      listMs: this.timeouts.listMs,
+      ready: () => this.phaseValue === "ready" && this.session !== undefined,
+      current: () => this.session,
+      notConnected: (what) => this.notConnected(what),
+      onSession: (what, op) => this.onSession(what, "list", op),
+      toFault: (error) => this.toFault("list", error),
+    });
+    this.opener = new SessionOpener(
+      {
+        config,
+        injected,
+        options,
+        timeouts: this.timeouts,
+        clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+        stderr: this.stderr,
+      },
+      {
+        wire: (session) => this.wire(session),
+        dropped: (issues) => this.tools.noteDropped(issues),
+        resourceSubscriptions: () => this.relay.resourceSubscriptions,
+        tooLarge: (error) => this.onResponseTooLarge(error),
+      },
+    );
+    this.renewal = new SessionRenewal(this.opener, this.timeouts.startupMs, {
+      current: () => this.session,
+      adopt: (session) => {
+        this.adopt(session);
+        if (this.tools.cached) void this.refreshTools().catch(() => undefined);
+      },
+      fail: (error) => {
+        const fault = this.toFault("connect", error);
+        this.enterFault(fault);
+        return fault;
       },
     });
   }
@@ -203,7 +175,7 @@ export class McpServerEndpoint implements McpEndpoint {
 
   /** For stdio servers: the spawned child's pid (and process group id). */
   get pid(): number | undefined {
-    return this.pidValue;
+    return this.opener.pid;
   }
 
   /**
@@ -212,12 +184,12 @@ export class McpServerEndpoint implements McpEndpoint {
    * should say so rather than show "ready, 0 tools".
    */
   get listFault(): ProtocolFault | undefined {
-    return this.listFaultValue;
+    return this.tools.listFault;
   }
 
   /** Tools the last listing skipped, and why. */
   get listIssues(): readonly string[] {
-    return this.listIssuesValue;
+    return this.tools.listIssues;
   }
 
   /** The last lines the server wrote to stderr (stdio servers only). */
@@ -230,7 +202,7 @@ export class McpServerEndpoint implements McpEndpoint {
     const base = {
       server: this.config.id,
       phase: this.phaseValue,
-      toolCount: this.toolsCache?.length ?? 0,
+      toolCount: this.tools.cached?.length ?? 0,
       ...(era ? { era } : {}),
     };
     return this.faultValue ? { ...base, fault: this.faultValue } : base;
@@ -238,8 +210,7 @@ export class McpServerEndpoint implements McpEndpoint {
 
   /** Listen for tool-list changes the server announces; returns an unsubscribe. */
   onToolsChanged(listener: ToolsChangeListener): () => void {
-    this.toolListeners.add(listener);
-    return () => this.toolListeners.delete(listener);
+    return this.tools.onChanged(listener);
   }
 
   /** Listen for resource or prompt list changes; returns an unsubscribe. */
@@ -265,7 +236,7 @@ export class McpServerEndpoint implements McpEndpoint {
         break;
     }
     this.phaseValue = "connecting";
-    const attempt = this.connect().then(
+    const attempt = this.opener.open().then(
       (session) => {
         this.adopt(session);
       },
@@ -294,40 +265,22 @@ export class McpServerEndpoint implements McpEndpoint {
     const faulted = this.phaseValue === "faulted";
     if (!faulted) this.phaseValue = "closing";
     this.cancelReconnect?.();
-    this.abortConnect?.();
+    this.opener.abort();
     try {
       await this.opening;
     } catch {
       // The open fails because we are closing; that is expected.
     }
     try {
-      await this.reiniting;
+      await this.renewal.pending;
     } catch {
       // Same.
     }
     const session = this.session;
-    if (session) await this.endSession(session, true);
-    await Promise.all(this.cleanups);
-    await this.httpFetch?.close();
+    if (session) await endSession(session, true);
+    await this.opener.drain();
     this.stderr.close();
     if (this.phaseValue !== "faulted") this.phaseValue = "closed";
-  }
-
-  /** Close one session: HTTP DELETE for a Streamable HTTP session, then the transport. Never throws. */
-  private async endSession(session: Session, terminate: boolean): Promise<void> {
-    session.retired = true;
-    if (session.subscription) {
-      await Promise.race([session.subscription.close().catch(() => undefined), delay(SESSION_CLOSE_MS)]);
-    }
-    if (terminate && session.transport instanceof StreamableHTTPClientTransport && session.transport.sessionId) {
-      const transport = session.transport;
-      await Promise.race([transport.terminateSession().catch(() => undefined), delay(SESSION_CLOSE_MS)]);
-    }
-    try {
-      await session.client.close();
-    } catch {
-      // close() never throws.
-    }
   }
 
   private enterFault(fault: ProtocolFault): void {
@@ -336,264 +289,30 @@ export class McpServerEndpoint implements McpEndpoint {
     this.phaseValue = "faulted";
   }
 
-  // ---- connecting ----------------------------------------------------------
-
-  private newClient(mode: ProtocolMode): Client {
-    const startupMs = this.timeouts.startupMs;
-    return new Client(
-      { name: this.clientInfo.name, version: this.clientInfo.version },
-      {
-        capabilities: clientCapabilities(this.options.host),
-        versionNegotiation: {
-          mode: mode === "2026-07-28" ? { pin: mode } : mode,
-          // Pinned, silence is a slow start, not a legacy server: wait as long as startup may take.
-          probe: { timeoutMs: mode === "auto" ? this.probeMs() : startupMs },
-        },
-        // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
-        // compiled; this skips building an Ajv instance per connection.
-        jsonSchemaValidator: {
-          getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
-        },
-      },
-    );
-  }
-
-  /** How long `auto` waits for the `server/discover` probe. */
-  private probeMs(): number {
-    return Math.min(this.timeouts.eraProbeMs, this.timeouts.startupMs);
-  }
-
-  /** Connect and handshake within the startup deadline. */
-  private async connect(): Promise<Session> {
-    if (!SERVER_ID_PATTERN.test(this.config.id)) {
-      throw protocolFault(
-        "protocol",
-        `server id "${this.config.id}" is invalid: it must match ${SERVER_ID_PATTERN.source}`,
-      );
-    }
-    // Configs built by hand skip the schema; check them here so a bad one faults, never crashes.
-    const parsed = parseServerConfig(this.config);
-    if (!parsed.ok) {
-      const issues = parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
-      throw protocolFault("protocol", `server "${this.config.id}" has an invalid config: ${issues}`);
-    }
-    const config = parsed.value;
-    const ms = this.timeouts.startupMs;
-    let cancelled = false;
-    let current: Transport | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const stop = (reason: "timeout" | "closed") =>
-      new Promise<never>((_, reject) => {
-        const fail = () => {
-          cancelled = true;
-          void current?.close().catch(() => undefined);
-          reject(reason === "timeout" ? new DeadlineExceeded(ms, false) : new Error("closed while connecting"));
-        };
-        if (reason === "timeout") timer = setTimeout(fail, ms);
-        else this.abortConnect = fail;
-      });
-    const track = (transport: Transport) => {
-      current = transport;
-      if (cancelled) void transport.close().catch(() => undefined);
-      return transport;
-    };
-    const work = this.connectByConfig(config, track, () => cancelled);
-    // The loser of the race must not become an unhandled rejection.
-    work.catch(() => undefined);
-    try {
-      return await Promise.race([work, stop("timeout"), stop("closed")]);
-    } catch (error) {
-      // Whatever was started is shut down, and close() waits for that to finish.
-      if (current) this.cleanups.add(current.close().catch(() => undefined));
-      // A session that completed just as the deadline fired is closed, not leaked. (Not
-      // awaited by close(): a handshake on a closed transport may never settle.)
-      void work.then((session) => this.endSession(session, true)).catch(() => undefined);
-      throw error;
-    } finally {
-      if (timer) clearTimeout(timer);
-      this.abortConnect = undefined;
-    }
-  }
-
-  /**
-   * Connect in the config's era. `auto` reuses the server's remembered
-   * verdict (zero probe round trips); without one it probes once and
-   * remembers the outcome. A stdio server that exits on the probe (it ends
-   * the session on any unknown pre-initialize request) is legacy: started
-   * again once, as legacy, and remembered, so the next run spawns it once.
-   */
-  private async connectByConfig(
-    config: ServerConfig,
-    track: (transport: Transport) => Transport,
-    cancelled: () => boolean,
-  ): Promise<Session> {
-    const mode = config.protocol ?? "auto";
-    try {
-      if (this.injected) return await this.handshake(track(this.injected), config.transport, mode);
-      if (mode !== "auto") return await this.connectTransport(config, track, cancelled, mode);
-      return await this.connectAuto(config, track, cancelled);
-    } catch (error) {
-      if (isModernOnlyRefusal(error)) throw this.eraMismatch(mode, error);
-      throw error;
-    }
-  }
-
-  private async connectAuto(
-    config: ServerConfig,
-    track: (transport: Transport) => Transport,
-    cancelled: () => boolean,
-  ): Promise<Session> {
-    const store = this.options.eraVerdicts ?? processEraVerdicts;
-    const identity = serverIdentity(config);
-    const verdict = await loadVerdict(store, identity);
-    if (verdict) {
-      try {
-        return await this.connectTransport(config, track, cancelled, "auto", priorOf(verdict));
-      } catch (error) {
-        // A stale verdict must not stick, but a legacy one outlives a server that merely
-        // dies at once: probing it again would only spawn it twice.
-        const keep = verdict.kind === "legacy" && this.diedOnItsOwn(config) && !isModernOnlyRefusal(error);
-        if (!keep) await store.forget(identity).catch(() => undefined);
-        // It moved to the 2026 era since: negotiate afresh now rather than fail this run.
-        if (!isModernOnlyRefusal(error) || cancelled()) throw error;
-      }
-    }
-    const { session, verdict: negotiated } = await this.negotiateEra(config, track, cancelled, store, identity);
-    await saveVerdict(store, identity, negotiated);
-    return session;
-  }
-
-  /**
-   * The first connect in `auto`: probe, fall back. Two servers need a second
-   * process: one that exits on the unknown probe (rmcp-style; retried as
-   * legacy) and a modern-only one whose probe went unanswered because it
-   * started slowly (`npx` installing it), so `initialize` was refused (retried
-   * in the era it named). One that dies whatever it is sent is remembered as
-   * legacy: the next run starts it once.
-   */
-  private async negotiateEra(
-    config: ServerConfig,
-    track: (transport: Transport) => Transport,
-    cancelled: () => boolean,
-    store: EraVerdictStore,
-    identity: string,
-  ): Promise<{ session: Session; verdict: EraVerdict | undefined }> {
-    const negotiated = (session: Session, reason: LegacyVerdictReason) => ({
-      session,
-      verdict: verdictOf(session.client, reason),
+  /** A new session's handlers: host hooks, relayed notifications, list changes, its closing. */
+  private wire(session: Session): void {
+    const { client } = session;
+    const live = () => this.session === session && !session.retired;
+    registerHostHandlers(client, this.config.id, this.options.host, this.router);
+    this.relay.attach(client, live);
+    client.onerror = () => undefined;
+    client.onclose = () => this.onSessionClosed(session);
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
+      if (live()) void this.refreshTools().catch(() => undefined);
     });
-    const probeStarted = Date.now();
-    try {
-      const session = await this.connectTransport(config, track, cancelled, "auto");
-      return negotiated(session, probeOutcome(Date.now() - probeStarted, this.probeMs()));
-    } catch (error) {
-      if (isModernOnlyRefusal(error) && !cancelled()) {
-        return negotiated(await this.connectTransport(config, track, cancelled, "2026-07-28"), "answered");
-      }
-      if (!this.diedOnProbe(config, error) || cancelled()) throw error;
-      const first = this.lastStdio;
-      const restoreTail = this.stderr.reset();
-      try {
-        return negotiated(await this.connectTransport(config, track, cancelled, "auto", { kind: "legacy" }), "exited");
-      } catch (retryError) {
-        // It just dies: report the first attempt, as without the retry.
-        restoreTail();
-        this.lastStdio = first;
-        if (this.diedOnItsOwn(config) && !isModernOnlyRefusal(retryError)) {
-          await saveVerdict(store, identity, { kind: "legacy", storedAt: Date.now(), reason: "died" });
-        }
-        throw error;
-      }
-    }
+    client.setNotificationHandler("notifications/resources/list_changed", () => this.emitCatalog(session, "resources"));
+    client.setNotificationHandler("notifications/prompts/list_changed", () => this.emitCatalog(session, "prompts"));
   }
 
-  /** The stdio server of the latest attempt exited before it was ready, without being told to. */
-  private diedOnItsOwn(config: ServerConfig): boolean {
-    return config.transport === "stdio" && this.lastStdio?.exitInfo !== undefined && !this.lastStdio.endedByHost;
-  }
-
-  /** The stdio server of this attempt exited during the `server/discover` probe. */
-  private diedOnProbe(config: ServerConfig, error: unknown): boolean {
-    return (
-      this.diedOnItsOwn(config) &&
-      error instanceof SdkError &&
-      (error.code === SdkErrorCode.EraNegotiationFailed || error.code === SdkErrorCode.ConnectionClosed)
+  /** A new 2026-era listen stream for the current filter, then the old one closed (no gap in updates). */
+  private async relisten(): Promise<void> {
+    const session = this.readySession("change resource subscriptions");
+    const next = await outsideCalls(() =>
+      listen(session.client, this.relay.resourceSubscriptions, this.timeouts.startupMs),
     );
-  }
-
-  private eraMismatch(mode: ProtocolMode, error: unknown): ProtocolFault {
-    const supported = (refusedRevisions(error) ?? []).join(", ");
-    const why =
-      mode === "legacy"
-        ? `its config pins protocol "legacy" (the 2025 initialize handshake); set protocol to "auto" or "2026-07-28"`
-        : `the client offered only 2025-era revisions`;
-    return protocolFault(
-      "protocol",
-      `server "${this.config.id}" speaks only MCP ${supported} (the stateless 2026 era), but ${why}`,
-      error,
-    );
-  }
-
-  private async connectTransport(
-    config: ServerConfig,
-    track: (transport: Transport) => Transport,
-    cancelled: () => boolean,
-    mode: ProtocolMode,
-    prior?: PriorDiscovery,
-  ): Promise<Session> {
-    if (cancelled()) throw new Error("closed while connecting");
-    switch (config.transport) {
-      case "stdio": {
-        const transport = new ProcessStdioTransport({
-          command: config.command,
-          args: config.args,
-          env: config.env,
-          cwd: config.cwd,
-          maxMessageBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-          closeGraceMs: this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
-          // Only the latest attempt's process speaks in the tail (an era retry starts afresh).
-          onStderr: (chunk) => {
-            if (this.lastStdio === transport) this.stderr.push(chunk);
-          },
-          onSpawn: (pid) => {
-            this.pidValue = pid;
-          },
-        });
-        this.lastStdio = transport;
-        const gone = transport.whenClosed().then(() => {
-          throw new SdkError(SdkErrorCode.ConnectionClosed, "the server closed the connection before it was ready");
-        });
-        gone.catch(() => undefined);
-        return Promise.race([this.handshake(track(transport), "stdio", mode, prior), gone]);
-      }
-      case "sse":
-        return this.connectHttp(config, "sse", track, "legacy");
-      case "streamable-http": {
-        try {
-          return await this.connectHttp(config, "streamable-http", track, mode, prior);
-        } catch (error) {
-          // A 4xx whose body refuses our revision is a modern-only server, not an SSE one.
-          if (!isLegacyServerHint(error) || isModernOnlyRefusal(error) || cancelled()) throw error;
-          try {
-            return await this.connectHttp(config, "sse", track, "legacy");
-          } catch (fallbackError) {
-            throw new Error(
-              `Streamable HTTP initialize failed (${errorText(error)}); legacy SSE fallback failed too (${errorText(fallbackError)})`,
-              { cause: fallbackError },
-            );
-          }
-        }
-      }
-    }
-  }
-
-  private http(): HttpFetch {
-    this.httpFetch ??= createHttpFetch({
-      bodyTimeoutMs: this.options.httpBodyTimeoutMs ?? 0,
-      maxResponseBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      onTooLarge: (error) => this.onResponseTooLarge(error),
-    });
-    return this.httpFetch;
+    const previous = session.subscription;
+    session.subscription = next;
+    await previous?.close().catch(() => undefined);
   }
 
   /**
@@ -610,124 +329,6 @@ export class McpServerEndpoint implements McpEndpoint {
       protocolFault("protocol", `server "${this.config.id}": ${error.message}; connection closed`, error),
     );
     void session.client.close().catch(() => undefined);
-  }
-
-  private streamableTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
-    return createStreamableTransport(url, headers, this.http().fetch, this.oauth);
-  }
-
-  private sseTransport(url: string, headers: Readonly<Record<string, string>> | undefined) {
-    return createSseTransport(url, headers, this.http().fetch, this.oauth);
-  }
-
-  /**
-   * Connect over HTTP with the stored sign-in (read afresh, so a sign-in made
-   * meanwhile by another process counts). When the user has just signed in
-   * through the `authorize` step, the code is redeemed and the connect tried
-   * once more.
-   */
-  private async connectHttp(
-    config: HttpServerConfig,
-    kind: "sse" | "streamable-http",
-    track: (transport: Transport) => Transport,
-    mode: ProtocolMode,
-    prior?: PriorDiscovery,
-  ): Promise<Session> {
-    await this.loadSignIn(config);
-    const open = () =>
-      kind === "sse"
-        ? this.sseTransport(config.url, config.headers)
-        : this.streamableTransport(config.url, config.headers);
-    const transport = open();
-    try {
-      return await this.handshake(track(transport), kind, mode, prior);
-    } catch (error) {
-      if (!this.oauth || authFailure(error) === undefined || !(await redeemSignIn(transport, this.oauth))) throw error;
-      return this.handshake(track(open()), kind, mode, prior);
-    }
-  }
-
-  /** The OAuth provider for this server's stored sign-in, when the embedder keeps sign-ins. */
-  private async loadSignIn(config: HttpServerConfig): Promise<void> {
-    const oauth = this.options.oauth;
-    if (!oauth) return;
-    this.oauth = await StoredOAuthProvider.load(config, {
-      store: oauth.store,
-      clientName: oauth.clientName ?? this.clientInfo.name,
-      fetch: this.http().fetch,
-      ...(oauth.authorize ? { authorize: oauth.authorize } : {}),
-      ...(oauth.redirectUrl ? { redirectUrl: oauth.redirectUrl } : {}),
-      ...(oauth.refreshSkewMs === undefined ? {} : { refreshSkewMs: oauth.refreshSkewMs }),
-    });
-  }
-
-  /** Connect `transport` in `mode` (or from a `prior` verdict) and wire the session's notifications. */
-  private async handshake(
-    transport: Transport,
-    kind: TransportKind,
-    mode: ProtocolMode,
-    prior?: PriorDiscovery,
-  ): Promise<Session> {
-    const client = this.newClient(mode);
-    registerHostHandlers(client, this.config.id, this.options.host, this.router);
-    this.relay.attach(client, () => this.session === session && !session.retired);
-    const session: Session = { client, transport, kind, era: "legacy", retired: false };
-    client.onerror = () => undefined;
-    client.onclose = () => this.onSessionClosed(session);
-    client.setNotificationHandler("notifications/tools/list_changed", () => {
-      if (this.session === session && !session.retired) void this.refreshTools().catch(() => undefined);
-    });
-    client.setNotificationHandler("notifications/resources/list_changed", () => this.emitCatalog(session, "resources"));
-    client.setNotificationHandler("notifications/prompts/list_changed", () => this.emitCatalog(session, "prompts"));
-    const sanitized = sanitizeToolLists(
-      transport,
-      () => client.getProtocolEra() === "modern",
-      (issues) => this.droppedTools.push(...issues),
-    );
-    // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
-    const scoped = this.options.host
-      ? callScopedTransport(sanitized, () => client.getProtocolEra() === "modern")
-      : sanitized;
-    await outsideCalls(() =>
-      client.connect(scoped, { timeout: this.timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) }),
-    );
-    if (client.getProtocolEra() === "modern") {
-      session.era = "2026-07-28";
-      session.subscription = await outsideCalls(() => this.listen(client));
-    }
-    return session;
-  }
-
-  /**
-   * In the 2026 era list changes arrive only on a `subscriptions/listen`
-   * stream; open one for the lists the server says change. A server that
-   * refuses it still works, without change following.
-   */
-  private async listen(client: Client): Promise<McpSubscription | undefined> {
-    const capabilities = client.getServerCapabilities();
-    const filter = {
-      ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
-      ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
-      ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
-      ...(capabilities?.resources?.subscribe && this.relay.resourceSubscriptions.length > 0
-        ? { resourceSubscriptions: [...this.relay.resourceSubscriptions] }
-        : {}),
-    };
-    if (Object.keys(filter).length === 0) return undefined;
-    try {
-      return await client.listen(filter, { timeout: this.timeouts.startupMs });
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** A new 2026-era listen stream for the current filter, then the old one closed (no gap in updates). */
-  private async relisten(): Promise<void> {
-    const session = this.readySession("change resource subscriptions");
-    const next = await outsideCalls(() => this.listen(session.client));
-    const previous = session.subscription;
-    session.subscription = next;
-    await previous?.close().catch(() => undefined);
   }
 
   private adopt(session: Session): void {
@@ -762,105 +363,46 @@ export class McpServerEndpoint implements McpEndpoint {
     if (policy) {
       this.phaseValue = "connecting";
       this.faultValue = fault;
-      this.scheduleReconnect(policy.maxAttempts, policy.initialDelayMs, policy.maxDelayMs, fault);
+      this.startReconnect(policy, fault);
       return;
     }
     this.enterFault(fault);
   }
 
-  /** Reconnect with exponential backoff; `open()` meanwhile waits on the outcome. */
-  private scheduleReconnect(
-    maxAttempts: number,
-    initialDelayMs: number,
-    maxDelayMs: number,
-    lost: ProtocolFault,
-  ): void {
-    let timer: NodeJS.Timeout | undefined;
-    let settle!: { resolve: () => void; reject: (fault: ProtocolFault) => void };
-    const outcome = new Promise<void>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    outcome.catch(() => undefined);
-    this.opening = outcome;
-    const finish = (fault?: ProtocolFault) => {
-      this.cancelReconnect = undefined;
-      this.opening = undefined;
-      if (fault) settle.reject(fault);
-      else settle.resolve();
-    };
-    this.cancelReconnect = () => {
-      if (timer) clearTimeout(timer);
-      finish(protocolFault("not-connected", `server "${this.config.id}" was closed while reconnecting`, lost));
-    };
-    const attempt = (left: number, backoff: number) => {
-      timer = setTimeout(() => {
-        timer = undefined;
-        this.connect().then(
-          (session) => {
-            if (this.closing) {
-              void this.endSession(session, true);
-              return;
-            }
-            this.faultValue = undefined;
-            this.adopt(session);
-            finish();
-            if (this.toolsCache) void this.refreshTools().catch(() => undefined);
-          },
-          (error: unknown) => {
-            if (this.closing) return;
-            const fault = this.toFault("connect", error);
-            if (left > 1) {
-              attempt(left - 1, Math.min(backoff * 2, maxDelayMs));
-              return;
-            }
-            this.enterFault(fault);
-            finish(fault);
-          },
-        );
-      }, backoff);
-      timer.unref();
-    };
-    attempt(maxAttempts, initialDelayMs);
+  /** Reconnect with exponential backoff (see `reconnect.ts`); `open()` meanwhile waits on the outcome. */
+  private startReconnect(policy: NonNullable<ServerConfig["reconnect"]>, lost: ProtocolFault): void {
+    const reconnecting = scheduleReconnect(
+      policy,
+      lost,
+      {
+        server: this.config.id,
+        connect: () => this.opener.open(),
+        closing: () => this.closing !== undefined,
+        adopt: (session) => {
+          this.faultValue = undefined;
+          this.adopt(session);
+          if (this.tools.cached) void this.refreshTools().catch(() => undefined);
+        },
+        discard: (session) => void endSession(session, true),
+        toFault: (error) => this.toFault("connect", error),
+        giveUp: (fault) => this.enterFault(fault),
+      },
+      () => {
+        this.cancelReconnect = undefined;
+        this.opening = undefined;
+      },
+    );
+    this.opening = reconnecting.outcome;
+    this.cancelReconnect = reconnecting.cancel;
   }
 
-  /**
-   * A Streamable HTTP server answered 404 for our session: it restarted or
-   * expired us. Start a fresh session (once, shared by concurrent callers).
-   */
-  private reinitialize(stale: Session): Promise<Session> {
-    if (this.session !== stale) return Promise.resolve(this.session ?? stale);
-    this.reiniting ??= (async () => {
-      const config = this.config;
-      if (config.transport !== "streamable-http") throw new Error("only Streamable HTTP sessions re-initialize");
-      stale.retired = true;
-      const ms = this.timeouts.startupMs;
-      const transport = this.streamableTransport(config.url, config.headers);
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const session = await Promise.race([
-          this.handshake(transport, "streamable-http", "legacy"),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              void transport.close().catch(() => undefined);
-              reject(new DeadlineExceeded(ms, false));
-            }, ms);
-          }),
-        ]);
-        this.adopt(session);
-        void this.endSession(stale, false);
-        if (this.toolsCache) void this.refreshTools().catch(() => undefined);
-        return session;
-      } catch (error) {
-        const fault = this.toFault("connect", error);
-        this.enterFault(fault);
-        throw fault;
-      } finally {
-        if (timer) clearTimeout(timer);
-      }
-    })().finally(() => {
-      this.reiniting = undefined;
-    });
-    return this.reiniting;
+  /** A fresh Streamable HTTP session for one the server forgot (see `session-renewal.ts`). */
+  private renew(stale: Session): Promise<Session> {
+    const config = this.config;
+    if (config.transport !== "streamable-http") {
+      return Promise.reject(new Error("only Streamable HTTP sessions re-initialize"));
+    }
+    return this.renewal.renew(stale, config);
   }
 
   // ---- requests ------------------------------------------------------------
@@ -903,10 +445,10 @@ export class McpServerEndpoint implements McpEndpoint {
     site: Exclude<FaultSite, "connect">,
     op: (session: Session) => Promise<T>,
   ): Promise<T> {
-    if (this.oauth && authFailure(error) !== undefined) {
+    const oauth = this.opener.oauth;
+    if (oauth && authFailure(error) !== undefined) {
       // A step-up the user just authorized in the browser: redeem it and try once more.
-      if (!(await redeemSignIn(session.transport, this.oauth).catch(() => false)))
-        throw this.toFault(site, error, session);
+      if (!(await redeemSignIn(session.transport, oauth).catch(() => false))) throw this.toFault(site, error, session);
       try {
         return await op(session);
       } catch (retryError) {
@@ -916,7 +458,7 @@ export class McpServerEndpoint implements McpEndpoint {
     if (!isSessionGone(error) || session.kind !== "streamable-http" || session.era !== "legacy")
       throw this.toFault(site, error, session);
     try {
-      return await op(await this.reinitialize(session));
+      return await op(await this.renew(session));
     } catch (retryError) {
       throw this.toFault(site, retryError, session);
     }
@@ -930,7 +472,7 @@ export class McpServerEndpoint implements McpEndpoint {
     }
     // A connect attempt's own process, else the live session's.
     const live = this.session?.transport;
-    const stdio = site === "connect" || !(live instanceof ProcessStdioTransport) ? this.lastStdio : live;
+    const stdio = site === "connect" || !(live instanceof ProcessStdioTransport) ? this.opener.lastStdio : live;
     return faultAt(site, this.config.id, error, {
       spawned: this.config.transport === "stdio" && !this.injected,
       exit: stdio?.exitInfo,
@@ -941,124 +483,20 @@ export class McpServerEndpoint implements McpEndpoint {
     });
   }
 
-  /** The stdio transport of the latest connect attempt, for its exit code and stdout garbage. */
-  private lastStdio: ProcessStdioTransport | undefined;
-
   // ---- tools ---------------------------------------------------------------
 
   /** Every tool the server offers (all pages), qualified and normalized; cached. */
   listTools(): Promise<readonly RemoteTool[]> {
-    const cached = this.phaseValue === "ready" ? this.toolsCache : undefined;
-    if (!cached) return this.refreshTools();
-    if (!isExpired(this.toolsExpireAt)) return Promise.resolve(cached);
-    // Past the server's `ttlMs`: list again; if that fails, the list we have is still the best known.
-    return this.refreshTools().catch(() => cached);
+    return this.tools.list();
   }
 
   /**
    * Re-read the whole tool list now. Refreshes coalesce: one asked for while
    * another runs gets that one's result, and one more pass follows it (its
-   * changes reach `onToolsChanged` subscribers). So a server announcing a
-   * change right after `initialize` does not hold up the first listing.
+   * changes reach `onToolsChanged` subscribers).
    */
   refreshTools(): Promise<readonly RemoteTool[]> {
-    if (this.listing) {
-      this.listAgain = true;
-      return this.listing;
-    }
-    if (this.phaseValue !== "ready" || !this.session) return Promise.reject(this.notConnected("list tools"));
-    const pass = this.fetchTools().then((tools) => {
-      this.applyTools(tools);
-      return tools;
-    });
-    this.listing = pass.finally(() => {
-      this.listing = undefined;
-      if (this.listAgain) {
-        this.listAgain = false;
-        if (this.phaseValue === "ready") void this.refreshTools().catch(() => undefined);
-      }
-    });
-    this.listing.catch(() => undefined);
-    return this.listing;
-  }
-
-  private async fetchTools(): Promise<readonly RemoteTool[]> {
-    // Not `client.listTools()`: it validates the whole page with the SDK's strict
-    // schema and compiles every `outputSchema`, so one bad tool throws the whole
-    // list away. We read pages as arrays and check each tool on its own.
-    let raw: unknown[];
-    this.droppedTools = [];
-    const requestedAt = Date.now();
-    let firstPage: unknown;
-    try {
-      raw = await this.onSession("list tools", "list", (session) =>
-        this.allPages(session, "tools/list", "tools", undefined, (page) => (firstPage ??= page)),
-      );
-    } catch (error) {
-      this.listFaultValue = isProtocolFault(error) ? error : this.toFault("list", error);
-      throw this.listFaultValue;
-    }
-    this.listFaultValue = undefined;
-    this.toolsExpireAt = this.session?.era === "2026-07-28" ? listExpiry(firstPage, requestedAt) : undefined;
-    this.paramHeadersByTool = this.headerDeclarations(raw);
-    const { tools, issues } = buildRemoteTools(this.config.id, raw);
-    this.listIssuesValue = [...this.droppedTools, ...issues];
-    return tools;
-  }
-
-  private headerDeclarations(raw: readonly unknown[]): Map<string, readonly ParamHeader[]> {
-    const map = new Map<string, readonly ParamHeader[]>();
-    if (this.session?.era !== "2026-07-28" || this.session.kind !== "streamable-http") return map;
-    for (const item of raw) {
-      if (typeof item !== "object" || item === null) continue;
-      const { name, inputSchema } = item as { name?: unknown; inputSchema?: unknown };
-      const declared = paramHeaders(inputSchema);
-      if (typeof name === "string" && declared.length > 0) map.set(name, declared);
-    }
-    return map;
-  }
-
-  private applyTools(tools: readonly RemoteTool[]): void {
-    const change: ToolsChange = diffTools(this.toolsCache ?? [], tools);
-    const first = this.toolsCache === undefined;
-    this.toolsCache = tools;
-    if (first || isEmptyChange(change)) return;
-    for (const listener of this.toolListeners) {
-      try {
-        listener(change);
-      } catch {
-        // A listener's bug is not the server's fault.
-      }
-    }
-  }
-
-  /** Every item of a paginated list; a repeated cursor ends it as a protocol error. */
-  private async allPages(
-    session: Session,
-    method: string,
-    key: string,
-    signal?: AbortSignal,
-    onPage?: (result: unknown) => void,
-  ): Promise<unknown[]> {
-    const items: unknown[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page += 1) {
-      const result = await requestWithDeadline<unknown>(
-        session.client,
-        { method, ...(cursor === undefined ? {} : { params: { cursor } }) },
-        AnyResultSchema,
-        { timeoutMs: this.timeouts.listMs, signal },
-      );
-      onPage?.(result);
-      const { items: pageItems, nextCursor } = readPage(result, method, key);
-      items.push(...pageItems);
-      if (nextCursor === undefined) return items;
-      if (seen.has(nextCursor)) throw new Error(`${method} returned cursor ${JSON.stringify(nextCursor)} twice`);
-      seen.add(nextCursor);
-      cursor = nextCursor;
-    }
-    throw new Error(`${method} did not end after ${MAX_PAGES} pages`);
+    return this.tools.refresh();
   }
 
   /**
@@ -1072,7 +510,7 @@ export class McpServerEndpoint implements McpEndpoint {
       method: "tools/call",
       params: { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) },
     };
-    const declared = this.paramHeadersByTool.get(name);
+    const declared = this.tools.paramHeaders(name);
     const deadline = {
       timeoutMs: options.timeoutMs ?? this.timeouts.callMs,
       totalMs: Math.max(this.timeouts.callTotalMs, options.timeoutMs ?? 0),
@@ -1088,7 +526,7 @@ export class McpServerEndpoint implements McpEndpoint {
         (session) =>
           requestWithDeadline<unknown>(
             session.client,
-            session.era === "2026-07-28" ? this.withModernMeta(request, peer) : request,
+            session.era === "2026-07-28" ? this.withMeta(request, peer) : request,
             AnyResultSchema,
             deadline,
           ).then(readCallResult),
@@ -1107,21 +545,9 @@ export class McpServerEndpoint implements McpEndpoint {
     return session === undefined || this.injected !== undefined || session.kind !== "stdio" || session.era !== "legacy";
   }
 
-  /**
-   * A 2026-era call carries what the 2025 era set per connection: its
-   * client's capabilities (`peer`'s) and the log level (`setLogLevel`).
-   */
-  private withModernMeta<R extends { params: Record<string, unknown> }>(
-    request: R,
-    peer: ClientHostHooks | undefined,
-  ): R {
-    const level = this.relay.logLevel;
-    if (!peer && !level) return request;
-    const meta = {
-      ...(peer ? { [CLIENT_CAPABILITIES_META_KEY]: callCapabilities(peer, this.options.host) } : {}),
-      ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
-    };
-    return { ...request, params: { ...request.params, _meta: meta } };
+  /** A 2026-era request with `peer`'s capabilities and the log level in `_meta` (see `request-meta.ts`). */
+  private withMeta<R extends { params: Record<string, unknown> }>(request: R, peer: ClientHostHooks | undefined): R {
+    return withModernMeta(request, peer, this.relay.logLevel, this.options.host);
   }
 
   // ---- relay: completions, subscriptions, logs, roots ------------------------
@@ -1193,7 +619,9 @@ export class McpServerEndpoint implements McpEndpoint {
   ): Promise<JsonObject[]> {
     this.readySession(what);
     if (!this.supports(capability)) return [];
-    const raw = await this.onSession(what, "list", (session) => this.allPages(session, method, key, signal));
+    const raw = await this.onSession(what, "list", (session) =>
+      allPages(session.client, method, key, { timeoutMs: this.timeouts.listMs, signal }),
+    );
     return keepWithString(raw, identity);
   }
 
@@ -1225,7 +653,7 @@ export class McpServerEndpoint implements McpEndpoint {
       this.onSession(what, "list", (session) =>
         requestWithDeadline<JsonObject>(
           session.client,
-          session.era === "2026-07-28" ? this.withModernMeta(request, options.peer) : request,
+          session.era === "2026-07-28" ? this.withMeta(request, options.peer) : request,
           AnyResultSchema,
           { timeoutMs: this.timeouts.callMs, signal: options.signal },
         ),

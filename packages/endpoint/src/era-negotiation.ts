@@ -1,0 +1,119 @@
+/**
+ * Connecting in `auto`: reuse the server's remembered era verdict (zero
+ * probe round trips); without one, probe once and remember the outcome.
+ * Two servers need a second process: one that exits on the unknown probe
+ * (rmcp-style; retried as legacy) and a modern-only one whose probe went
+ * unanswered because it started slowly (`npx` installing it), so
+ * `initialize` was refused (retried in the era it named). One that dies
+ * whatever it is sent is remembered as legacy: the next run starts it once.
+ */
+import { SdkError, SdkErrorCode, type PriorDiscovery } from "@modelcontextprotocol/client";
+import {
+  protocolFault,
+  type EraVerdict,
+  type EraVerdictStore,
+  type LegacyVerdictReason,
+  type ProtocolFault,
+  type ProtocolMode,
+} from "@indus/contract";
+import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
+import { probeOutcome } from "./era-verdict-expiry";
+import { loadVerdict, priorOf, saveVerdict, verdictOf } from "./era-verdicts";
+import type { Session } from "./session";
+
+/** One connect attempt at a time, over the config's transport. */
+export interface EraAttempts {
+  /** Connect in `mode` (from a `prior` verdict when given) on a fresh transport. */
+  attempt(mode: ProtocolMode, prior?: PriorDiscovery): Promise<Session>;
+  /** The stdio server of the latest attempt exited before it was ready, without being told to. */
+  diedOnItsOwn(): boolean;
+  /** Begin a retry on a fresh process; the function returned restores the first attempt's traces. */
+  beginRetry(): () => void;
+  /** The connect was cancelled (deadline or close). */
+  cancelled(): boolean;
+  /** How long `auto` waits for the `server/discover` probe. */
+  readonly probeMs: number;
+}
+
+/** Where `auto` remembers a server's era. */
+export interface EraMemory {
+  readonly store: EraVerdictStore;
+  readonly identity: string;
+}
+
+export async function connectAuto(attempts: EraAttempts, memory: EraMemory): Promise<Session> {
+  const { store, identity } = memory;
+  const verdict = await loadVerdict(store, identity);
+  if (verdict) {
+    try {
+      return await attempts.attempt("auto", priorOf(verdict));
+    } catch (error) {
+      // A stale verdict must not stick, but a legacy one outlives a server that merely
+      // dies at once: probing it again would only spawn it twice.
+      const keep = verdict.kind === "legacy" && attempts.diedOnItsOwn() && !isModernOnlyRefusal(error);
+      if (!keep) await store.forget(identity).catch(() => undefined);
+      // It moved to the 2026 era since: negotiate afresh now rather than fail this run.
+      if (!isModernOnlyRefusal(error) || attempts.cancelled()) throw error;
+    }
+  }
+  const { session, verdict: negotiated } = await negotiateEra(attempts, memory);
+  await saveVerdict(store, identity, negotiated);
+  return session;
+}
+
+interface Negotiated {
+  readonly session: Session;
+  readonly verdict: EraVerdict | undefined;
+}
+
+function negotiated(session: Session, reason: LegacyVerdictReason): Negotiated {
+  return { session, verdict: verdictOf(session.client, reason) };
+}
+
+/** The first connect in `auto`: probe, fall back (see the file comment). */
+async function negotiateEra(attempts: EraAttempts, memory: EraMemory): Promise<Negotiated> {
+  const probeStarted = Date.now();
+  try {
+    const session = await attempts.attempt("auto");
+    return negotiated(session, probeOutcome(Date.now() - probeStarted, attempts.probeMs));
+  } catch (error) {
+    if (isModernOnlyRefusal(error) && !attempts.cancelled()) {
+      return negotiated(await attempts.attempt("2026-07-28"), "answered");
+    }
+    if (!diedOnProbe(attempts, error) || attempts.cancelled()) throw error;
+    const restore = attempts.beginRetry();
+    try {
+      return negotiated(await attempts.attempt("auto", { kind: "legacy" }), "exited");
+    } catch (retryError) {
+      // It just dies: report the first attempt, as without the retry.
+      restore();
+      if (attempts.diedOnItsOwn() && !isModernOnlyRefusal(retryError)) {
+        await saveVerdict(memory.store, memory.identity, { kind: "legacy", storedAt: Date.now(), reason: "died" });
+      }
+      throw error;
+    }
+  }
+}
+
+/** The stdio server of this attempt exited during the `server/discover` probe. */
+function diedOnProbe(attempts: EraAttempts, error: unknown): boolean {
+  return (
+    attempts.diedOnItsOwn() &&
+    error instanceof SdkError &&
+    (error.code === SdkErrorCode.EraNegotiationFailed || error.code === SdkErrorCode.ConnectionClosed)
+  );
+}
+
+/** A modern-only server refused the revisions `mode` offered: say which era it speaks and what to change. */
+export function eraMismatch(server: string, mode: ProtocolMode, error: unknown): ProtocolFault {
+  const supported = (refusedRevisions(error) ?? []).join(", ");
+  const why =
+    mode === "legacy"
+      ? `its config pins protocol "legacy" (the 2025 initialize handshake); set protocol to "auto" or "2026-07-28"`
+      : `the client offered only 2025-era revisions`;
+  return protocolFault(
+    "protocol",
+    `server "${server}" speaks only MCP ${supported} (the stateless 2026 era), but ${why}`,
+    error,
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * A 2026-era request carries in `_meta` what the 2025 era set once per
+ * connection: its client's capabilities and the log level.
+ */
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
+import type { ClientHostHooks, LogLevel } from "@indus/contract";
+import { callCapabilities } from "./client-host";
+
+/**
+ * `request` with `peer`'s capabilities (within what the endpoint's `host`
+ * declared) and the log `level` in `_meta`; the request itself when there
+ * is neither.
+ */
+export function withModernMeta<R extends { params: Record<string, unknown> }>(
+  request: R,
+  peer: ClientHostHooks | undefined,
+  level: LogLevel | undefined,
+  host: ClientHostHooks | undefined,
+): R {
+  if (!peer && !level) return request;
+  const meta = {
+    ...(peer ? { [CLIENT_CAPABILITIES_META_KEY]: callCapabilities(peer, host) } : {}),
+    ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
+  };
+  return { ...request, params: { ...request.params, _meta: meta } };
+}

@@ -1,0 +1,68 @@
+/**
+ * The SDK `Client` of one session: how it negotiates the era, and the 2026
+ * era's `subscriptions/listen` stream that carries list changes there.
+ */
+import { Client, type McpSubscription } from "@modelcontextprotocol/client";
+import type { ClientHostHooks, ProtocolMode } from "@indus/contract";
+import type { ClientIdentity } from "./client-identity";
+import { clientCapabilities } from "./client-host";
+import type { EndpointTimeouts } from "./endpoint-options";
+
+/** How long `auto` waits for the `server/discover` probe. */
+export function probeMs(timeouts: EndpointTimeouts): number {
+  return Math.min(timeouts.eraProbeMs, timeouts.startupMs);
+}
+
+/** A client for `mode`; the era probe is capped in `auto` only. */
+export function newClient(
+  mode: ProtocolMode,
+  identity: ClientIdentity,
+  host: ClientHostHooks | undefined,
+  timeouts: EndpointTimeouts,
+): Client {
+  const startupMs = timeouts.startupMs;
+  return new Client(
+    { name: identity.name, version: identity.version },
+    {
+      capabilities: clientCapabilities(host),
+      versionNegotiation: {
+        mode: mode === "2026-07-28" ? { pin: mode } : mode,
+        // Pinned, silence is a slow start, not a legacy server: wait as long as startup may take.
+        probe: { timeoutMs: mode === "auto" ? probeMs(timeouts) : startupMs },
+      },
+      // We never call `listTools()`/`callTool()` (see `wire.ts`), so no schema is ever
+      // compiled; this skips building an Ajv instance per connection.
+      jsonSchemaValidator: {
+        getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
+      },
+    },
+  );
+}
+
+/**
+ * In the 2026 era list changes arrive only on a `subscriptions/listen`
+ * stream; open one for the lists the server says change (and the resources
+ * subscribed to). A server that refuses it still works, without change
+ * following.
+ */
+export async function listen(
+  client: Client,
+  resourceSubscriptions: readonly string[],
+  timeoutMs: number,
+): Promise<McpSubscription | undefined> {
+  const capabilities = client.getServerCapabilities();
+  const filter = {
+    ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+    ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    ...(capabilities?.resources?.subscribe && resourceSubscriptions.length > 0
+      ? { resourceSubscriptions: [...resourceSubscriptions] }
+      : {}),
+  };
+  if (Object.keys(filter).length === 0) return undefined;
+  try {
+    return await client.listen(filter, { timeout: timeoutMs });
+  } catch {
+    return undefined;
+  }
+}

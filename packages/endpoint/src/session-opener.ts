@@ -1,0 +1,314 @@
+/**
+ * Opening sessions for one server config: the transport it names (our own
+ * stdio process transport, Streamable HTTP with its legacy SSE fallback),
+ * the stored sign-in of an HTTP server, the era negotiation of `auto`
+ * (`era-negotiation.ts`) and the handshake, all within the startup deadline
+ * (`startup-deadline.ts`). Owns what a connect leaves behind: the latest
+ * stdio process (for fault details), the HTTP fetch and the OAuth provider.
+ */
+import { SdkError, SdkErrorCode, type PriorDiscovery, type Transport } from "@modelcontextprotocol/client";
+import {
+  SERVER_ID_PATTERN,
+  parseServerConfig,
+  protocolFault,
+  type HttpServerConfig,
+  type ProtocolMode,
+  type ServerConfig,
+  type TransportKind,
+} from "@indus/contract";
+import type { ClientIdentity } from "./client-identity";
+import { callScopedTransport, outsideCalls } from "./call-context";
+import {
+  DEFAULT_CLOSE_GRACE_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type EndpointOptions,
+  type EndpointTimeouts,
+} from "./endpoint-options";
+import { isModernOnlyRefusal } from "./era-mismatch";
+import { connectAuto, eraMismatch, type EraAttempts } from "./era-negotiation";
+import { processEraVerdicts, serverIdentity } from "./era-verdicts";
+import { authFailure, redeemSignIn } from "./http-auth";
+import { createHttpFetch, type HttpFetch } from "./http-fetch";
+import { createSseTransport, createStreamableTransport, isLegacyServerHint } from "./http-transports";
+import { StoredOAuthProvider } from "./oauth-provider";
+import { ProcessStdioTransport } from "./process-stdio-transport";
+import type { ResponseTooLargeError } from "./response-cap";
+import type { Session } from "./session";
+import { listen, newClient, probeMs } from "./session-client";
+import { connectWithin, type TrackTransport } from "./startup-deadline";
+import type { StderrTail } from "./stderr-tail";
+import { sanitizeToolLists } from "./tool-list-sanitizer";
+
+/** What the endpoint does with each new session and what its transports report. */
+export interface SessionPort {
+  /** Register the session's handlers (host hooks, notifications, close) before it connects. */
+  wire(session: Session): void;
+  /** Tools the transport-level sanitizer dropped, and why. */
+  dropped(issues: readonly string[]): void;
+  /** The resources subscribed to, for a 2026-era listen stream. */
+  resourceSubscriptions(): readonly string[];
+  /** An HTTP response over the size cap (see `response-cap.ts`). */
+  tooLarge(error: ResponseTooLargeError): void;
+}
+
+/** Everything an opener needs to know about its server. */
+export interface OpenerSetup {
+  readonly config: ServerConfig;
+  /** A transport that replaces the config's (in-process use, tests). */
+  readonly injected: Transport | undefined;
+  readonly options: EndpointOptions;
+  readonly timeouts: EndpointTimeouts;
+  readonly clientInfo: ClientIdentity;
+  readonly stderr: StderrTail;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class SessionOpener {
+  /** The stdio transport of the latest connect attempt, for its exit code and stdout garbage. */
+  lastStdio: ProcessStdioTransport | undefined;
+  /** For stdio servers: the spawned child's pid (and process group id). */
+  pid: number | undefined;
+  /** The stored sign-in of an HTTP server, when the embedder keeps sign-ins (`options.oauth`). */
+  oauth: StoredOAuthProvider | undefined;
+  private httpFetch: HttpFetch | undefined;
+  /** Cancels the connect in progress (closes its transport). */
+  private abortConnect: (() => void) | undefined;
+  /** Shutdowns of failed connect attempts; `drain()` waits for them. */
+  private readonly cleanups = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly setup: OpenerSetup,
+    private readonly port: SessionPort,
+  ) {}
+
+  /** Cancel the connect in progress, if any. */
+  abort(): void {
+    this.abortConnect?.();
+  }
+
+  /** Wait for failed attempts' shutdowns, then release the HTTP connection pool. */
+  async drain(): Promise<void> {
+    await Promise.all(this.cleanups);
+    await this.httpFetch?.close();
+  }
+
+  /** Connect and handshake within the startup deadline. */
+  async open(): Promise<Session> {
+    const { config: given, timeouts } = this.setup;
+    if (!SERVER_ID_PATTERN.test(given.id)) {
+      throw protocolFault("protocol", `server id "${given.id}" is invalid: it must match ${SERVER_ID_PATTERN.source}`);
+    }
+    // Configs built by hand skip the schema; check them here so a bad one faults, never crashes.
+    const parsed = parseServerConfig(given);
+    if (!parsed.ok) {
+      const issues = parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+      throw protocolFault("protocol", `server "${given.id}" has an invalid config: ${issues}`);
+    }
+    const config = parsed.value;
+    return connectWithin(timeouts.startupMs, (track, cancelled) => this.connectByConfig(config, track, cancelled), {
+      setAbort: (abort) => {
+        this.abortConnect = abort;
+      },
+      cleanup: (done) => this.cleanups.add(done),
+    });
+  }
+
+  /** Connect in the config's era (see `era-negotiation.ts` for `auto`). */
+  private async connectByConfig(
+    config: ServerConfig,
+    track: TrackTransport,
+    cancelled: () => boolean,
+  ): Promise<Session> {
+    const mode = config.protocol ?? "auto";
+    try {
+      if (this.setup.injected) return await this.handshake(track(this.setup.injected), config.transport, mode);
+      if (mode !== "auto") return await this.connectTransport(config, track, cancelled, mode);
+      const store = this.setup.options.eraVerdicts ?? processEraVerdicts;
+      return await connectAuto(this.eraAttempts(config, track, cancelled), {
+        store,
+        identity: serverIdentity(config),
+      });
+    } catch (error) {
+      if (isModernOnlyRefusal(error)) throw eraMismatch(config.id, mode, error);
+      throw error;
+    }
+  }
+
+  private eraAttempts(config: ServerConfig, track: TrackTransport, cancelled: () => boolean): EraAttempts {
+    return {
+      attempt: (mode, prior) => this.connectTransport(config, track, cancelled, mode, prior),
+      diedOnItsOwn: () => this.diedOnItsOwn(config),
+      beginRetry: () => {
+        const first = this.lastStdio;
+        const restoreTail = this.setup.stderr.reset();
+        return () => {
+          restoreTail();
+          this.lastStdio = first;
+        };
+      },
+      cancelled,
+      probeMs: probeMs(this.setup.timeouts),
+    };
+  }
+
+  /** The stdio server of the latest attempt exited before it was ready, without being told to. */
+  private diedOnItsOwn(config: ServerConfig): boolean {
+    return config.transport === "stdio" && this.lastStdio?.exitInfo !== undefined && !this.lastStdio.endedByHost;
+  }
+
+  private async connectTransport(
+    config: ServerConfig,
+    track: TrackTransport,
+    cancelled: () => boolean,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    if (cancelled()) throw new Error("closed while connecting");
+    switch (config.transport) {
+      case "stdio":
+        return this.connectStdio(config, track, mode, prior);
+      case "sse":
+        return this.connectHttp(config, "sse", track, "legacy");
+      case "streamable-http": {
+        try {
+          return await this.connectHttp(config, "streamable-http", track, mode, prior);
+        } catch (error) {
+          // A 4xx whose body refuses our revision is a modern-only server, not an SSE one.
+          if (!isLegacyServerHint(error) || isModernOnlyRefusal(error) || cancelled()) throw error;
+          try {
+            return await this.connectHttp(config, "sse", track, "legacy");
+          } catch (fallbackError) {
+            throw new Error(
+              `Streamable HTTP initialize failed (${errorText(error)}); legacy SSE fallback failed too (${errorText(fallbackError)})`,
+              { cause: fallbackError },
+            );
+          }
+        }
+      }
+    }
+  }
+
+  private connectStdio(
+    config: Extract<ServerConfig, { transport: "stdio" }>,
+    track: TrackTransport,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    const { options, stderr } = this.setup;
+    const transport = new ProcessStdioTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd: config.cwd,
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+      // Only the latest attempt's process speaks in the tail (an era retry starts afresh).
+      onStderr: (chunk) => {
+        if (this.lastStdio === transport) stderr.push(chunk);
+      },
+      onSpawn: (pid) => {
+        this.pid = pid;
+      },
+    });
+    this.lastStdio = transport;
+    const gone = transport.whenClosed().then(() => {
+      throw new SdkError(SdkErrorCode.ConnectionClosed, "the server closed the connection before it was ready");
+    });
+    gone.catch(() => undefined);
+    return Promise.race([this.handshake(track(transport), "stdio", mode, prior), gone]);
+  }
+
+  private http(): HttpFetch {
+    this.httpFetch ??= createHttpFetch({
+      bodyTimeoutMs: this.setup.options.httpBodyTimeoutMs ?? 0,
+      maxResponseBytes: this.setup.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      onTooLarge: (error) => this.port.tooLarge(error),
+    });
+    return this.httpFetch;
+  }
+
+  /** A Streamable HTTP transport with this server's fetch and sign-in. */
+  streamableTransport(url: string, headers: Readonly<Record<string, string>> | undefined): Transport {
+    return createStreamableTransport(url, headers, this.http().fetch, this.oauth);
+  }
+
+  private sseTransport(url: string, headers: Readonly<Record<string, string>> | undefined): Transport {
+    return createSseTransport(url, headers, this.http().fetch, this.oauth);
+  }
+
+  /**
+   * Connect over HTTP with the stored sign-in (read afresh, so a sign-in made
+   * meanwhile by another process counts). When the user has just signed in
+   * through the `authorize` step, the code is redeemed and the connect tried
+   * once more.
+   */
+  private async connectHttp(
+    config: HttpServerConfig,
+    kind: "sse" | "streamable-http",
+    track: TrackTransport,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    await this.loadSignIn(config);
+    const open = () =>
+      kind === "sse"
+        ? this.sseTransport(config.url, config.headers)
+        : this.streamableTransport(config.url, config.headers);
+    const transport = open();
+    try {
+      return await this.handshake(track(transport), kind, mode, prior);
+    } catch (error) {
+      if (!this.oauth || authFailure(error) === undefined || !(await redeemSignIn(transport, this.oauth))) throw error;
+      return this.handshake(track(open()), kind, mode, prior);
+    }
+  }
+
+  /** The OAuth provider for this server's stored sign-in, when the embedder keeps sign-ins. */
+  private async loadSignIn(config: HttpServerConfig): Promise<void> {
+    const oauth = this.setup.options.oauth;
+    if (!oauth) return;
+    this.oauth = await StoredOAuthProvider.load(config, {
+      store: oauth.store,
+      clientName: oauth.clientName ?? this.setup.clientInfo.name,
+      fetch: this.http().fetch,
+      ...(oauth.authorize ? { authorize: oauth.authorize } : {}),
+      ...(oauth.redirectUrl ? { redirectUrl: oauth.redirectUrl } : {}),
+      ...(oauth.refreshSkewMs === undefined ? {} : { refreshSkewMs: oauth.refreshSkewMs }),
+    });
+  }
+
+  /** Connect `transport` in `mode` (or from a `prior` verdict) and wire the session's notifications. */
+  async handshake(
+    transport: Transport,
+    kind: TransportKind,
+    mode: ProtocolMode,
+    prior?: PriorDiscovery,
+  ): Promise<Session> {
+    const { options, timeouts } = this.setup;
+    const client = newClient(mode, this.setup.clientInfo, options.host, timeouts);
+    const session: Session = { client, transport, kind, era: "legacy", retired: false };
+    this.port.wire(session);
+    const sanitized = sanitizeToolLists(
+      transport,
+      () => client.getProtocolEra() === "modern",
+      (issues) => this.port.dropped(issues),
+    );
+    // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
+    const scoped = options.host
+      ? callScopedTransport(sanitized, () => client.getProtocolEra() === "modern")
+      : sanitized;
+    await outsideCalls(() =>
+      client.connect(scoped, { timeout: timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) }),
+    );
+    if (client.getProtocolEra() === "modern") {
+      session.era = "2026-07-28";
+      session.subscription = await outsideCalls(() =>
+        listen(client, this.port.resourceSubscriptions(), timeouts.startupMs),
+      );
+    }
+    return session;
+  }
+}
