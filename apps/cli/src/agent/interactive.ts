@@ -255,7 +255,9 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   const signal = () => busy?.signal ?? idle.signal;
   bindHost(prepared, session, {
     terminal: {
-      ask: (question) => ask(question, signal(), false),
+      // A question its server withdrew leaves the prompt line as an interrupt would.
+      ask: (question, withdrawn) =>
+        ask(question, withdrawn === undefined ? signal() : AbortSignal.any([signal(), withdrawn]), false),
       print: (text) => view.line(text),
       style,
       width: Math.max(40, (out.columns ?? 100) - 2),

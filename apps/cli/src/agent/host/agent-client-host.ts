@@ -18,7 +18,7 @@ import { matchesAny } from "../permission";
 import { defaultsOnly, formFields } from "./form-fields";
 import { describeSampling, sample, samplingRequest, type SamplingModel } from "./sampling";
 import { SessionRoots } from "./session-roots";
-import { askForm, askSampling, askUrl, type TerminalPrompter } from "./terminal-form";
+import { askForm, askSampling, askUrl, withdrawable, type TerminalPrompter } from "./terminal-form";
 
 export interface HostPolicy {
   readonly cwd: string;
@@ -54,6 +54,10 @@ function rejected(message: string): ProtocolFault {
   return Object.assign(new ProtocolFault("protocol", message, { rpcCode: USER_REJECTED }), { code: USER_REJECTED });
 }
 
+function isAborted(signal: AbortSignal | undefined): signal is AbortSignal {
+  return signal?.aborted === true;
+}
+
 export class AgentClientHost {
   readonly roots: SessionRoots;
   private binding: HostBinding | undefined;
@@ -69,11 +73,23 @@ export class AgentClientHost {
     this.binding = binding;
   }
 
-  /** The capabilities every mounted server sees, and their handlers. */
+  /**
+   * The capabilities every mounted server sees, and their handlers. A request
+   * withdrawn (`signal`: the server cancelled it, or its call was cancelled)
+   * leaves the prompt line, or is never shown if it was still waiting its turn.
+   */
   hooks(): ClientHostHooks {
     return {
-      elicit: (server, params) => this.exclusive(() => this.presented(() => this.elicit(server, params))),
-      createMessage: (server, params) => this.exclusive(() => this.presented(() => this.createMessage(server, params))),
+      elicit: (server, params, signal) =>
+        this.exclusive(() =>
+          this.unlessWithdrawn(server, params.mode === "url" ? "url" : "form", signal, () =>
+            this.elicit(server, params, signal),
+          ),
+        ),
+      createMessage: (server, params, signal) =>
+        this.exclusive(() =>
+          this.unlessWithdrawn(server, "sampling", signal, () => this.createMessage(server, params, signal)),
+        ),
       listRoots: () => Promise.resolve(this.roots.list()),
       elicitModes: ["form", "url"],
     };
@@ -100,6 +116,42 @@ export class AgentClientHost {
     const next = this.presenting.then(run, run);
     this.presenting = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Runs a request unless it was withdrawn while waiting its turn; one
+   * withdrawn while shown ends with a line saying so (the server no longer
+   * waits for the answer, so whatever the user typed goes nowhere).
+   */
+  private async unlessWithdrawn<T>(
+    server: string,
+    request: "form" | "url" | "sampling",
+    signal: AbortSignal | undefined,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    if (signal?.aborted === true) throw this.withdrawn(server, request, signal, false);
+    const result = await this.presented(run);
+    // Read again: the signal may have aborted while the request was shown.
+    if (isAborted(signal)) throw this.withdrawn(server, request, signal, true);
+    return result;
+  }
+
+  private withdrawn(
+    server: string,
+    request: "form" | "url" | "sampling",
+    signal: AbortSignal,
+    shown: boolean,
+  ): ProtocolFault {
+    const reason = typeof signal.reason === "string" ? signal.reason : undefined;
+    if (shown) {
+      const terminal = this.binding?.terminal;
+      const what = request === "sampling" ? "its sampling request" : "its question";
+      terminal?.print(
+        `${terminal.style.yellow("◆")} ${terminal.style.bold(server)} withdrew ${what}${reason ? ` (${reason})` : ""}; nothing was sent`,
+      );
+    }
+    this.report(server, request, "cancel", "the server withdrew it");
+    return new ProtocolFault("protocol", `the request of ${server} was withdrawn`);
   }
 
   /** On a terminal, the whole request (question, answer, outcome line) sits between `begin` and `settled`. */
@@ -134,17 +186,17 @@ export class AgentClientHost {
     });
   }
 
-  private async elicit(server: string, params: JsonObject): Promise<ElicitationAnswer> {
+  private async elicit(server: string, params: JsonObject, withdrawn?: AbortSignal): Promise<ElicitationAnswer> {
     const mode = params.mode === "url" ? "url" : "form";
     const message = typeof params.message === "string" ? params.message : "";
     const binding = this.binding;
-    const terminal = binding?.terminal;
-    if (!terminal) return this.elicitUnattended(server, mode, message, params);
+    if (!binding?.terminal) return this.elicitUnattended(server, mode, message, params);
+    const terminal = withdrawable(binding.terminal, withdrawn);
     const answer =
       mode === "url"
         ? await askUrl(server, message, typeof params.url === "string" ? params.url : "", terminal, binding.openUrl)
         : await askForm(server, message, formFields(params.requestedSchema), terminal);
-    this.report(server, mode, answer.action);
+    if (withdrawn?.aborted !== true) this.report(server, mode, answer.action);
     return answer;
   }
 
@@ -182,7 +234,7 @@ export class AgentClientHost {
     return { action: "decline" };
   }
 
-  private async createMessage(server: string, params: JsonObject): Promise<JsonObject> {
+  private async createMessage(server: string, params: JsonObject, withdrawn?: AbortSignal): Promise<JsonObject> {
     const binding = this.binding;
     const request = samplingRequest(params);
     if ("error" in request) {
@@ -203,7 +255,9 @@ export class AgentClientHost {
     }
     if (binding.terminal && !preApproved) {
       const width = Math.max(40, binding.terminal.width - 12);
-      const answer = await askSampling(server, describeSampling(params, width), request.maxTokens, binding.terminal);
+      const terminal = withdrawable(binding.terminal, withdrawn);
+      const answer = await askSampling(server, describeSampling(params, width), request.maxTokens, terminal);
+      if (withdrawn?.aborted === true) return {};
       if (answer === "deny") {
         this.report(server, "sampling", "decline", "the user denied it");
         throw rejected("The user rejected the sampling request.");
@@ -211,11 +265,13 @@ export class AgentClientHost {
       if (answer === "always") this.sampleAlways.add(server);
     }
     try {
-      const answered = await sample(binding.model, request, binding.signal());
+      const signal = withdrawn === undefined ? binding.signal() : AbortSignal.any([binding.signal(), withdrawn]);
+      const answered = await sample(binding.model, request, signal);
       binding.countUsage(answered.usage);
       this.report(server, "sampling", "accept", undefined, answered.usage);
       return answered.result;
     } catch (error) {
+      if (withdrawn?.aborted === true) return {};
       const reason = error instanceof Error ? error.message : String(error);
       this.report(server, "sampling", "error", reason);
       throw new ProtocolFault("protocol", `The session's model failed to answer: ${reason}`);

@@ -10,8 +10,11 @@ import type { ElicitationAnswer, JsonValue } from "@indus/contract";
 import type { Style } from "../render";
 import { answerField, showValue, type FormField, type ParsedForm } from "./form-fields";
 
-/** One question on the prompt line; `undefined` when the user pressed Ctrl-C. */
-export type LineAsker = (question: string) => Promise<string | undefined>;
+/**
+ * One question on the prompt line; `undefined` when the user pressed Ctrl-C
+ * or `withdrawn` aborted (the question leaves the prompt line).
+ */
+export type LineAsker = (question: string, withdrawn?: AbortSignal) => Promise<string | undefined>;
 
 export interface TerminalPrompter {
   readonly ask: LineAsker;
@@ -23,6 +26,21 @@ export interface TerminalPrompter {
   begin?(): void;
   /** After it was answered (the idle prompt comes back). */
   settled?(): void;
+}
+
+/**
+ * `io` asking every question under `withdrawn`: once it aborts, the question
+ * on the prompt line is taken away and every later one is answered at once
+ * as if the user pressed Ctrl-C, so a form ends without a word from the user.
+ */
+export function withdrawable(io: TerminalPrompter, withdrawn: AbortSignal | undefined): TerminalPrompter {
+  if (withdrawn === undefined) return io;
+  return {
+    ask: (question) => (withdrawn.aborted ? Promise.resolve(undefined) : io.ask(question, withdrawn)),
+    print: (line) => io.print(line),
+    style: io.style,
+    width: io.width,
+  };
 }
 
 const CANCEL: ElicitationAnswer = { action: "cancel" };
