@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import { createServerEndpoint } from "@indus/endpoint";
 import { stdioServer, streamableHttpServer } from "@indus/contract";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { everythingRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(120_000);
+
+const FIXTURES = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures");
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -114,12 +117,56 @@ describe("indusr mcp serve", () => {
     expect(result.stderr).toContain("--session-prefix must be 1-32 visible ASCII characters");
   });
 
+  it("answers what a client sent while the mounted servers were still starting", async () => {
+    const slow = { command: process.execPath, args: [path.join(FIXTURES, "modern-server.mjs"), "delay=1500"] };
+    const config = writeConfig(sandbox.root, { slow });
+    const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", config], {
+      cwd: sandbox.cwd,
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    try {
+      // All at once, before the gateway can have booted (the server is silent for 1.5 s).
+      const lines = [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "early", version: "1" } },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ];
+      child.stdin!.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      const listed = await responseTo(child, 2);
+      expect(listed.result.tools.map((tool: { name: string }) => tool.name)).toContain("slow__echo");
+    } finally {
+      await stop(child);
+    }
+  });
+
   it("rejects contradictory transports", async () => {
     const result = await runCli(["mcp", "serve", "--stdio", "--http"], { sandbox });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("choose --stdio or --http, not both");
   });
 });
+
+/** The response to request `id` on a raw stdio child's stdout. */
+function responseTo(child: ChildProcess, id: number): Promise<{ result: { tools: { name: string }[] } }> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      for (const line of out.split("\n")) {
+        if (line.trim() === "") continue;
+        const message = JSON.parse(line) as { id?: number; result: { tools: { name: string }[] } };
+        if (message.id === id) resolve(message);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+}
 
 /** The endpoint URL `indusr mcp serve --http` announces on stderr once listening. */
 function servedUrl(child: ChildProcess): Promise<string> {

@@ -66,6 +66,8 @@ export class StdioHostTransport implements Transport {
     this.stdin.on("close", this.onInputEnded);
     this.stdin.on("error", this.onInputError);
     this.stdout.on("error", this.onOutputError);
+    // A stream paused by its owner (or unpiped) does not flow on a new 'data' listener alone.
+    this.stdin.resume();
     if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onInputEnded);
     return Promise.resolve();
   }

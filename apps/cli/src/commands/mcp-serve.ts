@@ -8,6 +8,7 @@
  * (elicitation, sampling, roots) go to the gateway's clients.
  */
 import { PassThrough } from "node:stream";
+import type { Readable } from "node:stream";
 import type { ProtocolFault } from "@indus/contract";
 import { nameClashOf } from "@indus/fleet";
 import { serveHttp, serveStdio } from "@indus/provider-host";
@@ -100,19 +101,27 @@ function portOf(value: string): number {
 /**
  * Stdin, read from the start: a client that hangs up while servers are still
  * connecting ends the gateway at once (nothing left behind), and what it sent
- * early waits in the buffer for the protocol.
+ * early waits in a buffer. Once booted, the protocol reads `process.stdin`
+ * itself, the early bytes put back in front (a pass-through stream in
+ * between would cost every message a stream hop).
  */
-function watchedStdin(): { stdin: PassThrough; booted(): void } {
-  const stdin = new PassThrough();
+function watchedStdin(): { take(): Readable } {
+  const early = new PassThrough();
   let booting = true;
   process.stdin.once("end", () => {
     if (booting) void endProcess(EXIT.ok);
   });
-  process.stdin.pipe(stdin);
+  process.stdin.pipe(early);
   return {
-    stdin,
-    booted: () => {
+    take: () => {
       booting = false;
+      // Ended while booting: what was sent, and the end, are in the buffer.
+      if (process.stdin.readableEnded) return early;
+      process.stdin.unpipe(early);
+      const chunks: Buffer[] = [];
+      for (let chunk: Buffer | null; (chunk = early.read() as Buffer | null) !== null;) chunks.push(chunk);
+      if (chunks.length > 0) process.stdin.unshift(Buffer.concat(chunks));
+      return process.stdin;
     },
   };
 }
@@ -167,11 +176,10 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
     }
     const running = await serveStdio(box, {
       info,
-      ...(input ? { stdin: input.stdin } : {}),
+      ...(input ? { stdin: input.take() } : {}),
       ...(instructions ? { instructions } : {}),
     });
     clientHost.bind(running.clientHooks);
-    input?.booted();
     await Promise.race([running.waiting(), whenSignalled()]);
     await running.cancel();
     return EXIT.ok;

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// The stdio gateway hop of the real gateway: one v2 client calling
+// server-everything's `echo` directly, and through `indusr mcp serve` (stdio,
+// server-everything mounted over stdio, `--names as-is --no-builtins`), in the
+// 2025 era and from a 2026-07-28 client; beside them a line relay (an extra
+// process that only passes lines: the floor no stdio gateway gets under).
+// Sequential calls in interleaved blocks, so load on a shared machine hits
+// every path alike. Prints p50/p99 per path, the hop ratio (gateway p50 /
+// direct p50; issue 11's bound: 2.0x), the floor, modern/legacy through the
+// gateway, and the CPU the spawned process spent per call (from /proc, Linux).
+// The provider host's own hop, without the CLI, is
+// packages/provider-host/bench/stdio-hop.mjs.
+//
+//   pnpm build && node bench/stdio-gateway.mjs     (full)
+//   BENCH_QUICK=1 node bench/stdio-gateway.mjs     (reduced; bench/ci.sh)
+//   BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const QUICK = process.env.BENCH_QUICK === "1";
+const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
+const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const LINE_RELAY = join(root, "packages", "provider-host", "bench", "line-relay.mjs");
+const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+
+const BLOCK = 10;
+const BLOCKS = QUICK ? 60 : 300;
+const WARMUP = QUICK ? 50 : 200;
+/** Issue 11's bound: gateway p50 at most this many times a direct call. */
+const HOP_BOUND = 2.0;
+
+if (!existsSync(INDUSR)) throw new Error(`build first: ${INDUSR} is missing (pnpm build)`);
+const work = mkdtempSync(join(tmpdir(), "indus-stdio-gateway-bench-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+const config = join(work, "mcp.json");
+writeFileSync(
+  config,
+  JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+);
+const GATEWAY = [
+  ...PROFILE,
+  INDUSR,
+  ...["mcp", "serve", "--names", "as-is", "--no-builtins", "--mcp", config, "--log-dir", join(work, "logs")],
+];
+
+async function connect(args, era) {
+  const client = new Client(
+    { name: "stdio-gateway-bench", version: "1.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: work, stderr: "ignore" });
+  await client.connect(transport);
+  if (era === "modern" && client.getProtocolEra() !== "modern") throw new Error("the client did not get 2026-07-28");
+  return { client, pid: transport.pid };
+}
+
+/** CPU time (user + system, ms) a process has used, or undefined off Linux. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function call(client, n) {
+  const started = performance.now();
+  const result = await client.request({
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: `m${n}` } },
+  });
+  const elapsed = performance.now() - started;
+  if (result.content?.[0]?.text !== `Echo: m${n}`) throw new Error(`unexpected result ${JSON.stringify(result)}`);
+  return elapsed;
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const path = async (name, args, era) => ({ name, ...(await connect(args, era)), samples: [], cpu: 0 });
+const paths = [
+  await path("direct (2025 era)", [EVERYTHING, "stdio"], "legacy"),
+  await path("indusr mcp serve (2025 era)", GATEWAY, "legacy"),
+  await path("indusr mcp serve (2026-07-28)", GATEWAY, "modern"),
+  await path("line relay (floor)", [LINE_RELAY], "legacy"),
+];
+const [direct, legacy, modern, relay] = paths;
+
+for (const each of paths) for (let n = 0; n < WARMUP; n++) await call(each.client, n);
+for (let block = 0; block < BLOCKS; block++) {
+  for (const each of paths) {
+    const before = cpuMs(each.pid);
+    for (let n = 0; n < BLOCK; n++) each.samples.push(await call(each.client, n));
+    const after = cpuMs(each.pid);
+    if (before !== undefined && after !== undefined) each.cpu += after - before;
+  }
+}
+// A CPU profile is written on a clean exit only: end the gateways by closing their stdin.
+for (const each of paths) await each.client.close();
+
+const p50 = {};
+console.log(`stdio gateway hop, ${BLOCKS * BLOCK} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}`);
+console.log("path                              p50 ms   p99 ms   CPU us/call (the process the client spawned)");
+for (const each of paths) {
+  const sorted = [...each.samples].sort((a, b) => a - b);
+  p50[each.name] = percentile(sorted, 50);
+  const cpu = ((each.cpu * 1000) / each.samples.length).toFixed(0);
+  console.log(
+    `${each.name.padEnd(32)} ${percentile(sorted, 50).toFixed(3).padStart(7)}  ${percentile(sorted, 99).toFixed(3).padStart(7)}  ${cpu.padStart(6)}`,
+  );
+}
+const ratio = (a, b) => (p50[a.name] / p50[b.name]).toFixed(2);
+console.log(
+  `hop ratio (indusr p50 / direct p50, 2025 era): ${ratio(legacy, direct)}x (bound ${HOP_BOUND.toFixed(1)}x)`,
+);
+console.log(`hop ratio (indusr p50 / direct p50, 2026-07-28 client): ${ratio(modern, direct)}x`);
+console.log(`floor (line relay p50 / direct p50): ${ratio(relay, direct)}x`);
+console.log(`modern / legacy p50 through the gateway: ${ratio(modern, legacy)}x`);
+process.exit(0);
