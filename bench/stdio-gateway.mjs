@@ -14,6 +14,9 @@
 //   pnpm build && node bench/stdio-gateway.mjs     (full)
 //   BENCH_QUICK=1 node bench/stdio-gateway.mjs     (reduced; bench/ci.sh)
 //   BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there.
+//   BENCH_TRACE=1: also prints the gateway's own part of a call (T1: client's
+//   line read -> upstream written; T2: upstream's line read -> client written;
+//   see bench/hop-trace.mjs), beside the line relay's.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -30,6 +33,8 @@ const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const LINE_RELAY = join(root, "packages", "provider-host", "bench", "line-relay.mjs");
 const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+const TRACE = process.env.BENCH_TRACE === "1";
+const HOP_TRACE = join(root, "bench", "hop-trace.mjs");
 
 const BLOCK = 10;
 const BLOCKS = QUICK ? 60 : 300;
@@ -51,12 +56,21 @@ const GATEWAY = [
   ...["mcp", "serve", "--names", "as-is", "--no-builtins", "--mcp", config, "--log-dir", join(work, "logs")],
 ];
 
-async function connect(args, era) {
+/** Under BENCH_TRACE, a spawned process's p50 T1/T2 go to this file (read after it exits). */
+const traceFile = (name) => join(work, `trace-${name.replace(/\W+/g, "-")}.json`);
+
+async function connect(name, args, era) {
   const client = new Client(
     { name: "stdio-gateway-bench", version: "1.0.0" },
     era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
   );
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: work, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: TRACE && name !== "direct" ? ["--import", HOP_TRACE, ...args] : args,
+    cwd: work,
+    stderr: "ignore",
+    ...(TRACE ? { env: { ...process.env, HOP_TRACE_FILE: traceFile(name) } } : {}),
+  });
   await client.connect(transport);
   if (era === "modern" && client.getProtocolEra() !== "modern") throw new Error("the client did not get 2026-07-28");
   return { client, pid: transport.pid };
@@ -87,9 +101,9 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const path = async (name, args, era) => ({ name, ...(await connect(args, era)), samples: [], cpu: 0 });
+const path = async (name, args, era) => ({ name, ...(await connect(name, args, era)), samples: [], cpu: 0 });
 const paths = [
-  await path("direct (2025 era)", [EVERYTHING, "stdio"], "legacy"),
+  await path("direct", [EVERYTHING, "stdio"], "legacy"),
   await path("indusr mcp serve (2025 era)", GATEWAY, "legacy"),
   await path("indusr mcp serve (2026-07-28)", GATEWAY, "modern"),
   await path("line relay (floor)", [LINE_RELAY], "legacy"),
@@ -107,6 +121,14 @@ for (let block = 0; block < BLOCKS; block++) {
 }
 // A CPU profile is written on a clean exit only: end the gateways by closing their stdin.
 for (const each of paths) await each.client.close();
+/** The processes write their trace on exit, a moment after their stdin closed. */
+const traceOf = async (name) => {
+  for (let tries = 0; tries < 50; tries++) {
+    if (existsSync(traceFile(name))) return JSON.parse(readFileSync(traceFile(name), "utf8"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+};
 
 const p50 = {};
 console.log(`stdio gateway hop, ${BLOCKS * BLOCK} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}`);
@@ -126,4 +148,16 @@ console.log(
 console.log(`hop ratio (indusr p50 / direct p50, 2026-07-28 client): ${ratio(modern, direct)}x`);
 console.log(`floor (line relay p50 / direct p50): ${ratio(relay, direct)}x`);
 console.log(`modern / legacy p50 through the gateway: ${ratio(modern, legacy)}x`);
+if (TRACE) {
+  console.log(
+    "own part of a call (p50 us): T1 client line read -> upstream written, T2 upstream line read -> client written",
+  );
+  for (const each of [legacy, modern, relay]) {
+    const trace = await traceOf(each.name);
+    if (trace)
+      console.log(
+        `  ${each.name.padEnd(32)} T1 ${trace.t1.toFixed(1).padStart(6)}  T2 ${trace.t2.toFixed(1).padStart(6)}`,
+      );
+  }
+}
 process.exit(0);
