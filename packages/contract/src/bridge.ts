@@ -5,7 +5,8 @@
  * MCP SDK stays behind `@indus/endpoint` and a test double can stand in.
  */
 import type { ProtocolFault } from "./fault";
-import type { CallLogs, GatewayCallOptions, GatewayChange, LogLevel } from "./gateway";
+import type { CallLogs, LogLevel } from "./call-logs";
+import type { GatewayCallOptions, GatewayChange } from "./gateway";
 import type { ClientHostHooks } from "./client-host";
 import type { JsonObject } from "./json";
 import type { EndpointPhase } from "./phase";

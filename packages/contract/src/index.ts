@@ -45,8 +45,9 @@ export type { EraVerdict, EraVerdictStore, LegacyVerdictReason, ProtocolEra, Pro
 export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
-export { LOG_LEVELS } from "./gateway";
-export type { CallLogs, GatewayCallOptions, GatewayCatalog, GatewayChange, LogLevel, ServerLogEntry } from "./gateway";
+export { LOG_LEVELS } from "./call-logs";
+export type { CallLogs, LogLevel } from "./call-logs";
+export type { GatewayCallOptions, GatewayCatalog, GatewayChange, ServerLogEntry } from "./gateway";
 export type {
   InvokeOptions,
   McpEndpoint,

@@ -5,7 +5,7 @@
  */
 import type { JsonObject, JsonValue } from "./json";
 import type { ClientHostHooks } from "./client-host";
-import type { CallLogs } from "./gateway";
+import type { CallLogs } from "./call-logs";
 
 /** One request from the model to run a tool. */
 export interface ToolCall {
