@@ -4,42 +4,29 @@
  * and a remembered verdict that went stale. Spawns are counted by the
  * fixtures themselves (they append their pid to a file).
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { EraVerdict, EraVerdictStore, ServerConfig } from "@indus/contract";
-import { createServerEndpoint, fileEraVerdictStore, type EndpointOptions } from "@indus/endpoint";
+import type { EraVerdict, EraVerdictStore } from "@indus/contract";
+import { fileEraVerdictStore } from "@indus/endpoint";
+import { runOnce, spawnCount } from "./helpers/era-runs";
 import { fixture } from "./helpers/servers";
 
 jest.setTimeout(40_000);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "era-recovery-"));
-const spawns = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").length : 0);
 const verdicts = (file: string) => Object.values(JSON.parse(readFileSync(file, "utf8")) as object);
-
-/** One run: open, then close; resolves with the era, or the fault's kind. */
-async function run(config: ServerConfig, options: EndpointOptions): Promise<string> {
-  const endpoint = createServerEndpoint(config, undefined, options);
-  try {
-    await endpoint.open();
-    return endpoint.era ?? "none";
-  } catch (error) {
-    return `fault ${(error as { kind?: string }).kind ?? "?"}`;
-  } finally {
-    await endpoint.close();
-  }
-}
 
 it("a server that dies at once is spawned twice on its first run only, then once per run", async () => {
   const log = path.join(dir, "dies-spawns");
   const file = path.join(dir, "verdicts-dies.json");
   const config = fixture("dies", "exit-at-once.mjs", [log]);
-  expect(await run(config, { eraVerdicts: fileEraVerdictStore(file) })).toMatch(/^fault /);
-  expect(spawns(log)).toBe(2); // the probe, then once more as legacy
+  expect(await runOnce(config, { eraVerdicts: fileEraVerdictStore(file) })).toMatch(/^fault /);
+  expect(spawnCount(log)).toBe(2); // the probe, then once more as legacy
   expect(verdicts(file)).toEqual([expect.objectContaining({ kind: "legacy", reason: "died" })]);
   for (let next = 1; next <= 2; next += 1) {
-    expect(await run(config, { eraVerdicts: fileEraVerdictStore(file) })).toMatch(/^fault /);
-    expect(spawns(log)).toBe(2 + next);
+    expect(await runOnce(config, { eraVerdicts: fileEraVerdictStore(file) })).toMatch(/^fault /);
+    expect(spawnCount(log)).toBe(2 + next);
   }
   expect(verdicts(file)).toEqual([expect.objectContaining({ kind: "legacy" })]);
 });
@@ -49,11 +36,11 @@ it("a modern-only server too slow to answer the probe still connects in its era,
   const file = path.join(dir, "verdicts-slow.json");
   const config = fixture("slow", "modern-server.mjs", ["delay=1200", `spawnlog=${log}`]);
   const options = { eraVerdicts: fileEraVerdictStore(file), timeouts: { eraProbeMs: 400 } };
-  expect(await run(config, options)).toBe("2026-07-28");
-  expect(spawns(log)).toBe(2); // silence read as legacy; `initialize` refused; again in 2026-07-28
+  expect(await runOnce(config, options)).toBe("2026-07-28");
+  expect(spawnCount(log)).toBe(2); // silence read as legacy; `initialize` refused; again in 2026-07-28
   expect(verdicts(file)).toEqual([expect.objectContaining({ kind: "modern" })]);
-  expect(await run(config, options)).toBe("2026-07-28");
-  expect(spawns(log)).toBe(3);
+  expect(await runOnce(config, options)).toBe("2026-07-28");
+  expect(spawnCount(log)).toBe(3);
 });
 
 it("a stale legacy verdict for a server now modern-only is renegotiated in the same run", async () => {
@@ -66,7 +53,7 @@ it("a stale legacy verdict for a server now modern-only is renegotiated in the s
     save: (_identity, verdict) => Promise.resolve(void saved.push(verdict)),
     forget: () => Promise.resolve(),
   };
-  expect(await run(config, { eraVerdicts: store })).toBe("2026-07-28");
-  expect(spawns(log)).toBe(2); // `initialize` refused, then negotiated afresh
+  expect(await runOnce(config, { eraVerdicts: store })).toBe("2026-07-28");
+  expect(spawnCount(log)).toBe(2); // `initialize` refused, then negotiated afresh
   expect(saved).toEqual([expect.objectContaining({ kind: "modern" })]);
 });

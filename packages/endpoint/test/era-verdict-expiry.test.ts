@@ -5,19 +5,19 @@
  * an older `storedAt` into the state file, as a day-old run would have left
  * it; spawns are counted by the fixtures themselves.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { EraVerdict, ServerConfig } from "@indus/contract";
-import { createServerEndpoint, fileEraVerdictStore, type EndpointOptions } from "@indus/endpoint";
+import { fileEraVerdictStore, type EndpointOptions } from "@indus/endpoint";
 import { isVerdictTrusted, probeOutcome } from "../src/era-verdict-expiry";
+import { runOnce, spawnCount } from "./helpers/era-runs";
 import { fixture, tiny } from "./helpers/servers";
 
 jest.setTimeout(40_000);
 
 const HOUR_MS = 3_600_000;
 const dir = mkdtempSync(path.join(os.tmpdir(), "era-expiry-"));
-const spawns = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").length : 0);
 const readVerdicts = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Record<string, EraVerdict>;
 const theVerdict = (file: string) => Object.values(readVerdicts(file))[0];
 
@@ -29,18 +29,9 @@ function rewrite(file: string, edit: (verdict: EraVerdict) => object): void {
 }
 const agedBy = (ms: number) => (verdict: EraVerdict) => ({ ...verdict, storedAt: verdict.storedAt - ms });
 
-/** One run: open, then close; resolves with the era, or the fault's kind. */
-async function run(config: ServerConfig, file: string, options: EndpointOptions = {}): Promise<string> {
-  const endpoint = createServerEndpoint(config, undefined, { eraVerdicts: fileEraVerdictStore(file), ...options });
-  try {
-    await endpoint.open();
-    return endpoint.era ?? "none";
-  } catch (error) {
-    return `fault ${(error as { kind?: string }).kind ?? "?"}`;
-  } finally {
-    await endpoint.close();
-  }
-}
+/** One run with its verdicts in `file`. */
+const run = (config: ServerConfig, file: string, options: EndpointOptions = {}) =>
+  runOnce(config, { eraVerdicts: fileEraVerdictStore(file), ...options });
 
 it("a both-eras server whose probe went unanswered is legacy for a day, then re-probed into the 2026 era", async () => {
   const file = path.join(dir, "slow.json");
@@ -62,11 +53,11 @@ it("a server that exits on the unknown probe keeps its legacy verdict however ol
   const file = path.join(dir, "rmcp.json");
   const config = fixture("rmcp", "rmcp-style-server.mjs", [log]);
   expect(await run(config, file)).toBe("legacy");
-  expect(spawns(log)).toBe(2); // the probe kills it; once more as legacy
+  expect(spawnCount(log)).toBe(2); // the probe kills it; once more as legacy
   expect(theVerdict(file)).toEqual(expect.objectContaining({ kind: "legacy", reason: "exited" }));
   rewrite(file, (verdict) => ({ ...verdict, storedAt: 0 }));
   expect(await run(config, file)).toBe("legacy");
-  expect(spawns(log)).toBe(3);
+  expect(spawnCount(log)).toBe(3);
 });
 
 it("a 2025 server that answered the probe is re-checked after a week, not before", async () => {
@@ -93,10 +84,10 @@ it("verdict files written before reasons existed still load; their legacy verdic
   const { reason: _dropped, ...withoutReason } = theVerdict(file) as EraVerdict & { reason?: string };
   rewrite(file, () => ({ ...withoutReason, storedAt: Date.now() - HOUR_MS }));
   expect(await run(config, file)).toBe("legacy");
-  expect(spawns(log)).toBe(3); // the old verdict was used: one spawn
+  expect(spawnCount(log)).toBe(3); // the old verdict was used: one spawn
   rewrite(file, agedBy(24 * HOUR_MS));
   expect(await run(config, file)).toBe("legacy");
-  expect(spawns(log)).toBe(5); // expired: probed (and killed) once more
+  expect(spawnCount(log)).toBe(5); // expired: probed (and killed) once more
   expect(theVerdict(file)).toEqual(expect.objectContaining({ reason: "exited" }));
 });
 
