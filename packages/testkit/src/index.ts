@@ -11,3 +11,4 @@ export * from "./everything-http";
 export * from "./http-servers";
 export * from "./oauth-fixture";
 export * from "./relay";
+export * from "./readme-example";

@@ -6,53 +6,28 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, alive, removeBinSnapshot, startAgent, waitUntil, type AgentSandbox } from "./support/agent-cli";
+import { callTool, say } from "./fake-model/fake-model-server";
+import { alive, startAgent, waitUntil } from "./support/agent-cli";
+import { modelArgs, useAgentTest } from "./support/agent-test";
 
 jest.setTimeout(60_000);
 
 const STUBBORN = path.join(__dirname, "..", "fixtures", "stubborn-server.mjs");
 const CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
+const t = useAgentTest();
 
 async function signalAgent(phase: "start-up" | "call", signal: keyof typeof CODES): Promise<void> {
-  fake = await startFakeModel({ script: [callTool("stubborn__hang", {}), say("never reached")] });
+  const fake = await t.model([callTool("stubborn__hang", {}), say("never reached")]);
   const row = {
     command: process.execPath,
-    args: [STUBBORN, `dir=${sandbox.root}`, "name=stubborn", ...(phase === "start-up" ? ["init-delay=20000"] : [])],
+    args: [STUBBORN, `dir=${t.sandbox.root}`, "name=stubborn", ...(phase === "start-up" ? ["init-delay=20000"] : [])],
   };
-  const mcp = sandbox.mcpConfig({ stubborn: row });
-  const agent = startAgent(
-    [
-      "-p",
-      "call it",
-      "--mcp",
-      mcp,
-      "--allow",
-      "stubborn__hang",
-      "--provider",
-      "openai",
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      "fake-model",
-    ],
-    sandbox,
-  );
-  const marker = path.join(sandbox.root, phase === "start-up" ? "stubborn.initialize" : "stubborn.called");
+  const mcp = t.sandbox.mcpConfig({ stubborn: row });
+  const agent = startAgent(["-p", "call it", "--mcp", mcp, "--allow", "stubborn__hang", ...modelArgs(fake)], t.sandbox);
+  const marker = path.join(t.sandbox.root, phase === "start-up" ? "stubborn.initialize" : "stubborn.called");
   await waitUntil(() => fs.existsSync(marker), 30_000, marker);
-  const pids = fs.readFileSync(path.join(sandbox.root, "stubborn.pids"), "utf8").trim().split(" ").map(Number);
+  const pids = fs.readFileSync(path.join(t.sandbox.root, "stubborn.pids"), "utf8").trim().split(" ").map(Number);
   const sent = Date.now();
   agent.child.kill(signal);
   const done = await agent.done;

@@ -6,66 +6,21 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import {
-  callTool,
-  fail,
-  lastToolResults,
-  rateLimited,
-  say,
-  startFakeModel,
-  type FakeModelServer,
-  type Protocol,
-  type Step,
-} from "./fake-model/fake-model-server";
-import {
-  agentSandbox,
-  alive,
-  crashyServer,
-  events,
-  everythingServer,
-  runAgent,
-  startAgent,
-  waitUntil,
-  removeBinSnapshot,
-  type AgentSandbox,
-} from "./support/agent-cli";
+import { callTool, fail, lastToolResults, rateLimited, say, type Protocol } from "./fake-model/fake-model-server";
+import { alive, crashyServer, events, everythingServer, runAgent, startAgent, waitUntil } from "./support/agent-cli";
+import { modelArgs, useAgentTest } from "./support/agent-test";
 
 jest.setTimeout(120_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
-
-async function model(script: Step[]): Promise<FakeModelServer> {
-  fake = await startFakeModel({ script });
-  return fake;
-}
-
-const modelArgs = (server: FakeModelServer, protocol: Protocol = "openai") => [
-  "--provider",
-  protocol,
-  "--base-url",
-  server.baseUrl,
-  "--model",
-  protocol === "anthropic" ? "claude-test" : "fake-model",
-];
+const t = useAgentTest();
 
 describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
   test("the model calls everything__echo on a mounted server-everything, gets the result, and answers", async () => {
-    const server = await model([
+    const server = await t.model([
       callTool("everything__echo", { message: "hello from the model" }, { text: "Let me try the echo tool." }),
       (request) => say(`The server answered: ${lastToolResults(request)[0]?.text}`),
     ]);
-    const mcp = sandbox.mcpConfig({ everything: everythingServer });
+    const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
     const r = await runAgent(
       [
         "-p",
@@ -78,7 +33,7 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
         "stream-json",
         ...modelArgs(server, protocol),
       ],
-      sandbox,
+      t.sandbox,
     );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -108,21 +63,21 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
     expect(first.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["read", "bash", "everything__echo"]));
     // And the whole session is on disk.
     const transcript = String(all.at(-1)!.transcript);
-    expect(transcript.startsWith(sandbox.sessions)).toBe(true);
+    expect(transcript.startsWith(t.sandbox.sessions)).toBe(true);
     expect(fs.readFileSync(transcript, "utf8")).toContain("Echo: hello from the model");
   });
 });
 
 test("a mutating call is refused without --allow, and runs with a matching --allow", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("write", { path: "out.txt", content: "written\n" }),
     callTool("everything__toggle-simulated-logging", {}),
     (request) => say(`Results: ${lastToolResults(request)[0]?.text.slice(0, 40)}`),
   ]);
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
-  const refused = await runAgent(["-p", "write out.txt", "--mcp", mcp, ...modelArgs(server)], sandbox);
+  const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
+  const refused = await runAgent(["-p", "write out.txt", "--mcp", mcp, ...modelArgs(server)], t.sandbox);
   expect(refused.code).toBe(0);
-  expect(fs.existsSync(path.join(sandbox.cwd, "out.txt"))).toBe(false);
+  expect(fs.existsSync(path.join(t.sandbox.cwd, "out.txt"))).toBe(false);
   expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(
     /^Refused: `write` is not known to be read-only.*--allow write or --yes/,
   );
@@ -137,15 +92,15 @@ test("a mutating call is refused without --allow, and runs with a matching --all
   );
   const allowed = await runAgent(
     ["-p", "write out.txt", "--mcp", mcp, "--allow", "write,everything__*", ...modelArgs(server)],
-    sandbox,
+    t.sandbox,
   );
   expect(allowed.code).toBe(0);
-  expect(fs.readFileSync(path.join(sandbox.cwd, "out.txt"), "utf8")).toBe("written\n");
+  expect(fs.readFileSync(path.join(t.sandbox.cwd, "out.txt"), "utf8")).toBe("written\n");
   expect(lastToolResults(server.requests[5]!)[0]!.text).not.toMatch(/^Refused/);
 });
 
 test("plan mode blocks write even when write is allowed; the proposed plan is saved", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("enter_plan_mode", {}),
     callTool("write", { path: "planned.txt", content: "x" }),
     callTool("exit_plan_mode", { plan: "# Create planned.txt\n\n1. write it" }),
@@ -154,7 +109,7 @@ test("plan mode blocks write even when write is allowed; the proposed plan is sa
   ]);
   const planned = await runAgent(
     ["-p", "plan it", "--allow", "write", "--output-format", "stream-json", ...modelArgs(server)],
-    sandbox,
+    t.sandbox,
   );
   expect(planned.code).toBe(0);
   expect(lastToolResults(server.requests[1]!)[0]!.text).toContain("Plan mode is ON");
@@ -163,19 +118,19 @@ test("plan mode blocks write even when write is allowed; the proposed plan is sa
     "Nobody can approve plans in this non-interactive session",
   );
   expect(lastToolResults(server.requests[4]!)[0]!.text).toMatch(/^Refused: plan mode is on/);
-  expect(fs.existsSync(path.join(sandbox.cwd, "planned.txt"))).toBe(false);
+  expect(fs.existsSync(path.join(t.sandbox.cwd, "planned.txt"))).toBe(false);
   const plan = events(planned.stdout).find((e) => e.type === "plan_mode" && e.planFile !== undefined)!;
   expect(String(plan.planFile)).toMatch(/\/plans\/[0-9a-z]+-create-planned-txt\.md$/);
   expect(fs.readFileSync(String(plan.planFile), "utf8")).toContain("1. write it");
 });
 
 test("Ctrl-C (SIGINT) mid-tool cancels the tool and kills its process group", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
     say("never reached"),
   ]);
-  const pidFile = path.join(sandbox.cwd, "sleep.pid");
-  const agent = startAgent(["-p", "sleep a while", "--allow", "bash", ...modelArgs(server)], sandbox);
+  const pidFile = path.join(t.sandbox.cwd, "sleep.pid");
+  const agent = startAgent(["-p", "sleep a while", "--allow", "bash", ...modelArgs(server)], t.sandbox);
   await waitUntil(
     () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
     60_000,
@@ -191,12 +146,12 @@ test("Ctrl-C (SIGINT) mid-tool cancels the tool and kills its process group", as
 });
 
 test("a server that crashes mid-turn becomes a tool error the model sees, and the session goes on", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("crashy__crash", {}),
     callTool("everything__echo", { message: "still here" }),
     (request) => say(`Recovered: ${lastToolResults(request)[0]?.text}`),
   ]);
-  const mcp = sandbox.mcpConfig({ crashy: crashyServer, everything: everythingServer });
+  const mcp = t.sandbox.mcpConfig({ crashy: crashyServer, everything: everythingServer });
   const r = await runAgent(
     [
       "-p",
@@ -209,7 +164,7 @@ test("a server that crashes mid-turn becomes a tool error the model sees, and th
       "stream-json",
       ...modelArgs(server, "anthropic"),
     ],
-    sandbox,
+    t.sandbox,
   );
   expect(r.code).toBe(0);
   const crash = lastToolResults(server.requests[1]!)[0]!;
@@ -222,12 +177,15 @@ test("a server that crashes mid-turn becomes a tool error the model sees, and th
 });
 
 test("a server that fails to start is reported in session_start and the session goes on", async () => {
-  const server = await model([say("fine without it")]);
-  const mcp = sandbox.mcpConfig({
-    ghost: { command: path.join(sandbox.root, "no-such-binary") },
+  const server = await t.model([say("fine without it")]);
+  const mcp = t.sandbox.mcpConfig({
+    ghost: { command: path.join(t.sandbox.root, "no-such-binary") },
     everything: everythingServer,
   });
-  const r = await runAgent(["-p", "hi", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server)], sandbox);
+  const r = await runAgent(
+    ["-p", "hi", "--mcp", mcp, "--output-format", "stream-json", ...modelArgs(server)],
+    t.sandbox,
+  );
   expect(r.code).toBe(0);
   const start = events(r.stdout)[0]!;
   const servers = start.servers as { id: string; phase: string; fault?: { kind: string; message: string } }[];
@@ -239,16 +197,16 @@ test("a server that fails to start is reported in session_start and the session 
 });
 
 test("no key, or a provider that is not there: a clear error and no server is started", async () => {
-  const marker = path.join(sandbox.root, "started");
-  const mcp = sandbox.mcpConfig({ probe: { command: "sh", args: ["-c", `touch ${marker}; sleep 30`] } });
-  const noKey = await runAgent(["-p", "hi", "--mcp", mcp], sandbox);
+  const marker = path.join(t.sandbox.root, "started");
+  const mcp = t.sandbox.mcpConfig({ probe: { command: "sh", args: ["-c", `touch ${marker}; sleep 30`] } });
+  const noKey = await runAgent(["-p", "hi", "--mcp", mcp], t.sandbox);
   expect(noKey.code).toBe(1);
   expect(noKey.stderr).toMatch(/^indusr: no API key: set OPENAI_API_KEY/);
   expect(fs.existsSync(marker)).toBe(false);
 
   const gone = await runAgent(
     ["-p", "hi", "--no-tools", "--base-url", "http://127.0.0.1:9/v1", "--model", "m"],
-    sandbox,
+    t.sandbox,
   );
   expect(gone.code).toBe(1);
   expect(gone.stderr).toContain("cannot reach the OpenAI-compatible API at http://127.0.0.1:9/v1");
@@ -256,7 +214,7 @@ test("no key, or a provider that is not there: a clear error and no server is st
 
 test("a flooding result is capped, and the model pages the saved whole with read", async () => {
   let saved = "";
-  const server = await model([
+  const server = await t.model([
     callTool("crashy__flood", { lines: 20000 }),
     (request) => {
       const seen = lastToolResults(request)[0]!.text;
@@ -265,16 +223,16 @@ test("a flooding result is capped, and the model pages the saved whole with read
     },
     (request) => say(`Tail: ${lastToolResults(request)[0]?.text}`),
   ]);
-  const mcp = sandbox.mcpConfig({ crashy: crashyServer });
+  const mcp = t.sandbox.mcpConfig({ crashy: crashyServer });
   const r = await runAgent(
     ["-p", "flood", "--mcp", mcp, "--allow", "crashy__flood", "--output-format", "stream-json", ...modelArgs(server)],
-    sandbox,
+    t.sandbox,
   );
   expect(r.code).toBe(0);
   const capped = events(r.stdout).find((e) => e.type === "tool_result" && e.name === "crashy__flood")!;
   expect(capped.capped).toEqual({ totalChars: expect.any(Number), file: saved });
   expect((capped.content as string).length).toBeLessThan(40_000);
-  expect(saved.startsWith(sandbox.sessions)).toBe(true);
+  expect(saved.startsWith(t.sandbox.sessions)).toBe(true);
   expect(fs.readFileSync(saved, "utf8").split("\n")).toHaveLength(20000);
   const tail = lastToolResults(server.requests[2]!)[0]!.text;
   expect(tail).toContain("flood line 19999");
@@ -282,28 +240,28 @@ test("a flooding result is capped, and the model pages the saved whole with read
 });
 
 test("a rate limit is retried after retry-after; a model that keeps failing ends the run with exit 1", async () => {
-  const server = await model([rateLimited(1), say("made it")]);
-  const ok = await runAgent(["-p", "hi", "--no-tools", ...modelArgs(server, "anthropic")], sandbox);
+  const server = await t.model([rateLimited(1), say("made it")]);
+  const ok = await runAgent(["-p", "hi", "--no-tools", ...modelArgs(server, "anthropic")], t.sandbox);
   expect(ok.code).toBe(0);
   expect(ok.stdout).toBe("made it\n");
   expect(server.requests).toHaveLength(2);
 
   server.push(fail(503, "overloaded", 0), fail(503, "overloaded", 0), fail(503, "overloaded", 0));
-  const bad = await runAgent(["-p", "hi", "--no-tools", ...modelArgs(server)], sandbox);
+  const bad = await runAgent(["-p", "hi", "--no-tools", ...modelArgs(server)], t.sandbox);
   expect(bad.code).toBe(1);
   expect(bad.stderr).toMatch(/indusr: model request failed: .*overloaded.*gave up after 3 attempts/);
 });
 
 test("--max-turns bounds a run (json output)", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("everything__echo", { message: "1" }),
     callTool("everything__echo", { message: "2" }),
     say("never"),
   ]);
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
+  const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
   const r = await runAgent(
     ["-p", "loop", "--mcp", mcp, "--yes", "--max-turns", "2", "--output-format", "json", ...modelArgs(server)],
-    sandbox,
+    t.sandbox,
   );
   expect(r.code).toBe(1);
   const result = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -322,38 +280,38 @@ test("--max-turns bounds a run (json output)", async () => {
 });
 
 test("a malformed project config is reported on stderr before the first turn, naming the file and the reason, and the run goes on", async () => {
-  const server = await model([say("answered anyway")]);
-  const file = path.join(sandbox.cwd, ".indusvx", "mcp.json");
+  const server = await t.model([say("answered anyway")]);
+  const file = path.join(t.sandbox.cwd, ".indusvx", "mcp.json");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, '{ "mcpServers": { "a": { "command": "x" }, }\n');
-  const r = await runAgent(["-p", "hi", ...modelArgs(server)], sandbox);
+  const r = await runAgent(["-p", "hi", ...modelArgs(server)], t.sandbox);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("answered anyway\n");
   expect(r.stderr).toMatch(new RegExp(`warning: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*: .*malformed`, "i"));
 });
 
 test("the memory card keeps its notes per project in .indusvx/memory.md, across sessions", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("memory", { action: "append", text: "the build uses tsup" }),
     say("noted"),
     callTool("memory", { action: "read" }),
     (request) => say(`I remember: ${lastToolResults(request)[0]?.text.trim()}`),
   ]);
-  const first = await runAgent(["-p", "remember this", "--allow", "memory", ...modelArgs(server)], sandbox);
+  const first = await runAgent(["-p", "remember this", "--allow", "memory", ...modelArgs(server)], t.sandbox);
   expect(first.code).toBe(0);
-  expect(fs.readFileSync(path.join(sandbox.cwd, ".indusvx", "memory.md"), "utf8")).toBe("the build uses tsup\n");
-  const second = await runAgent(["-p", "what do you remember?", ...modelArgs(server)], sandbox);
+  expect(fs.readFileSync(path.join(t.sandbox.cwd, ".indusvx", "memory.md"), "utf8")).toBe("the build uses tsup\n");
+  const second = await runAgent(["-p", "what do you remember?", ...modelArgs(server)], t.sandbox);
   expect(second.stdout).toBe("I remember: the build uses tsup\n");
 });
 
 test("with a mounted server that offers resources, the model lists and reads them read-only", async () => {
-  const server = await model([
+  const server = await t.model([
     callTool("list_resources", { server: "everything" }),
     callTool("read_resource", { server: "everything", uri: "demo://resource/static/document/architecture.md" }),
     (request) => say(`read ${lastToolResults(request)[0]?.text.length} chars`),
   ]);
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
-  const r = await runAgent(["-p", "browse", "--mcp", mcp, ...modelArgs(server)], sandbox);
+  const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
+  const r = await runAgent(["-p", "browse", "--mcp", mcp, ...modelArgs(server)], t.sandbox);
   expect(r.code).toBe(0);
   expect(lastToolResults(server.requests[1]!)[0]!.text).toMatch(
     /^everything {2}demo:\/\/resource\/static\/document\/architecture\.md/m,

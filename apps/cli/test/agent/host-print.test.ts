@@ -12,36 +12,17 @@ import {
   callTool,
   lastToolResults,
   say,
-  startFakeModel,
-  type FakeModelServer,
   type Protocol,
   type SeenRequest,
   type Step,
 } from "./fake-model/fake-model-server";
 import { FIXTURES } from "@indus/testkit";
-import {
-  agentSandbox,
-  events,
-  everythingServer,
-  removeBinSnapshot,
-  runAgent,
-  type AgentSandbox,
-} from "./support/agent-cli";
+import { events, everythingServer, runAgent } from "./support/agent-cli";
+import { fakeModelName, modelArgs, useAgentTest } from "./support/agent-test";
 
 jest.setTimeout(120_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
+const t = useAgentTest();
 
 /** The testkit's relay fixture: it asks through `input_required` rounds in the 2026-07-28 era. */
 const relayServer = { command: process.execPath, args: [path.join(FIXTURES, "relay-server.mjs")] };
@@ -52,8 +33,8 @@ async function run(
   protocol: Protocol = "openai",
   servers: Record<string, unknown> = { everything: everythingServer },
 ) {
-  fake = await startFakeModel({ script });
-  const mcp = sandbox.mcpConfig(servers);
+  const fake = await t.model(script);
+  const mcp = t.sandbox.mcpConfig(servers);
   const r = await runAgent(
     [
       "-p",
@@ -64,25 +45,18 @@ async function run(
       "everything__*,relay__*",
       "--output-format",
       "stream-json",
-      "--provider",
-      protocol,
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      modelOf(protocol),
+      ...modelArgs(fake, protocol),
       ...extra,
     ],
-    sandbox,
+    t.sandbox,
   );
-  return { ...r, events: events(r.stdout) };
+  return { ...r, events: events(r.stdout), requests: fake.requests };
 }
-
-const modelOf = (protocol: Protocol) => (protocol === "anthropic" ? "claude-test" : "fake-model");
 
 const resultText = (request: SeenRequest) => lastToolResults(request)[0]!.text;
 
 test("-p declines elicitation and sampling with a reason the model reads, and lists the cwd and --add-dir as roots", async () => {
-  const extra = path.join(sandbox.root, "extra dir");
+  const extra = path.join(t.sandbox.root, "extra dir");
   fs.mkdirSync(extra);
   const r = await run(
     [
@@ -95,7 +69,7 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
     ["--add-dir", extra],
   );
   expect(r.code).toBe(0);
-  const [first, afterElicit, afterSampling, afterRoots, afterLink] = fake!.requests;
+  const [first, afterElicit, afterSampling, afterRoots, afterLink] = r.requests;
   expect(first!.system).toContain(`Also work in (added by the user): ${extra}`);
 
   const elicited = resultText(afterElicit!);
@@ -108,11 +82,11 @@ test("-p declines elicitation and sampling with a reason the model reads, and li
   expect(sampled).toContain("The user rejected the sampling request");
   expect(sampled).toContain("pass --allow-sampling everything");
   // Only the agent's own turns reached the model.
-  expect(fake!.requests).toHaveLength(5);
+  expect(r.requests).toHaveLength(5);
 
   const roots = resultText(afterRoots!);
   expect(roots).toContain("Current MCP Roots (2 total)");
-  expect(roots).toContain(`URI: ${pathToFileURL(fs.realpathSync(sandbox.cwd)).href}`);
+  expect(roots).toContain(`URI: ${pathToFileURL(fs.realpathSync(t.sandbox.cwd)).href}`);
   expect(roots).toContain(`URI: ${pathToFileURL(extra).href}`);
 
   const link = resultText(afterLink!);
@@ -151,7 +125,7 @@ test.each<Protocol>(["openai", "anthropic"])(
       protocol,
     );
     expect(r.code).toBe(0);
-    const [first, sampling, afterSampling, afterElicit] = fake!.requests;
+    const [first, sampling, afterSampling, afterElicit] = r.requests;
     expect(sampling!.messages.map((m) => m.text)).toEqual(["Resource trigger-sampling-request context: name a colour"]);
     expect(sampling!.tools).toEqual([]);
     const body = sampling!.body as { max_tokens?: number; max_completion_tokens?: number };
@@ -160,7 +134,7 @@ test.each<Protocol>(["openai", "anthropic"])(
 
     const sampled = resultText(afterSampling!);
     expect(sampled).toContain('"text": "teal"');
-    expect(sampled).toContain(`"model": "${modelOf(protocol)}"`);
+    expect(sampled).toContain(`"model": "${fakeModelName(protocol)}"`);
 
     expect(resultText(afterElicit!)).toContain(
       "this run is non-interactive (-p), and the form has required fields without defaults",
@@ -197,7 +171,7 @@ test("in the 2026-07-28 era the same answers travel as input_required rounds: --
     { relay: relayServer },
   );
   expect(r.code).toBe(0);
-  const [, afterAsk, sampling, afterSample, afterRoots, afterUrl] = fake!.requests;
+  const [, afterAsk, sampling, afterSample, afterRoots, afterUrl] = r.requests;
   const asked = resultText(afterAsk!);
   expect(JSON.parse(asked.split("\n\n")[0]!)).toEqual({
     action: "accept",
@@ -208,7 +182,7 @@ test("in the 2026-07-28 era the same answers travel as input_required rounds: --
   );
   expect((sampling!.body as { max_tokens?: number }).max_tokens).toBe(10);
   expect(resultText(afterSample!)).toContain('"text":"sampled"');
-  expect(resultText(afterRoots!)).toContain(pathToFileURL(fs.realpathSync(sandbox.cwd)).href);
+  expect(resultText(afterRoots!)).toContain(pathToFileURL(fs.realpathSync(t.sandbox.cwd)).href);
   expect(resultText(afterUrl!)).toContain("a link needs a person to open it");
 });
 
@@ -230,7 +204,7 @@ test("--output-format json lists how each server request was answered", async ()
 });
 
 test("--add-dir names a folder that is not there: a usage error before anything starts", async () => {
-  const r = await runAgent(["-p", "hi", "--add-dir", "nope", "--base-url", "http://127.0.0.1:9/v1"], sandbox);
+  const r = await runAgent(["-p", "hi", "--add-dir", "nope", "--base-url", "http://127.0.0.1:9/v1"], t.sandbox);
   expect(r.code).toBe(2);
-  expect(r.stderr).toContain(`--add-dir: ${path.join(fs.realpathSync(sandbox.cwd), "nope")} does not exist`);
+  expect(r.stderr).toContain(`--add-dir: ${path.join(fs.realpathSync(t.sandbox.cwd), "nope")} does not exist`);
 });

@@ -8,55 +8,19 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import {
-  agentSandbox,
-  askingServer,
-  bin,
-  everythingServer,
-  removeBinSnapshot,
-  type AgentSandbox,
-} from "./support/agent-cli";
-import { TmuxSession } from "./support/tmux";
+import { callTool, lastToolResults, say, type FakeModelServer } from "./fake-model/fake-model-server";
+import { askingServer, everythingServer } from "./support/agent-cli";
+import { useAgentTest } from "./support/agent-test";
+import type { TmuxSession } from "./support/tmux";
 
 jest.setTimeout(180_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-let tmux: TmuxSession | undefined;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  tmux?.kill();
-  tmux = undefined;
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
+const t = useAgentTest();
 
 /** The interactive session on a terminal with one mounted server whose tools may run without asking. */
 function startSession(model: FakeModelServer, id: string, server: Record<string, unknown>): TmuxSession {
-  const mcp = sandbox.mcpConfig({ [id]: server });
-  return TmuxSession.start(
-    [
-      process.execPath,
-      bin(),
-      "--session-dir",
-      sandbox.sessions,
-      "--mcp",
-      mcp,
-      "--allow",
-      `${id}__*`,
-      "--base-url",
-      model.baseUrl,
-      "--model",
-      "fake-model",
-    ],
-    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
-  );
+  const mcp = t.sandbox.mcpConfig({ [id]: server });
+  return t.terminal(["--mcp", mcp, "--allow", `${id}__*`], model);
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -68,26 +32,24 @@ async function answer(session: TmuxSession, question: string, typed: string, nth
 }
 
 test("the terminal form answers an elicitation, and an approved sampling request is answered by the session's model", async () => {
-  fake = await startFakeModel({
-    script: [
-      callTool("everything__trigger-elicitation-request", {}),
-      (request) => say(`form said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
-      callTool("everything__trigger-sampling-request", { prompt: "name a colour", maxTokens: 25 }),
-      (request) =>
-        say(request.system === "You are a helpful test server." ? "teal" : `unexpected: ${request.system}`, {
-          usage: { input: 11, output: 2 },
-        }),
-      (request) => say(`sampling said: ${/"text": "([^"]*)"/.exec(lastToolResults(request)[0]!.text)?.[1]}`),
-      callTool("everything__trigger-url-elicitation", {
-        url: "https://consent.example/approve?id=7",
-        message: "Approve the deployment in your browser.",
+  const fake = await t.model([
+    callTool("everything__trigger-elicitation-request", {}),
+    (request) => say(`form said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
+    callTool("everything__trigger-sampling-request", { prompt: "name a colour", maxTokens: 25 }),
+    (request) =>
+      say(request.system === "You are a helpful test server." ? "teal" : `unexpected: ${request.system}`, {
+        usage: { input: 11, output: 2 },
       }),
-      (request) => say(`link said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
-      callTool("everything__get-roots-list", {}),
-      (request) => say(`roots said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
-    ],
-  });
-  tmux = startSession(fake, "everything", everythingServer);
+    (request) => say(`sampling said: ${/"text": "([^"]*)"/.exec(lastToolResults(request)[0]!.text)?.[1]}`),
+    callTool("everything__trigger-url-elicitation", {
+      url: "https://consent.example/approve?id=7",
+      message: "Approve the deployment in your browser.",
+    }),
+    (request) => say(`link said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
+    callTool("everything__get-roots-list", {}),
+    (request) => say(`roots said: ${lastToolResults(request)[0]!.text.split("\n")[0]}`),
+  ]);
+  const tmux = startSession(fake, "everything", everythingServer);
   await tmux.waitFor(/everything ✓/);
   await tmux.waitFor(/^›\s*$/m);
 
@@ -165,7 +127,7 @@ test("the terminal form answers an elicitation, and an approved sampling request
   await tmux.waitFor(/link said: ✅ User completed the URL elicitation flow\./);
 
   // /add-dir: one more root, and the server hears that its roots changed.
-  fs.mkdirSync(path.join(sandbox.root, "extra"));
+  fs.mkdirSync(path.join(t.sandbox.root, "extra"));
   tmux.type("/add-dir ../extra");
   await tmux.waitFor(/Added \S*extra \(2 roots; told 1 server\)\./);
   tmux.type("list the roots");
@@ -185,15 +147,13 @@ const lastLine = (screen: string) =>
     ?.trim();
 
 test("a question a server asks while no turn runs takes the prompt line, then the prompt comes back", async () => {
-  fake = await startFakeModel({
-    script: [
-      callTool("asking__ask_soon", {}),
-      say("it will ask"),
-      callTool("asking__last_answer", {}),
-      (request) => say(`you said: ${lastToolResults(request)[0]!.text}`),
-    ],
-  });
-  tmux = startSession(fake, "asking", askingServer);
+  const fake = await t.model([
+    callTool("asking__ask_soon", {}),
+    say("it will ask"),
+    callTool("asking__last_answer", {}),
+    (request) => say(`you said: ${lastToolResults(request)[0]!.text}`),
+  ]);
+  const tmux = startSession(fake, "asking", askingServer);
   await tmux.waitFor(/asking ✓/);
   tmux.type("ask me soon");
   await tmux.waitFor(/it will ask/);

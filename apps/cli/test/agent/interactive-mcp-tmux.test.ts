@@ -6,57 +6,34 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import { agentSandbox, bin, everythingServer, removeBinSnapshot, type AgentSandbox } from "./support/agent-cli";
-import { TmuxSession, waitForPrompt } from "./support/tmux";
+import { callTool, say } from "./fake-model/fake-model-server";
+import { everythingServer } from "./support/agent-cli";
+import { useAgentTest } from "./support/agent-test";
+import { waitForPrompt } from "./support/tmux";
 
 jest.setTimeout(180_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-let tmux: TmuxSession | undefined;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  tmux?.kill();
-  tmux = undefined;
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
+const t = useAgentTest();
 
 test("@server:uri completes and attaches, /server:prompt runs, /rewind restores a file the agent wrote", async () => {
-  const notes = path.join(sandbox.cwd, "notes.txt");
+  const notes = path.join(t.sandbox.cwd, "notes.txt");
   fs.writeFileSync(notes, "original\n");
-  fake = await startFakeModel({
-    script: [
-      (request) => {
-        const last = request.messages.at(-1)!.text;
-        return say(
-          last.includes('<resource server="everything" uri="demo://resource/static/document/architecture.md">')
-            ? `attached ${last.length > 200 ? "with text" : "empty"}`
-            : "nothing attached",
-        );
-      },
-      (request) => say(`prompt said: ${request.messages.at(-1)!.text}`),
-      callTool("read", { path: "notes.txt" }),
-      callTool("write", { path: "notes.txt", content: "overwritten\n" }),
-      say("wrote it"),
-    ],
-  });
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
-  tmux = TmuxSession.start(
-    [process.execPath, bin(), "--session-dir", sandbox.sessions, "--mcp", mcp, "--allow", "write"].concat([
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      "fake-model",
-    ]),
-    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
-  );
+  const fake = await t.model([
+    (request) => {
+      const last = request.messages.at(-1)!.text;
+      return say(
+        last.includes('<resource server="everything" uri="demo://resource/static/document/architecture.md">')
+          ? `attached ${last.length > 200 ? "with text" : "empty"}`
+          : "nothing attached",
+      );
+    },
+    (request) => say(`prompt said: ${request.messages.at(-1)!.text}`),
+    callTool("read", { path: "notes.txt" }),
+    callTool("write", { path: "notes.txt", content: "overwritten\n" }),
+    say("wrote it"),
+  ]);
+  const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
+  const tmux = t.terminal(["--mcp", mcp, "--allow", "write"], fake);
   await tmux.waitFor(/everything ✓/);
   await waitForPrompt(tmux);
 

@@ -6,78 +6,41 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { callTool, lastToolResults, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
-import {
-  agentSandbox,
-  alive,
-  bin,
-  everythingServer,
-  removeBinSnapshot,
-  waitUntil,
-  type AgentSandbox,
-} from "./support/agent-cli";
-import { TmuxSession, waitForPrompt } from "./support/tmux";
+import { callTool, lastToolResults, say } from "./fake-model/fake-model-server";
+import { alive, everythingServer, waitUntil } from "./support/agent-cli";
+import { useAgentTest } from "./support/agent-test";
+import { waitForPrompt } from "./support/tmux";
 
 jest.setTimeout(180_000);
 
-let fake: FakeModelServer | undefined;
-let sandbox: AgentSandbox;
-let tmux: TmuxSession | undefined;
-
-beforeEach(() => {
-  sandbox = agentSandbox();
-});
-afterAll(() => removeBinSnapshot());
-afterEach(async () => {
-  tmux?.kill();
-  tmux = undefined;
-  await fake?.close();
-  fake = undefined;
-  sandbox.cleanup();
-});
+const t = useAgentTest();
 
 test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash commands, history", async () => {
-  fake = await startFakeModel({
-    script: [
-      // 1. A remote tool, then a streamed answer.
-      callTool("everything__echo", { message: "from tmux" }, { text: "Echoing." }),
-      (request) => say(`The echo came back as <${lastToolResults(request)[0]?.text}>.`, { chunkDelayMs: 30 }),
-      // 2. A mutating tool: the user is asked and answers "always".
-      callTool("write", { path: "tmux.txt", content: "typed on a terminal\n" }),
-      say("Wrote tmux.txt."),
-      // 3. Plan mode: the plan is shown, approved on the terminal, then carried out.
-      callTool("enter_plan_mode", {}),
-      callTool("exit_plan_mode", { plan: "# Tidy up\n1. write tidy.txt" }),
-      (request) =>
-        lastToolResults(request)[0]?.text.includes("approved the plan")
-          ? callTool("write", { path: "tidy.txt", content: "tidy\n" })
-          : say("not approved"),
-      say("Plan carried out."),
-      // 4. A long bash the user interrupts.
-      callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
-      // 5. After the interrupt the conversation goes on.
-      (request) =>
-        say(
-          `Noted: ${request.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))) ? "you stopped the sleep" : "?"}.`,
-        ),
-    ],
-  });
-  const mcp = sandbox.mcpConfig({ everything: everythingServer });
-  tmux = TmuxSession.start(
-    [
-      process.execPath,
-      bin(),
-      "--session-dir",
-      sandbox.sessions,
-      "--mcp",
-      mcp,
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      "fake-model",
-    ],
-    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
-  );
+  const fake = await t.model([
+    // 1. A remote tool, then a streamed answer.
+    callTool("everything__echo", { message: "from tmux" }, { text: "Echoing." }),
+    (request) => say(`The echo came back as <${lastToolResults(request)[0]?.text}>.`, { chunkDelayMs: 30 }),
+    // 2. A mutating tool: the user is asked and answers "always".
+    callTool("write", { path: "tmux.txt", content: "typed on a terminal\n" }),
+    say("Wrote tmux.txt."),
+    // 3. Plan mode: the plan is shown, approved on the terminal, then carried out.
+    callTool("enter_plan_mode", {}),
+    callTool("exit_plan_mode", { plan: "# Tidy up\n1. write tidy.txt" }),
+    (request) =>
+      lastToolResults(request)[0]?.text.includes("approved the plan")
+        ? callTool("write", { path: "tidy.txt", content: "tidy\n" })
+        : say("not approved"),
+    say("Plan carried out."),
+    // 4. A long bash the user interrupts.
+    callTool("bash", { command: "sleep 1000 & echo $! > sleep.pid; wait" }),
+    // 5. After the interrupt the conversation goes on.
+    (request) =>
+      say(
+        `Noted: ${request.messages.some((m) => m.toolResults.some((r) => r.text.startsWith("Interrupted"))) ? "you stopped the sleep" : "?"}.`,
+      ),
+  ]);
+  const mcp = t.sandbox.mcpConfig({ everything: everythingServer });
+  const tmux = t.terminal(["--mcp", mcp], fake);
   const banner = await waitForPrompt(tmux);
   expect(banner).toMatch(/indusr \S+ · openai-compatible fake-model · \d+ tools · everything ✓/);
   expect(banner).toContain("/help for commands");
@@ -98,7 +61,7 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   tmux.type("a");
   await tmux.waitFor(/Wrote tmux\.txt\./);
   await waitForPrompt(tmux);
-  expect(fs.readFileSync(path.join(sandbox.cwd, "tmux.txt"), "utf8")).toBe("typed on a terminal\n");
+  expect(fs.readFileSync(path.join(t.sandbox.cwd, "tmux.txt"), "utf8")).toBe("typed on a terminal\n");
 
   // 3. Plan mode with approval on the terminal.
   tmux.type("plan a tidy-up");
@@ -109,13 +72,13 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   await tmux.waitFor(/Plan carried out\./);
   screen = await waitForPrompt(tmux);
   expect(screen).toMatch(/◆ plan approved · saved to \S+\/plans\/\S+-tidy-up\.md/);
-  expect(fs.readFileSync(path.join(sandbox.cwd, "tidy.txt"), "utf8")).toBe("tidy\n");
+  expect(fs.readFileSync(path.join(t.sandbox.cwd, "tidy.txt"), "utf8")).toBe("tidy\n");
 
   // 4. Ctrl-C mid-tool cancels bash and kills its process group.
   tmux.type("sleep for a long time");
   await tmux.waitFor(/\? allow bash sleep 1000/);
   tmux.type("y");
-  const pidFile = path.join(sandbox.cwd, "sleep.pid");
+  const pidFile = path.join(t.sandbox.cwd, "sleep.pid");
   await waitUntil(
     () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
     60_000,
@@ -169,39 +132,25 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   tmux.keys("C-c");
   screen = await tmux.waitFor(/\[exited 0\]/);
   expect(screen).toMatch(/bye · \d+ turns · .* transcript \S+\.jsonl/);
-  expect(fs.readFileSync(path.join(sandbox.home, ".indusvx", "history"), "utf8")).toContain("please echo something\n");
+  expect(fs.readFileSync(path.join(t.sandbox.home, ".indusvx", "history"), "utf8")).toContain(
+    "please echo something\n",
+  );
   expect(fake.remaining()).toBe(0);
 });
 
 test("-p on a terminal asks before a tool that may change things, and streams the answer", async () => {
-  fake = await startFakeModel({
-    script: [
-      callTool("write", { path: "asked.txt", content: "yes\n" }),
-      callTool("write", { path: "denied.txt", content: "no\n" }),
-      (request) => say(`Second call: ${lastToolResults(request)[0]?.text.slice(0, 30)}`, { chunkDelayMs: 20 }),
-    ],
-  });
-  tmux = TmuxSession.start(
-    [
-      process.execPath,
-      bin(),
-      "--session-dir",
-      sandbox.sessions,
-      "--base-url",
-      fake.baseUrl,
-      "--model",
-      "fake-model",
-      "-p",
-      "write two files",
-    ],
-    { cwd: sandbox.cwd, env: sandbox.env, scriptDir: sandbox.root },
-  );
+  const fake = await t.model([
+    callTool("write", { path: "asked.txt", content: "yes\n" }),
+    callTool("write", { path: "denied.txt", content: "no\n" }),
+    (request) => say(`Second call: ${lastToolResults(request)[0]?.text.slice(0, 30)}`, { chunkDelayMs: 20 }),
+  ]);
+  const tmux = t.terminal(["-p", "write two files"], fake);
   await tmux.waitFor(/\? allow write asked\.txt\s+\[y\]es once · \[a\]lways · \[n\]o ›/);
   tmux.type("y");
   await tmux.waitFor(/\? allow write denied\.txt/);
   tmux.type("n");
   const screen = await tmux.waitFor(/\[exited 0\]/);
   expect(screen).toContain("Second call: Refused: the user declined");
-  expect(fs.readFileSync(path.join(sandbox.cwd, "asked.txt"), "utf8")).toBe("yes\n");
-  expect(fs.existsSync(path.join(sandbox.cwd, "denied.txt"))).toBe(false);
+  expect(fs.readFileSync(path.join(t.sandbox.cwd, "asked.txt"), "utf8")).toBe("yes\n");
+  expect(fs.existsSync(path.join(t.sandbox.cwd, "denied.txt"))).toBe(false);
 });
