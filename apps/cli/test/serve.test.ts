@@ -137,7 +137,7 @@ describe("indusr mcp serve", () => {
         { jsonrpc: "2.0", method: "notifications/initialized" },
         { jsonrpc: "2.0", id: 2, method: "tools/list" },
       ];
-      child.stdin!.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      child.stdin.write(lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
       const listed = await responseTo(child, 2);
       expect(listed.result.tools.map((tool: { name: string }) => tool.name)).toContain("slow__echo");
     } finally {
