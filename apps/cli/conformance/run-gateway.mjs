@@ -1,19 +1,25 @@
 #!/usr/bin/env node
-// Does the gateway carry all of MCP? Runs every SERVER scenario of the official
-// conformance suite (0.1.16, active and pending) against two servers, each
-// measured directly and through `indusr mcp serve --http --names as-is` (the
-// BUILT cli, no built-in tools) with the server mounted over stdio and by URL:
+// Does the gateway carry all of MCP? Runs the SERVER scenarios of the official
+// conformance suite against reference-like servers, each measured directly and
+// through `indusr mcp serve --http --names as-is` (the BUILT cli, no built-in
+// tools) with the server mounted over stdio and by URL. Runs (`--run`):
 //
-//   reference:  packages/testkit/fixtures/conformance-reference.mjs (32/32 directly)
-//   everything: @modelcontextprotocol/server-everything
+//   0.1.16 (default): suite 0.1.16, `--suite all` (active and pending), against
+//     reference:  packages/testkit/fixtures/conformance-reference.mjs (32/32 directly)
+//     everything: @modelcontextprotocol/server-everything
+//   2026-07-28: suite 0.2.0-alpha.12, `--requirements 2026-07-28` (the 2026 wire:
+//     no initialize, per-request _meta, input_required, server/discover), against
+//     both-eras:  packages/testkit/fixtures/conformance-2026.mjs
+//   2025-11-25: suite 0.2.0-alpha.12, `--requirements 2025-11-25` (the 2025 wire), against both-eras
 //
 // A scenario fails through the gateway as a REGRESSION when it passes against
 // the same server directly (same run) and gateway-baseline.json does not list
-// it for that target with a reason. A direct target regresses when a scenario
+// it for that run and target with a reason. A direct target regresses when a scenario
 // fails that its baseline does not list. Exits 1 on a regression; baseline
 // entries that now pass are reported, and fail the run only under --strict.
 //
-//   node conformance/run-gateway.mjs [--target reference:gateway-url,...] [--scenario <name>] [--strict] [--why]
+//   node conformance/run-gateway.mjs [--run 0.1.16,2026-07-28,2025-11-25] [--target reference:gateway-url,...]
+//                                    [--scenario <name>] [--strict] [--why]
 //
 // --why prints every failing check's message, baselined or not.
 //
@@ -26,16 +32,32 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const VERSION = "0.1.16";
 const here = dirname(fileURLToPath(import.meta.url));
 const INDUSR = join(here, "..", "dist", "indusr.js");
 const LOOPBACK = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "loopback.cjs");
 const REFERENCE = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "conformance-reference.mjs");
+const BOTH_ERAS = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "conformance-2026.mjs");
 const EVERYTHING = join(here, "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const BASELINE = JSON.parse(readFileSync(join(here, "gateway-baseline.json"), "utf8"));
-const SERVERS = ["reference", "everything"];
 const MODES = ["direct", "gateway-stdio", "gateway-url"];
-const ALL_TARGETS = SERVERS.flatMap((server) => MODES.map((mode) => `${server}:${mode}`));
+const NEXT = "0.2.0-alpha.12";
+/** Which suite, which of its scenarios (and at which wire, for `--scenario`), against which servers. */
+const RUNS = {
+  "0.1.16": { version: "0.1.16", select: ["--suite", "all"], servers: ["reference", "everything"] },
+  "2026-07-28": {
+    version: NEXT,
+    select: ["--requirements", "2026-07-28"],
+    one: ["--spec-version", "2026-07-28"],
+    servers: ["both-eras"],
+  },
+  "2025-11-25": {
+    version: NEXT,
+    select: ["--requirements", "2025-11-25"],
+    one: ["--spec-version", "2025-11-25"],
+    servers: ["both-eras"],
+  },
+};
+const targetsOf = (run) => RUNS[run].servers.flatMap((server) => MODES.map((mode) => `${server}:${mode}`));
 
 const children = new Set();
 process.on("exit", () => {
@@ -47,10 +69,20 @@ function parseArgs(argv) {
     const at = argv.indexOf(flag);
     return at >= 0 ? argv[at + 1] : undefined;
   };
-  const targets = value("--target")?.split(",") ?? ALL_TARGETS;
-  const unknown = targets.filter((target) => !ALL_TARGETS.includes(target));
-  if (unknown.length > 0) throw new Error(`unknown target ${unknown.join(", ")}; one of ${ALL_TARGETS.join(", ")}`);
-  return { targets, scenario: value("--scenario"), strict: argv.includes("--strict"), why: argv.includes("--why") };
+  const runs = value("--run")?.split(",") ?? ["0.1.16"];
+  const unknownRuns = runs.filter((run) => RUNS[run] === undefined);
+  if (unknownRuns.length > 0) throw new Error(`unknown run ${unknownRuns.join(", ")}; one of ${Object.keys(RUNS)}`);
+  const known = [...new Set(runs.flatMap(targetsOf))];
+  const targets = value("--target")?.split(",") ?? known;
+  const unknown = targets.filter((target) => !known.includes(target));
+  if (unknown.length > 0) throw new Error(`unknown target ${unknown.join(", ")}; one of ${known.join(", ")}`);
+  return {
+    runs,
+    targets,
+    scenario: value("--scenario"),
+    strict: argv.includes("--strict"),
+    why: argv.includes("--why"),
+  };
 }
 
 /** Spawns node with `args`; resolves with the first capture of `pattern` in stdout or stderr. */
@@ -89,24 +121,35 @@ async function freePort() {
   return port;
 }
 
-/** The two servers: how to spawn each over stdio, and each one running over HTTP. */
-async function startServers(env) {
-  const reference = start([REFERENCE, "http"], env, /listening at (http:\S+)/);
-  const port = await freePort();
-  const everything = start(
-    ["-r", LOOPBACK, EVERYTHING, "streamableHttp"],
-    { ...env, PORT: String(port) },
-    /(listening on port)/i,
-  );
-  await Promise.all([reference.ready, everything.ready]);
-  return {
-    reference: { url: await reference.ready, stdio: { command: process.execPath, args: [REFERENCE] } },
-    everything: {
+/** Each server `names` asks for: how to spawn it over stdio, and it running over HTTP. */
+async function startServers(env, names) {
+  const servers = {};
+  const running = [];
+  if (names.has("reference")) {
+    const reference = start([REFERENCE, "http"], env, /listening at (http:\S+)/);
+    running.push(reference);
+    servers.reference = { url: await reference.ready, stdio: { command: process.execPath, args: [REFERENCE] } };
+  }
+  if (names.has("both-eras")) {
+    const bothEras = start([BOTH_ERAS, "http"], env, /listening at (http:\S+)/);
+    running.push(bothEras);
+    servers["both-eras"] = { url: await bothEras.ready, stdio: { command: process.execPath, args: [BOTH_ERAS] } };
+  }
+  if (names.has("everything")) {
+    const port = await freePort();
+    const everything = start(
+      ["-r", LOOPBACK, EVERYTHING, "streamableHttp"],
+      { ...env, PORT: String(port) },
+      /(listening on port)/i,
+    );
+    running.push(everything);
+    await everything.ready;
+    servers.everything = {
       url: `http://127.0.0.1:${port}/mcp`,
       stdio: { command: process.execPath, args: [EVERYTHING, "stdio"] },
-    },
-    stop: () => Promise.all([stop(reference.child), stop(everything.child)]),
-  };
+    };
+  }
+  return { ...servers, stop: () => Promise.all(running.map((each) => stop(each.child))) };
 }
 
 /** The gateway flags this build has: `--names as-is` and no built-ins, once they exist. */
@@ -135,9 +178,10 @@ async function startGateway(sandbox, env, flags, mount) {
 }
 
 /** Runs the suite once against `url`; resolves with each scenario's checks. */
-async function runSuite(url, outDir, scenario) {
-  const args = ["-y", "-p", "node@22", "-p", `@modelcontextprotocol/conformance@${VERSION}`, "conformance", "server"];
-  args.push("--url", url, "-o", outDir, ...(scenario ? ["--scenario", scenario] : ["--suite", "all"]));
+async function runSuite(url, outDir, run, scenario) {
+  const { version, select, one = [] } = RUNS[run];
+  const args = ["-y", "-p", "node@22", "-p", `@modelcontextprotocol/conformance@${version}`, "conformance", "server"];
+  args.push("--url", url, "-o", outDir, ...(scenario ? ["--scenario", scenario, ...one] : select));
   await new Promise((resolve) => {
     const child = spawn("npx", args, {
       stdio: ["ignore", "ignore", "pipe"],
@@ -171,16 +215,16 @@ function verdictOf(checks) {
   return { pass: false, why: failed.map((check) => `${check.id}: ${check.errorMessage ?? "failed"}`).join("; ") };
 }
 
-async function measure(target, servers, gateway, sandbox, scenario) {
+async function measure(run, target, servers, gateway, sandbox, scenario) {
   const [server, mode] = target.split(":");
-  const outDir = join(sandbox, "results", target.replace(":", "-"));
+  const outDir = join(sandbox, "results", run, target.replace(":", "-"));
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
-  if (mode === "direct") return finish(await runSuite(servers[server].url, outDir, scenario), started);
+  if (mode === "direct") return finish(await runSuite(servers[server].url, outDir, run, scenario), started);
   const mount = mode === "gateway-url" ? { url: servers[server].url } : servers[server].stdio;
   const running = await gateway(mount);
   try {
-    return finish(await runSuite(running.url, outDir, scenario), started);
+    return finish(await runSuite(running.url, outDir, run, scenario), started);
   } finally {
     await running.stop();
   }
@@ -192,13 +236,13 @@ function finish(checks, started) {
 }
 
 /** Compares one target's verdicts with the direct run of its server and with the baseline. */
-function judge(target, results) {
+function judge(run, target, results) {
   const [server, mode] = target.split(":");
-  const allowed = BASELINE.targets[target] ?? {};
-  const direct = results.get(`${server}:direct`);
+  const allowed = BASELINE.runs[run]?.[target] ?? {};
+  const direct = results.get(`${run} ${server}:direct`);
   const regressions = [];
   const stale = [];
-  for (const [scenario, verdict] of results.get(target).verdicts) {
+  for (const [scenario, verdict] of results.get(`${run} ${target}`).verdicts) {
     const passesDirectly = mode === "direct" || direct === undefined || direct.verdicts.get(scenario)?.pass === true;
     if (verdict.pass && allowed[scenario] !== undefined) stale.push(scenario);
     if (!verdict.pass && passesDirectly && allowed[scenario] === undefined)
@@ -207,66 +251,79 @@ function judge(target, results) {
   return { regressions, stale };
 }
 
-function report(targets, results) {
-  const scenarios = [...new Set(targets.flatMap((target) => [...results.get(target).verdicts.keys()]))];
-  const width = Math.max(...scenarios.map((name) => name.length));
-  const lines = [`${"scenario".padEnd(width)}  ${targets.join("  ")}`];
-  for (const scenario of scenarios) {
-    const cells = targets.map((target) => {
-      const verdict = results.get(target).verdicts.get(scenario);
-      return (verdict === undefined ? "-" : verdict.pass ? "pass" : "FAIL").padEnd(target.length);
-    });
-    lines.push(`${scenario.padEnd(width)}  ${cells.join("  ")}`);
-  }
-  for (const target of targets) {
-    const { verdicts, seconds } = results.get(target);
-    const passed = [...verdicts.values()].filter((verdict) => verdict.pass).length;
-    lines.push(`${target}: ${passed}/${verdicts.size} passed (${seconds.toFixed(1)} s)`);
+/** One table per run: a row per scenario, a column per target. */
+function report(keys, results) {
+  const lines = [];
+  for (const run of new Set(keys.map((key) => key.split(" ")[0]))) {
+    const targets = keys.filter((key) => key.startsWith(`${run} `)).map((key) => key.slice(run.length + 1));
+    const of = (target) => results.get(`${run} ${target}`);
+    const scenarios = [...new Set(targets.flatMap((target) => [...of(target).verdicts.keys()]))];
+    const width = Math.max(...scenarios.map((name) => name.length), run.length);
+    lines.push(`${run.padEnd(width)}  ${targets.join("  ")}`);
+    for (const scenario of scenarios) {
+      const cells = targets.map((target) => {
+        const verdict = of(target).verdicts.get(scenario);
+        return (verdict === undefined ? "-" : verdict.pass ? "pass" : "FAIL").padEnd(target.length);
+      });
+      lines.push(`${scenario.padEnd(width)}  ${cells.join("  ")}`);
+    }
+    for (const target of targets) {
+      const { verdicts, seconds } = of(target);
+      const passed = [...verdicts.values()].filter((verdict) => verdict.pass).length;
+      lines.push(`${run} ${target}: ${passed}/${verdicts.size} passed (${seconds.toFixed(1)} s)`);
+    }
   }
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
 async function main() {
-  const { targets, scenario, strict, why } = parseArgs(process.argv.slice(2));
+  const { runs, targets, scenario, strict, why } = parseArgs(process.argv.slice(2));
   const sandbox = mkdtempSync(join(tmpdir(), "indusr-gateway-conformance-"));
   const env = { PATH: process.env.PATH, HOME: join(sandbox, "home"), XDG_CONFIG_HOME: join(sandbox, "xdg") };
   for (const dir of [env.HOME, env.XDG_CONFIG_HOME, join(sandbox, "project")]) mkdirSync(dir, { recursive: true });
-  const servers = await startServers(env);
+  const keys = runs.flatMap((run) =>
+    targets.filter((target) => targetsOf(run).includes(target)).map((t) => `${run} ${t}`),
+  );
+  const servers = await startServers(env, new Set(keys.map((key) => key.split(/[ :]/)[1])));
   const flags = await gatewayFlags(env);
   process.stdout.write(`gateway: indusr mcp serve --http ${flags.join(" ")}\n`);
   const results = new Map();
   try {
-    for (const target of targets) {
+    for (const key of keys) {
+      const [run, target] = key.split(" ");
       const gateway = (mount) => startGateway(sandbox, env, flags, mount);
-      results.set(target, await measure(target, servers, gateway, sandbox, scenario));
+      results.set(key, await measure(run, target, servers, gateway, sandbox, scenario));
     }
   } finally {
     await servers.stop();
     rmSync(sandbox, { recursive: true, force: true });
   }
-  report(targets, results);
-  if (why) explain(targets, results);
-  return verdictLines(targets, results, strict);
+  report(keys, results);
+  if (why) explain(keys, results);
+  return verdictLines(keys, results, strict);
 }
 
 /** Every failing scenario's failed checks, per target. */
-function explain(targets, results) {
-  for (const target of targets) {
-    for (const [scenario, verdict] of results.get(target).verdicts) {
-      if (!verdict.pass) process.stdout.write(`why ${target} ${scenario}: ${verdict.why}\n`);
+function explain(keys, results) {
+  for (const key of keys) {
+    for (const [scenario, verdict] of results.get(key).verdicts) {
+      if (!verdict.pass) process.stdout.write(`why ${key} ${scenario}: ${verdict.why}\n`);
     }
   }
 }
 
-function verdictLines(targets, results, strict) {
+/** SUMMARY keys are `<target>` for the 0.1.16 run (as before runs existed) and `<run> <target>` for the others. */
+function verdictLines(keys, results, strict) {
   let failed = false;
   const summary = {};
-  for (const target of targets) {
-    const { regressions, stale } = judge(target, results);
-    const { verdicts } = results.get(target);
-    summary[target] = { passed: [...verdicts.values()].filter((verdict) => verdict.pass).length, of: verdicts.size };
-    for (const { scenario, why } of regressions) process.stdout.write(`REGRESSION ${target} ${scenario}: ${why}\n`);
-    for (const scenario of stale) process.stdout.write(`now passes (drop from baseline) ${target} ${scenario}\n`);
+  for (const key of keys) {
+    const [run, target] = key.split(" ");
+    const { regressions, stale } = judge(run, target, results);
+    const { verdicts } = results.get(key);
+    const passed = [...verdicts.values()].filter((verdict) => verdict.pass).length;
+    summary[run === "0.1.16" ? target : key] = { passed, of: verdicts.size };
+    for (const { scenario, why } of regressions) process.stdout.write(`REGRESSION ${key} ${scenario}: ${why}\n`);
+    for (const scenario of stale) process.stdout.write(`now passes (drop from baseline) ${key} ${scenario}\n`);
     failed ||= regressions.length > 0 || (strict && stale.length > 0);
   }
   process.stdout.write(`SUMMARY ${JSON.stringify(summary)}\n`);
