@@ -199,6 +199,7 @@ function deckToolBox(deck: ToolDeck): ToolBox {
           signal,
           ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options?.peer ? { peer: options.peer } : {}),
+          ...(options?.logs ? { logs: options.logs } : {}),
         },
         deck.session,
       );

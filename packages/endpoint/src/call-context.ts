@@ -8,20 +8,26 @@
  *   `callScopedTransport`): in the 2026 era the SDK answers an
  *   `input_required` result through the client's handlers from inside the
  *   response, so those handlers run in the calling scope on every transport;
- * - over Streamable HTTP a 2025-era server request sent on a call's own POST
- *   stream is read in that POST's continuation, so it runs in the scope too;
+ * - over Streamable HTTP a 2025-era server request (or log message) sent on
+ *   a call's own POST stream is read in that POST's continuation, so it runs
+ *   in the scope too, as does a 2026-era call's log on its response stream;
  * - everything else (a stdio server's 2025-era requests, HTTP's standalone
  *   GET stream) runs outside any call: sessions are started through
  *   `outsideCalls`, so a process spawned or a stream opened during a
  *   reconnect inside some call never inherits that call's scope.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ClientHostHooks } from "@indus/contract";
+import type { CallLogs, ClientHostHooks } from "@indus/contract";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 
-/** One call in flight: the client it runs for (`undefined`: the endpoint's own host). */
+/**
+ * One call in flight: the client it runs for (`undefined`: the endpoint's own
+ * host), and where the server's log messages caused by it go (`undefined`:
+ * the endpoint's `onLog` listeners).
+ */
 export interface CallScope {
   readonly peer: ClientHostHooks | undefined;
+  readonly logs?: CallLogs | undefined;
 }
 
 const scopes = new AsyncLocalStorage<CallScope>();

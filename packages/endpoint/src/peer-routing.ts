@@ -14,7 +14,7 @@
  * raises for a capability the client lacks: `-32021` with the missing
  * capabilities as `data.requiredCapabilities`.
  */
-import type { ClientHostHooks, ElicitationMode } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, ElicitationMode } from "@indus/contract";
 import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -97,13 +97,13 @@ export class PeerRouter {
 
   /**
    * Run one call for `peer` (absent: the endpoint's own host), counted while
-   * in flight, in its own scope when `scoped()`. Without a host no request
-   * for input is ever handled here, so there is nothing to route and nothing
-   * is tracked.
+   * in flight, in its own scope when `scoped()`. Without a host, or `logs`
+   * to route the call's log messages to, nothing arriving can be routed, so
+   * nothing is tracked.
    */
-  during<T>(peer: ClientHostHooks | undefined, call: () => Promise<T>): Promise<T> {
-    if (!this.ambient) return call();
-    const scope: CallScope = { peer };
+  during<T>(peer: ClientHostHooks | undefined, call: () => Promise<T>, logs?: CallLogs): Promise<T> {
+    if (!this.ambient && !logs) return call();
+    const scope: CallScope = logs ? { peer, logs } : { peer };
     this.inFlight.add(scope);
     const done = () => this.inFlight.delete(scope);
     let running: Promise<T>;
@@ -114,6 +114,26 @@ export class PeerRouter {
       throw error;
     }
     return running.finally(done);
+  }
+
+  /**
+   * Where a log message arriving now goes: the call in whose scope it
+   * arrived; else, when `sole` (a 2026-07-28 stdio server, which logs only
+   * for requests that asked for a level), the one call in flight that asked
+   * for logs, if there is exactly one; else nowhere in particular
+   * (`undefined`: the endpoint's `onLog` listeners).
+   */
+  logsNow(sole: boolean): CallLogs | undefined {
+    const scope = currentCall();
+    if (scope) return scope.logs;
+    if (!sole) return undefined;
+    let claimant: CallLogs | undefined;
+    for (const { logs } of this.inFlight) {
+      if (logs?.level === undefined) continue;
+      if (claimant !== undefined) return undefined;
+      claimant = logs;
+    }
+    return claimant;
   }
 
   /** The client that answers `need` now, or the JSON-RPC error to answer the server with. */

@@ -19,7 +19,7 @@
  * listeners with their params exactly as sent. A new 2025-era session gets
  * the subscriptions and level again (`reapply`).
  */
-import type { GatewayCallOptions, JsonObject, LogLevel, ProtocolEra } from "@indus/contract";
+import type { CallLogs, GatewayCallOptions, JsonObject, LogLevel, ProtocolEra } from "@indus/contract";
 import type { Client } from "@modelcontextprotocol/client";
 import { AnyResultSchema } from "./wire";
 
@@ -33,6 +33,8 @@ export interface RelayPort {
   relisten(): Promise<void>;
   /** `notifications/roots/list_changed` on a 2025-era session, when the client declared roots. */
   rootsChanged(): Promise<void>;
+  /** The call a log message arriving now belongs to, when one can be told (see `PeerRouter.logsNow`). */
+  callLogs(): CallLogs | undefined;
 }
 
 type Listener<T> = (value: T) => void;
@@ -44,6 +46,14 @@ function emit<T>(listeners: ReadonlySet<Listener<T>>, value: T): void {
     } catch {
       // A listener's bug is not the server's fault.
     }
+  }
+}
+
+function deliverSafely(logs: CallLogs, params: JsonObject): void {
+  try {
+    logs.deliver(params);
+  } catch {
+    // The caller's bug is not the server's fault.
   }
 }
 
@@ -65,15 +75,23 @@ export class RelayMembers {
     return [...this.subscribed];
   }
 
-  /** The log level set, if any (sent with each 2026-era call). */
+  /** The log level set, if any (sent with each 2026-era call that has no `CallLogs` of its own). */
   get logLevel(): LogLevel | undefined {
     return this.level;
   }
 
-  /** Deliver a session's logs and resource updates, params as sent. */
+  /**
+   * Deliver a session's logs and resource updates, params as sent: a log
+   * message that belongs to a call with its own `CallLogs` goes there and
+   * nowhere else, the others to the `onLog` listeners.
+   */
   attach(client: Client, live: () => boolean): void {
     client.setNotificationHandler("notifications/message", { params: AnyResultSchema }, (_params, notification) => {
-      if (live()) emit(this.logListeners, (notification.params ?? {}) as JsonObject);
+      if (!live()) return;
+      const params = (notification.params ?? {}) as JsonObject;
+      const call = this.port.callLogs();
+      if (call === undefined) emit(this.logListeners, params);
+      else deliverSafely(call, params);
     });
     client.setNotificationHandler(
       "notifications/resources/updated",

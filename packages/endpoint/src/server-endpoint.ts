@@ -11,6 +11,7 @@
 import type { ServerCapabilities, Transport } from "@modelcontextprotocol/client";
 import {
   SERVER_ID_PATTERN,
+  type CallLogs,
   type ClientHostHooks,
   type GatewayCallOptions,
   type LogLevel,
@@ -100,6 +101,7 @@ export class McpServerEndpoint implements McpEndpoint {
         const session = this.readySession("notify roots changed");
         if (this.options.host?.listRoots) await session.client.sendRootsListChanged();
       },
+      callLogs: () => this.router.logsNow(this.session?.kind === "stdio" && this.session.era === "2026-07-28"),
     });
     this.tools = new ToolCatalog({
       server: config.id,
@@ -518,19 +520,22 @@ export class McpServerEndpoint implements McpEndpoint {
       onProgress: options.onProgress,
       headers: declared ? paramHeaderValues(declared, request.params.arguments) : undefined,
     };
-    const peer = options.peer;
-    return this.router.during(peer, () =>
-      this.onSession(
-        () => `call "${name}"`,
-        "call",
-        (session) =>
-          requestWithDeadline<unknown>(
-            session.client,
-            session.era === "2026-07-28" ? this.withMeta(request, peer) : request,
-            AnyResultSchema,
-            deadline,
-          ).then(readCallResult),
-      ),
+    const { peer, logs } = options;
+    return this.router.during(
+      peer,
+      () =>
+        this.onSession(
+          () => `call "${name}"`,
+          "call",
+          (session) =>
+            requestWithDeadline<unknown>(
+              session.client,
+              session.era === "2026-07-28" ? this.withMeta(request, peer, logs) : request,
+              AnyResultSchema,
+              deadline,
+            ).then(readCallResult),
+        ),
+      logs,
     );
   }
 
@@ -545,9 +550,17 @@ export class McpServerEndpoint implements McpEndpoint {
     return session === undefined || this.injected !== undefined || session.kind !== "stdio" || session.era !== "legacy";
   }
 
-  /** A 2026-era request with `peer`'s capabilities and the log level in `_meta` (see `request-meta.ts`). */
-  private withMeta<R extends { params: Record<string, unknown> }>(request: R, peer: ClientHostHooks | undefined): R {
-    return withModernMeta(request, peer, this.relay.logLevel, this.options.host);
+  /**
+   * A 2026-era request with `peer`'s capabilities and the log level in
+   * `_meta` (see `request-meta.ts`): the caller's own when it takes the
+   * call's logs itself (none when it takes none), else the one set for all.
+   */
+  private withMeta<R extends { params: Record<string, unknown> }>(
+    request: R,
+    peer: ClientHostHooks | undefined,
+    logs: CallLogs | undefined,
+  ): R {
+    return withModernMeta(request, peer, logs ? logs.level : this.relay.logLevel, this.options.host);
   }
 
   // ---- relay: completions, subscriptions, logs, roots ------------------------
@@ -649,15 +662,18 @@ export class McpServerEndpoint implements McpEndpoint {
     request: { method: string; params: Record<string, unknown> },
     options: GatewayCallOptions = {},
   ): Promise<JsonObject> {
-    return this.router.during(options.peer, () =>
-      this.onSession(what, "list", (session) =>
-        requestWithDeadline<JsonObject>(
-          session.client,
-          session.era === "2026-07-28" ? this.withMeta(request, options.peer) : request,
-          AnyResultSchema,
-          { timeoutMs: this.timeouts.callMs, signal: options.signal },
+    return this.router.during(
+      options.peer,
+      () =>
+        this.onSession(what, "list", (session) =>
+          requestWithDeadline<JsonObject>(
+            session.client,
+            session.era === "2026-07-28" ? this.withMeta(request, options.peer, options.logs) : request,
+            AnyResultSchema,
+            { timeoutMs: this.timeouts.callMs, signal: options.signal },
+          ),
         ),
-      ),
+      options.logs,
     );
   }
 }

@@ -1,6 +1,6 @@
 /**
- * One call on one endpoint as a runner outcome: the caller's signal, progress
- * and peer go with it, the server's result comes back projected (its wire
+ * One call on one endpoint as a runner outcome: the caller's signal, progress,
+ * peer and log channel go with it, the server's result comes back projected (its wire
  * form kept), and a fault becomes an `isError` outcome, so the runner never
  * rejects.
  */
@@ -23,6 +23,7 @@ export async function runOn(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.peer ? { peer: options.peer } : {}),
+      ...(options.logs ? { logs: options.logs } : {}),
     });
     return { callId: call.id, ...projectResult(result) };
   } catch (error) {

@@ -6,7 +6,7 @@
  * a round attaches, and the run reports to whichever round is attached.
  */
 import { randomUUID } from "node:crypto";
-import type { ClientHostHooks, RunOptions, ToolBox, ToolOutcome, ToolProgress } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, RunOptions, ToolBox, ToolOutcome, ToolProgress } from "@indus/contract";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { ProgressToken, ServerContext } from "@modelcontextprotocol/server";
 import { downstreamRpcError } from "./rpc-errors";
@@ -43,15 +43,15 @@ export class CallRun {
 
   /**
    * Starts the runner once (later calls return the same outcome). Progress
-   * is asked of it only when the first request wants some.
+   * is asked of it only when the first request wants some; `logs` is the
+   * caller's channel for the servers' log messages the call causes.
    */
-  start(box: ToolBox, peer: ClientHostHooks): Promise<ToolOutcome> {
+  start(box: ToolBox, peer: ClientHostHooks, logs?: CallLogs): Promise<ToolOutcome> {
+    if (this.outcome !== undefined) return this.outcome;
     const signal = this.controller.signal;
-    const options =
-      this.report === undefined
-        ? { signal, peer }
-        : { signal, peer, onProgress: (p: ToolProgress) => this.progress(p) };
-    this.outcome ??= runSafely(box, { id: this.id, name: this.name, input: this.input }, options);
+    const onProgress = this.report === undefined ? undefined : (p: ToolProgress) => this.progress(p);
+    const options = runOptions(signal, peer, onProgress, logs);
+    this.outcome = runSafely(box, { id: this.id, name: this.name, input: this.input }, options);
     return this.outcome;
   }
 
@@ -85,6 +85,17 @@ export class CallRun {
     this.lastProgress = progress.progress;
     this.report?.(progress);
   }
+}
+
+/** The run's options, each a literal of one shape (no spreads on the call path). */
+function runOptions(
+  signal: AbortSignal,
+  peer: ClientHostHooks,
+  onProgress: ((progress: ToolProgress) => void) | undefined,
+  logs: CallLogs | undefined,
+): RunOptions {
+  if (logs === undefined) return onProgress === undefined ? { signal, peer } : { signal, peer, onProgress };
+  return onProgress === undefined ? { signal, peer, logs } : { signal, peer, onProgress, logs };
 }
 
 function progressNotification(token: ProgressToken, progress: ToolProgress): ProgressNotification {

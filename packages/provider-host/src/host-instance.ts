@@ -7,7 +7,7 @@
  * The low-level `Server` is used on purpose: it serves the box's raw JSON
  * Schemas, where `McpServer`'s schema helpers would re-emit them.
  */
-import type { ClientHostHooks, JsonObject, ToolBox } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, JsonObject, ToolBox } from "@indus/contract";
 import { Server } from "@modelcontextprotocol/server";
 import type { CacheHint, Implementation, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
@@ -17,6 +17,7 @@ import { createClientRelay, sessionsOf } from "./client-relay";
 import type { ClientRelay } from "./client-relay";
 import { InputRounds } from "./input-rounds";
 import { LogRelay } from "./log-relay";
+import { relatedLogs, sessionLogs } from "./call-logs";
 import { registerRelayHandlers } from "./relay-handlers";
 import { ResourceSubscriptions, canSubscribe } from "./subscriptions";
 import type { UpdateHolder } from "./subscriptions";
@@ -71,7 +72,11 @@ export interface HostInstance {
 
 /** Builds instances of one host, all sharing its client relay, log relay and subscriptions. */
 export interface InstanceBuilder {
-  readonly build: () => HostInstance;
+  /**
+   * A new instance; `oneWire`: its connection carries every message on one
+   * wire (stdio), so a 2025-era call's logs need not be tied to its request.
+   */
+  readonly build: (oneWire?: boolean) => HostInstance;
   readonly relay: ClientRelay;
   /** Present when the box's catalog can subscribe to resources. */
   readonly subscriptions: ResourceSubscriptions | undefined;
@@ -109,7 +114,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     "resources/templates/list": listHint,
   };
 
-  const build = (): HostInstance => {
+  const build = (oneWire = false): HostInstance => {
     // The SDK builds a validator per server unless given one; it only checks
     // elicitation answers, which the host never requests.
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
@@ -121,12 +126,15 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       cacheHints,
     });
     const calls = new Map<AbortController, Promise<void>>();
+    const session = sessionOf(server, sessions);
     const scope: CallScope = {
       box,
       validator,
       calls,
       rounds,
       peerFor: (ctx, signal) => callPeer(server, ctx, signal),
+      logsFor: oneWire ? session.logs : (ctx) => session.relatedLogs(ctx),
+      logRelay: logs,
     };
     handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: box.descriptors().map(toMcpTool) }));
     // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
@@ -139,7 +147,6 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
         isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal),
       );
     }
-    const session = sessionOf(server, sessions);
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
     registerRelayHandlers(server, { catalog: box.catalog, logs, subscriptions, session: session.current, holder });
     const retire = () => {
@@ -151,21 +158,33 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
   return { build, relay, subscriptions, abandonWaiting: (reason) => rounds.abandonAll(reason) };
 }
 
+/** An instance's 2025-era client session, once it initialized, and its calls' log channels. */
+interface InstanceSession {
+  readonly current: () => GatewaySession | undefined;
+  /** The session as the log channel of all its calls (one wire). */
+  readonly logs: () => CallLogs | undefined;
+  /** A log channel tied to one call's request (HTTP: it rides the call's own stream). */
+  readonly relatedLogs: (ctx: ServerContext) => CallLogs | undefined;
+  readonly retire: () => void;
+}
+
 /**
  * A 2025-era client becomes a session of the relay once initialized (the
  * 2026-07-28 revision has no server→client channel outside a request).
  */
-function sessionOf(
-  server: Server,
-  sessions: SessionRegistry,
-): { current: () => GatewaySession | undefined; retire(): void } {
+function sessionOf(server: Server, sessions: SessionRegistry): InstanceSession {
   let session: GatewaySession | undefined;
+  let logs: CallLogs | undefined;
   let retired = false;
   server.oninitialized = () => {
-    if (!retired) session = sessions.open(server);
+    if (retired) return;
+    session = sessions.open(server);
+    logs = session === undefined ? undefined : sessionLogs(session);
   };
   return {
     current: () => session,
+    logs: () => logs,
+    relatedLogs: (ctx) => (session === undefined ? undefined : relatedLogs(session, ctx)),
     retire() {
       retired = true;
       if (session !== undefined) sessions.close(session);

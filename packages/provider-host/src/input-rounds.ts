@@ -9,11 +9,12 @@
  * so a retry must reach this process (as a legacy session must).
  */
 import { randomUUID } from "node:crypto";
-import type { ClientHostHooks, JsonObject } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, JsonObject, LogLevel } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import { inputRequired } from "@modelcontextprotocol/server";
-import type { ClientCapabilities, InputRequest, InputRequests } from "@modelcontextprotocol/server";
+import type { ClientCapabilities, InputRequest, InputRequests, ServerContext } from "@modelcontextprotocol/server";
 import { CallRun } from "./call-run";
+import { roundLogs } from "./call-logs";
 import { peerHooks } from "./peer-hooks";
 import type { PeerMethod } from "./peer-hooks";
 
@@ -34,15 +35,25 @@ export type RoundEnd = { readonly kind: "done" } | { readonly kind: "input"; rea
 export class RoundTripCall {
   readonly run: CallRun;
   readonly peer: ClientHostHooks;
+  /** The call's log messages, at the level its first request asked for, on the round answering it now. */
+  readonly logs: CallLogs;
+  /** The request answering the call now (none between rounds). */
+  round: ServerContext | undefined;
   private queued: Ask[] = [];
   private sent = new Map<string, Ask>();
   private wake: (() => void) | undefined;
   private asked = 0;
 
-  constructor(name: string, input: unknown, capabilities: ClientCapabilities | undefined) {
+  constructor(
+    name: string,
+    input: unknown,
+    capabilities: ClientCapabilities | undefined,
+    logLevel: LogLevel | undefined,
+  ) {
     // The run's id is the `requestState` its client is given: it must not be guessable.
     this.run = new CallRun(name, input, randomUUID());
     this.peer = peerHooks(capabilities, (method, params, signal) => this.ask(method, params, signal));
+    this.logs = roundLogs(logLevel, () => this.round);
   }
 
   /**

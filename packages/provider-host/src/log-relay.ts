@@ -1,19 +1,29 @@
 /**
- * Mounted servers' log messages, relayed to the host's 2025-era sessions.
- * Each session's `logging/setLevel` is its own filter; the catalog is set to
- * the least severe level any live session asked for, so every session still
- * gets what it asked for. A session that never set a level gets every
- * message, as the SDK's own server does. (The 2026-07-28 revision has no log
- * channel outside a request, and the catalog's messages name no call.)
+ * Mounted servers' log messages that no call can claim (the servers' own
+ * chatter; a 2025-era stdio server's logs, which name no request), relayed
+ * to every client that can take them now and whose level admits them: the
+ * 2025-era sessions (each `logging/setLevel` is that session's own filter;
+ * none set: every message, as the SDK's own server does) and the 2026-07-28
+ * calls in flight that asked for logs (the only channel to such a client).
+ * A message a call can claim goes to that call's client alone (`call-logs`).
+ *
+ * The 2025-era servers behind the box filter by one level per connection, so
+ * the catalog is set to the least severe level anyone takes: a session with
+ * no level takes everything, and a 2026-07-28 client's per-request level
+ * counts from its first call on.
  */
 import { LOG_LEVELS } from "@indus/contract";
-import type { GatewayCatalog, LogLevel, ServerLogEntry } from "@indus/contract";
+import type { CallLogs, GatewayCatalog, JsonObject, LogLevel, ServerLogEntry } from "@indus/contract";
 import type { LoggingMessageNotification } from "@modelcontextprotocol/server";
 import type { GatewaySession, SessionRegistry } from "./session-registry";
 
 export class LogRelay {
   /** The level last set on the catalog. */
   private applied: LogLevel | undefined;
+  /** The least severe level a 2026-07-28 call asked for so far. */
+  private modernFloor: LogLevel | undefined;
+  /** 2026-07-28 calls in flight that asked for logs. */
+  private readonly modernCalls = new Set<CallLogs>();
 
   constructor(
     private readonly catalog: GatewayCatalog | undefined,
@@ -30,9 +40,25 @@ export class LogRelay {
     await this.apply(signal);
   }
 
+  /**
+   * A 2026-07-28 call that takes logs at `logs.level`: it hears the messages
+   * no call claims until `ended` settles, and the servers are asked for its level.
+   */
+  hearDuring(logs: CallLogs, ended: Promise<unknown>): void {
+    const level = logs.level;
+    if (level === undefined) return;
+    this.modernCalls.add(logs);
+    const forget = () => void this.modernCalls.delete(logs);
+    ended.then(forget, forget);
+    if (this.modernFloor === undefined || severity(level) < severity(this.modernFloor)) {
+      this.modernFloor = level;
+      this.apply().catch(() => {});
+    }
+  }
+
   private async apply(signal?: AbortSignal): Promise<void> {
     const catalog = this.catalog;
-    const least = leastSevere(this.sessions.all());
+    const least = this.leastWanted();
     if (catalog?.setLogLevel === undefined || least === undefined || least === this.applied) return;
     const previous = this.applied;
     this.applied = least;
@@ -44,6 +70,21 @@ export class LogRelay {
     }
   }
 
+  /**
+   * The least severe level anyone takes; undefined while nobody ever asked
+   * for one (the servers then send everything, which is what everyone takes).
+   */
+  private leastWanted(): LogLevel | undefined {
+    let least = this.modernFloor;
+    let anySet = least !== undefined || this.applied !== undefined;
+    for (const { level } of this.sessions.all()) {
+      if (level !== undefined) anySet = true;
+      const wanted = level ?? "debug";
+      if (least === undefined || severity(wanted) < severity(least)) least = wanted;
+    }
+    return anySet ? least : undefined;
+  }
+
   private deliver(entry: ServerLogEntry): void {
     const level = entry.params.level;
     for (const session of this.sessions.all()) {
@@ -51,6 +92,7 @@ export class LogRelay {
       const params = entry.params as unknown as LoggingMessageNotification["params"];
       session.server.sendLoggingMessage(params).catch(() => {});
     }
+    for (const logs of this.modernCalls) logs.deliver(entry.params);
   }
 }
 
@@ -58,15 +100,12 @@ function severity(level: unknown): number {
   return LOG_LEVELS.indexOf(level as LogLevel);
 }
 
-/** Whether a session with `threshold` takes a message at `level` (unknown levels pass). */
-function admits(threshold: LogLevel | undefined, level: unknown): boolean {
+/** Whether a receiver with `threshold` takes a message at `level` (none: everything; unknown levels pass). */
+export function admits(threshold: LogLevel | undefined, level: unknown): boolean {
   return threshold === undefined || severity(level) < 0 || severity(level) >= severity(threshold);
 }
 
-function leastSevere(sessions: Iterable<GatewaySession>): LogLevel | undefined {
-  let least: LogLevel | undefined;
-  for (const { level } of sessions) {
-    if (level !== undefined && (least === undefined || severity(level) < severity(least))) least = level;
-  }
-  return least;
+/** A log message's params as the SDK's notification takes them. */
+export function logNotification(params: JsonObject): LoggingMessageNotification {
+  return { method: "notifications/message", params: params as unknown as LoggingMessageNotification["params"] };
 }

@@ -6,9 +6,11 @@
  * call is one request; a 2026-07-28 call whose server asks its client
  * something spans several (see `input-rounds`).
  */
-import type { ClientHostHooks, ToolBox, ToolDescriptor, ToolOutcome } from "@indus/contract";
+import { LOG_LEVELS } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, LogLevel, ToolBox, ToolDescriptor, ToolOutcome } from "@indus/contract";
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
@@ -19,6 +21,7 @@ import type { ArgumentValidator } from "./argument-validator";
 import { CallRun } from "./call-run";
 import { RoundTripCall } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
+import type { LogRelay } from "./log-relay";
 import { CONNECTION_CLOSED } from "./rpc-errors";
 import { toCallToolResult, toolErrorResult } from "./tool-mapping";
 
@@ -32,6 +35,10 @@ export interface CallScope {
   peerFor(ctx: ServerContext, signal: AbortSignal): ClientHostHooks;
   /** 2026-07-28 calls waiting for their client between rounds (shared by the host's instances). */
   readonly rounds: InputRounds;
+  /** The calling 2025-era client's channel for the call's log messages (none before it initialized). */
+  logsFor(ctx: ServerContext): CallLogs | undefined;
+  /** Log messages no call claims (a 2026-07-28 call hears them while it runs). */
+  readonly logRelay: LogRelay;
 }
 
 type CallResult = CallToolResult | ReturnType<typeof inputRequired>;
@@ -67,7 +74,7 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
   const round = run.attach(ctx);
   const done = tracked(scope, run);
   try {
-    const outcome = await run.start(scope.box, scope.peerFor(ctx, run.controller.signal));
+    const outcome = await run.start(scope.box, scope.peerFor(ctx, run.controller.signal), scope.logsFor(ctx));
     return await finish(run, round.flushed(), ctx, outcome);
   } finally {
     round.detach();
@@ -83,6 +90,7 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
 async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: ServerContext): Promise<CallResult> {
   const state = ctx.mcpReq.requestState();
   let call: RoundTripCall;
+  let fresh = false;
   if (typeof state === "string") {
     const resumed = scope.rounds.resume(state, name);
     if (resumed === undefined) {
@@ -93,12 +101,15 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
     call = resumed;
     call.answer(ctx.mcpReq.inputResponses);
   } else {
-    call = new RoundTripCall(name, input, envelopeCapabilities(ctx));
+    call = new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx));
+    fresh = true;
   }
   const round = call.run.attach(ctx);
+  call.round = ctx;
   const done = tracked(scope, call.run);
   try {
-    const outcome = call.run.start(scope.box, call.peer);
+    const outcome = call.run.start(scope.box, call.peer, call.logs);
+    if (fresh) scope.logRelay.hearDuring(call.logs, outcome);
     const end = await call.next(outcome);
     if (end.kind === "input") {
       await round.flushed();
@@ -106,6 +117,7 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
     }
     return await finish(call.run, round.flushed(), ctx, await outcome);
   } finally {
+    if (call.round === ctx) call.round = undefined;
     round.detach();
     done();
   }
@@ -139,6 +151,12 @@ function envelopeOf(ctx: ServerContext): Readonly<Record<string, unknown>> | und
 /** 2026-07-28 requests carry the per-request envelope; 2025-era ones never do. */
 export function isModern(ctx: ServerContext): boolean {
   return envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+}
+
+/** The level a 2026-07-28 request takes logs at (absent or not a level: none). */
+function envelopeLogLevel(ctx: ServerContext): LogLevel | undefined {
+  const level = envelopeOf(ctx)?.[LOG_LEVEL_META_KEY];
+  return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
 }
 
 function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {

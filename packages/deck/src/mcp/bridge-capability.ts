@@ -57,6 +57,7 @@ export class BridgeCapability implements Card {
         signal: ctx.signal,
         ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
         ...(ctx.peer ? { peer: ctx.peer } : {}),
+        ...(ctx.logs ? { logs: ctx.logs } : {}),
       },
     );
     return {

@@ -1,5 +1,5 @@
 /** The world a deck tool runs in: cwd, cancellation, and the seams tests swap. */
-import type { ClientHostHooks, ToolProgress } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, ToolProgress } from "@indus/contract";
 
 /** The file-system seam a tool reaches through its context (tests swap it). */
 export interface FsSeam {
@@ -43,4 +43,6 @@ export interface ToolContext {
   readonly onProgress?: (progress: ToolProgress) => void;
   /** The client the call runs for (a gateway's caller): a grafted MCP tool hands it to its server (`RunOptions.peer`). */
   readonly peer?: ClientHostHooks;
+  /** Where the server's log messages caused by the call go (a gateway's caller; `RunOptions.logs`). */
+  readonly logs?: CallLogs;
 }

@@ -1,0 +1,161 @@
+/**
+ * Server logs through `indusr mcp serve`, in both eras each way. Two mounted
+ * servers log `{tag, level}` at debug, info, warning and error during a call
+ * (`ctx.mcpReq.log`, so they apply their own era's filter): `modern` speaks
+ * 2026-07-28 (its logs belong to the request that asked for a level), `legacy`
+ * is a 2025-era stdio server (its logs name no call). A client must get the
+ * logs its own call caused, at its own level, and never another client's;
+ * logs no call can claim reach every client whose level admits them.
+ */
+import { join } from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { FIXTURES } from "@indus/testkit";
+import { makeSandbox, type Sandbox } from "./support/run-cli";
+import { writeConfig } from "./support/servers";
+import { startHttpGateway, stdioGatewayTransport, type HttpGateway } from "./support/relay-client";
+
+jest.setTimeout(60_000);
+
+const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const fixture = join(FIXTURES, "logging-asker.mjs");
+
+let sandbox: Sandbox;
+let config: string;
+let gateway: HttpGateway;
+const open: Client[] = [];
+const sessions: StreamableHTTPClientTransport[] = [];
+
+beforeAll(async () => {
+  sandbox = makeSandbox();
+  config = writeConfig(sandbox.root, {
+    modern: { command: process.execPath, args: [fixture] },
+    legacy: { command: process.execPath, args: [fixture, "legacy-only"], protocol: "legacy" },
+  });
+  gateway = await startHttpGateway(sandbox, config, []);
+});
+afterAll(async () => {
+  await gateway.stop();
+  sandbox.cleanup();
+});
+afterEach(async () => {
+  // The v2 client does not end its HTTP session on close(): end it, so its level stops counting.
+  for (const transport of sessions.splice(0)) await transport.terminateSession().catch(() => undefined);
+  for (const client of open.splice(0)) await client.close().catch(() => undefined);
+});
+
+type Era = "2025" | "2026-07-28";
+interface Logged {
+  readonly tag: string;
+  readonly level: string;
+}
+
+/** A client that records every log message it gets, as `level` of `tag`. */
+async function loggingClient(wire: "http" | "stdio", era: Era) {
+  const pinned = era === "2026-07-28" ? { versionNegotiation: { mode: { pin: era } } } : {};
+  const client = new Client({ name: "logs", version: "1.0.0" }, { capabilities: {}, ...pinned });
+  const logs: Logged[] = [];
+  client.setNotificationHandler("notifications/message", (notification) => {
+    const data = notification.params.data as { tag?: string } | undefined;
+    logs.push({ tag: data?.tag ?? "?", level: notification.params.level });
+  });
+  open.push(client);
+  if (wire === "stdio") await client.connect(stdioGatewayTransport(sandbox, config, []));
+  else {
+    const transport = new StreamableHTTPClientTransport(gateway.url);
+    if (era === "2025") sessions.push(transport);
+    await client.connect(transport);
+  }
+  return { client, logs };
+}
+
+/** Calls `<server>__<tool>` for `tag`, asking for logs at `level` per request (2026-07-28 only). */
+async function call(client: Client, server: string, tool: string, tag: string, level?: string): Promise<void> {
+  const params = {
+    name: `${server}__${tool}`,
+    arguments: { tag },
+    ...(level !== undefined && { _meta: { [LOG_LEVEL]: level } }),
+  };
+  await client.request({ method: "tools/call", params });
+}
+
+function levelsOf(logs: readonly Logged[], tag: string): string[] {
+  return logs.filter((log) => log.tag === tag).map((log) => log.level);
+}
+
+async function settle(ms = 300): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("a 2026-07-28 server's logs", () => {
+  test("reach only the 2025-era session whose call caused them, at that session's level", async () => {
+    const a = await loggingClient("http", "2025");
+    const b = await loggingClient("http", "2025");
+    await a.client.setLoggingLevel("warning");
+    await b.client.setLoggingLevel("debug");
+    await call(a.client, "modern", "log", "A");
+    await call(b.client, "modern", "log", "B");
+    await waitFor(() => levelsOf(a.logs, "A").length === 2 && levelsOf(b.logs, "B").length === 4);
+    await settle();
+    expect(levelsOf(a.logs, "A")).toEqual(["warning", "error"]);
+    expect(levelsOf(b.logs, "B")).toEqual(["debug", "info", "warning", "error"]);
+    expect(levelsOf(a.logs, "B")).toEqual([]);
+    expect(levelsOf(b.logs, "A")).toEqual([]);
+  });
+
+  test.each(["http", "stdio"] as const)(
+    "reach a 2026-07-28 client over %s at the level its request asked for, and no other client",
+    async (wire) => {
+      const c = await loggingClient(wire, "2026-07-28");
+      const other = await loggingClient("http", "2025");
+      await call(c.client, "modern", "log", `C-${wire}`, "info");
+      await waitFor(() => levelsOf(c.logs, `C-${wire}`).length === 3);
+      await settle();
+      expect(levelsOf(c.logs, `C-${wire}`)).toEqual(["info", "warning", "error"]);
+      expect(levelsOf(other.logs, `C-${wire}`)).toEqual([]);
+    },
+  );
+
+  test("a 2026-07-28 request that asks for no level gets no logs (the revision's opt-out)", async () => {
+    const c = await loggingClient("http", "2026-07-28");
+    await call(c.client, "modern", "log", "quiet");
+    await settle(500);
+    expect(levelsOf(c.logs, "quiet")).toEqual([]);
+  });
+
+  test("a 2025-era client over stdio gets its call's logs at the level it set", async () => {
+    const d = await loggingClient("stdio", "2025");
+    await d.client.setLoggingLevel("info");
+    await call(d.client, "modern", "log", "D");
+    await waitFor(() => levelsOf(d.logs, "D").length === 3);
+    await settle();
+    expect(levelsOf(d.logs, "D")).toEqual(["info", "warning", "error"]);
+  });
+});
+
+describe("a 2025-era stdio server's logs (they name no call)", () => {
+  test("reach a 2026-07-28 client while its call runs, at the level its request asked for", async () => {
+    const c = await loggingClient("http", "2026-07-28");
+    await call(c.client, "legacy", "log", "E", "warning");
+    await waitFor(() => levelsOf(c.logs, "E").length === 2);
+    expect(levelsOf(c.logs, "E")).toEqual(["warning", "error"]);
+  });
+
+  test("reach every session by its own level: one that never set a level gets them all", async () => {
+    const strict = await loggingClient("http", "2025");
+    const open = await loggingClient("http", "2025");
+    await strict.client.setLoggingLevel("error");
+    await call(open.client, "legacy", "log", "F");
+    await waitFor(() => levelsOf(open.logs, "F").length === 4);
+    await settle();
+    expect(levelsOf(open.logs, "F")).toEqual(["debug", "info", "warning", "error"]);
+    expect(levelsOf(strict.logs, "F")).toEqual(["error"]);
+  });
+});
