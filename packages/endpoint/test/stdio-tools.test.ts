@@ -1,5 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { TOOL_NAME_PATTERN, type RemoteTool } from "@indus/contract";
 import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
 import { scripted } from "./helpers/servers";
@@ -60,7 +60,7 @@ it("normalizes input schemas and carries annotations", () => {
   expect(byRef("echo")!.descriptor.description).toBe("Echoes back the message");
 });
 
-it("works where the SDK's Client.listTools() throws the whole list away", async () => {
+it("works where the v2 SDK's Client.listTools() throws the whole list away", async () => {
   const client = new Client({ name: "plain", version: "0" });
   const transport = new StdioClientTransport({
     ...(scripted("sdk", ["page=100"]) as { command: string; args: string[] }),

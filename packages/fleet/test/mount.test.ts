@@ -1,5 +1,4 @@
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { TOOL_NAME_PATTERN, type ToolOutcome } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";

@@ -1,6 +1,5 @@
 import { Agent, request as httpRequest } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { sampleFrames } from "./support/frames";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
 import { STDIO_HOST, spawnHttpHost, spawnLineChild } from "./support/processes";

@@ -1,9 +1,8 @@
 // Mirrors the README's example: a one-tool box served over HTTP and called by
-// the SDK client (the stdio half is exercised by test/stdio.test.ts).
+// the v2 SDK client (the stdio half is exercised by test/stdio.test.ts).
 import type { ToolBox } from "@indus/contract";
 import { serveHttp } from "@indus/provider-host";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const box: ToolBox = {
   descriptors: () => [
