@@ -21,10 +21,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { connectPath, measurePaths, printPaths } from "../packages/provider-host/bench/stdio-paths.mjs";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -36,7 +34,6 @@ const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", pro
 const TRACE = process.env.BENCH_TRACE === "1";
 const HOP_TRACE = join(root, "bench", "hop-trace.mjs");
 
-const BLOCK = 10;
 const BLOCKS = QUICK ? 60 : 300;
 const WARMUP = QUICK ? 50 : 200;
 /** Issue 11's bound: gateway p50 at most this many times a direct call. */
@@ -59,49 +56,12 @@ const GATEWAY = [
 /** Under BENCH_TRACE, a spawned process's p50 T1/T2 go to this file (read after it exits). */
 const traceFile = (name) => join(work, `trace-${name.replace(/\W+/g, "-")}.json`);
 
-async function connect(name, args, era) {
-  const client = new Client(
-    { name: "stdio-gateway-bench", version: "1.0.0" },
-    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
-  );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: TRACE && name !== "direct" ? ["--import", HOP_TRACE, ...args] : args,
+/** A path; under BENCH_TRACE, anything but the direct server runs with the trace hooks loaded. */
+const path = (name, args, era) =>
+  connectPath(name, TRACE && name !== "direct" ? ["--import", HOP_TRACE, ...args] : args, era, {
     cwd: work,
-    stderr: "ignore",
     ...(TRACE ? { env: { ...process.env, HOP_TRACE_FILE: traceFile(name) } } : {}),
   });
-  await client.connect(transport);
-  if (era === "modern" && client.getProtocolEra() !== "modern") throw new Error("the client did not get 2026-07-28");
-  return { client, pid: transport.pid };
-}
-
-/** CPU time (user + system, ms) a process has used, or undefined off Linux. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-async function call(client, n) {
-  const started = performance.now();
-  const result = await client.request({
-    method: "tools/call",
-    params: { name: "echo", arguments: { message: `m${n}` } },
-  });
-  const elapsed = performance.now() - started;
-  if (result.content?.[0]?.text !== `Echo: m${n}`) throw new Error(`unexpected result ${JSON.stringify(result)}`);
-  return elapsed;
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-const path = async (name, args, era) => ({ name, ...(await connect(name, args, era)), samples: [], cpu: 0 });
 const paths = [
   await path("direct", [EVERYTHING, "stdio"], "legacy"),
   await path("indusr mcp serve (2025 era)", GATEWAY, "legacy"),
@@ -110,15 +70,7 @@ const paths = [
 ];
 const [direct, legacy, modern, relay] = paths;
 
-for (const each of paths) for (let n = 0; n < WARMUP; n++) await call(each.client, n);
-for (let block = 0; block < BLOCKS; block++) {
-  for (const each of paths) {
-    const before = cpuMs(each.pid);
-    for (let n = 0; n < BLOCK; n++) each.samples.push(await call(each.client, n));
-    const after = cpuMs(each.pid);
-    if (before !== undefined && after !== undefined) each.cpu += after - before;
-  }
-}
+await measurePaths(paths, { blocks: BLOCKS, warmup: WARMUP });
 // A CPU profile is written on a clean exit only: end the gateways by closing their stdin.
 for (const each of paths) await each.client.close();
 /** The processes write their trace on exit, a moment after their stdin closed. */
@@ -130,17 +82,10 @@ const traceOf = async (name) => {
   return undefined;
 };
 
-const p50 = {};
-console.log(`stdio gateway hop, ${BLOCKS * BLOCK} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}`);
-console.log("path                              p50 ms   p99 ms   CPU us/call (the process the client spawned)");
-for (const each of paths) {
-  const sorted = [...each.samples].sort((a, b) => a - b);
-  p50[each.name] = percentile(sorted, 50);
-  const cpu = ((each.cpu * 1000) / each.samples.length).toFixed(0);
-  console.log(
-    `${each.name.padEnd(32)} ${percentile(sorted, 50).toFixed(3).padStart(7)}  ${percentile(sorted, 99).toFixed(3).padStart(7)}  ${cpu.padStart(6)}`,
-  );
-}
+console.log(
+  `stdio gateway hop, ${direct.samples.length} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}`,
+);
+const p50 = printPaths(paths);
 const ratio = (a, b) => (p50[a.name] / p50[b.name]).toFixed(2);
 console.log(
   `hop ratio (indusr p50 / direct p50, 2025 era): ${ratio(legacy, direct)}x (bound ${HOP_BOUND.toFixed(1)}x)`,
