@@ -1,3 +1,5 @@
+// The clients here are the v1 SDK's (@modelcontextprotocol/sdk) on purpose: they stand for the
+// 2025-era clients the gateway serves in the wild. v2 clients: modern-era.test.ts, readme-example.test.ts.
 import { request as httpRequest } from "node:http";
 import { isProtocolFault } from "@indus/contract";
 import { DEFAULT_TOKEN_ENV, serveHttp } from "@indus/provider-host";

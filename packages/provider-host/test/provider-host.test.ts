@@ -1,3 +1,5 @@
+// The clients here are the v1 SDK's (@modelcontextprotocol/sdk) on purpose: they stand for the
+// 2025-era clients the gateway serves in the wild. v2 clients: modern-era.test.ts, readme-example.test.ts.
 import { isProtocolFault } from "@indus/contract";
 import type { ToolBox } from "@indus/contract";
 import { DEFAULT_HOST_INFO, createProviderHost } from "@indus/provider-host";

@@ -1,3 +1,5 @@
+// The clients here are the v1 SDK's (@modelcontextprotocol/sdk) on purpose: they stand for the
+// 2025-era clients the gateway serves in the wild. v2 clients: modern-era.test.ts, readme-example.test.ts.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
