@@ -123,6 +123,28 @@ describe("a 2026-07-28 server's logs", () => {
     },
   );
 
+  test("a prompts/get's logs reach the client that asked, each era at its own level", async () => {
+    const c = await loggingClient("http", "2026-07-28");
+    const d = await loggingClient("http", "2025");
+    await d.client.setLoggingLevel("error");
+    const names = (await c.client.listPrompts()).prompts.map((prompt) => prompt.name);
+    const name = names.find((each) => each.includes("modern") && each.includes("logged"));
+    expect(name).toBeDefined();
+    const ask = (client: Client, tag: string, level?: string) =>
+      client.request({
+        method: "prompts/get",
+        params: { name: name!, arguments: { tag }, ...(level !== undefined && { _meta: { [LOG_LEVEL]: level } }) },
+      });
+    await ask(c.client, "P26", "warning");
+    await ask(d.client, "P25");
+    await waitFor(() => levelsOf(c.logs, "P26").length === 2 && levelsOf(d.logs, "P25").length === 1);
+    await settle();
+    expect(levelsOf(c.logs, "P26")).toEqual(["warning", "error"]);
+    expect(levelsOf(d.logs, "P25")).toEqual(["error"]);
+    expect(levelsOf(d.logs, "P26")).toEqual([]);
+    expect(levelsOf(c.logs, "P25")).toEqual([]);
+  });
+
   test("a 2026-07-28 request that asks for no level gets no logs (the revision's opt-out)", async () => {
     const c = await loggingClient("http", "2026-07-28");
     await call(c.client, "modern", "log", "quiet");

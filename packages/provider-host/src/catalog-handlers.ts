@@ -5,9 +5,10 @@
  * namespaced by their source). Lists are served in one page. Completion is
  * served when the catalog can complete (`completions` is declared then).
  * Reads, prompt gets and completions run for the client that asked (`peer`),
- * like calls: a server's question during one goes to that client only.
+ * like calls: a server's question during one goes to that client only, and
+ * so do the log messages it causes (`logs`).
  */
-import type { ClientHostHooks, GatewayCallOptions, GatewayCatalog, JsonObject } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, GatewayCallOptions, GatewayCatalog, JsonObject } from "@indus/contract";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { toRpcError } from "./rpc-errors";
 import type { CatalogSite } from "./rpc-errors";
@@ -24,10 +25,23 @@ type Result = Record<string, unknown>;
 /** The asking client as hooks, when its requests can be answered within the request (2025 era). */
 export type PeerOf = (ctx: ServerContext) => ClientHostHooks | undefined;
 
-export function registerCatalogHandlers(server: Server, catalog: GatewayCatalog, peerOf: PeerOf): void {
+/** The asking client's channel for the log messages its request causes. */
+export type LogsOf = (ctx: ServerContext) => CallLogs | undefined;
+
+export function registerCatalogHandlers(
+  server: Server,
+  catalog: GatewayCatalog,
+  peerOf: PeerOf,
+  logsOf: LogsOf = () => undefined,
+): void {
   const forCaller = (ctx: ServerContext): GatewayCallOptions => {
     const peer = peerOf(ctx);
-    return peer === undefined ? { signal: ctx.mcpReq.signal } : { signal: ctx.mcpReq.signal, peer };
+    const logs = logsOf(ctx);
+    return {
+      signal: ctx.mcpReq.signal,
+      ...(peer !== undefined && { peer }),
+      ...(logs !== undefined && { logs }),
+    };
   };
   handleStrictly(server, "resources/list", PAGINATED_PARAMS, (_params, ctx) =>
     guarded("list", async () => ({ resources: [...(await catalog.listResources({ signal: ctx.mcpReq.signal }))] })),

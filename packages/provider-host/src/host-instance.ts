@@ -17,7 +17,7 @@ import { createClientRelay, sessionsOf } from "./client-relay";
 import type { ClientRelay } from "./client-relay";
 import { InputRounds } from "./input-rounds";
 import { LogRelay } from "./log-relay";
-import { relatedLogs, sessionLogs } from "./call-logs";
+import { relatedLogs, roundLogs, sessionLogs } from "./call-logs";
 import { registerRelayHandlers } from "./relay-handlers";
 import { ResourceSubscriptions, canSubscribe } from "./subscriptions";
 import type { UpdateHolder } from "./subscriptions";
@@ -25,7 +25,7 @@ import { peerHooks } from "./peer-hooks";
 import { PEER_REQUEST_OPTIONS } from "./session-registry";
 import type { GatewaySession, SessionRegistry } from "./session-registry";
 import { AS_SENT, CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
-import { callTool, isModern } from "./tool-call";
+import { callTool, envelopeLogLevel, isModern } from "./tool-call";
 import type { CallScope } from "./tool-call";
 import { toMcpTool } from "./tool-mapping";
 
@@ -143,8 +143,11 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       callTool(scope, params, ctx),
     );
     if (box.catalog !== undefined) {
-      registerCatalogHandlers(server, box.catalog, (ctx) =>
-        isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal),
+      registerCatalogHandlers(
+        server,
+        box.catalog,
+        (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
+        (ctx) => (isModern(ctx) ? roundLogs(envelopeLogLevel(ctx), () => ctx) : scope.logsFor(ctx)),
       );
     }
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };

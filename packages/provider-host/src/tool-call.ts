@@ -154,7 +154,7 @@ export function isModern(ctx: ServerContext): boolean {
 }
 
 /** The level a 2026-07-28 request takes logs at (absent or not a level: none). */
-function envelopeLogLevel(ctx: ServerContext): LogLevel | undefined {
+export function envelopeLogLevel(ctx: ServerContext): LogLevel | undefined {
   const level = envelopeOf(ctx)?.[LOG_LEVEL_META_KEY];
   return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
 }
