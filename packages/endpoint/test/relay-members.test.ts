@@ -43,6 +43,26 @@ describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
     );
   });
 
+  it("hands a call's logs to the call's own channel when it can tell the call, else to the listeners", async () => {
+    const endpoint = await connect(setup);
+    const ambient: JsonObject[] = [];
+    const own: JsonObject[] = [];
+    endpoint.onLog((params) => ambient.push(params));
+    const result = await endpoint.invoke(
+      "log",
+      {},
+      { logs: { level: "warning", deliver: (params) => own.push(params) } },
+    );
+    // A 2026-07-28 call asks with its own level; a 2025-era server keeps the connection's.
+    expect(text(result)).toBe(protocol === "legacy" ? "logged at unset" : "logged at warning");
+    // A 2025-era stdio server's logs name no call; everywhere else the call can be told.
+    const told = transport !== "stdio" || protocol !== "legacy";
+    await until(() => (told ? own : ambient).length === 4);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((told ? own : ambient).map((log) => log["level"])).toEqual(["debug", "info", "warning", "error"]);
+    expect(told ? ambient : own).toEqual([]);
+  });
+
   it("delivers updates of a subscribed resource, and none after unsubscribing", async () => {
     const endpoint = await connect(setup);
     const updates: string[] = [];
