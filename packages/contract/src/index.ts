@@ -60,6 +60,7 @@ export type {
 } from "./bridge";
 export type { ToolAnnotations, ToolBox, ToolDescriptor } from "./tool-box";
 export type {
+  RpcError,
   RunOptions,
   ToolCall,
   ToolContentBlock,

@@ -33,6 +33,20 @@ export interface ToolResult {
    * a gateway returns it unchanged.
    */
   readonly wire?: JsonObject;
+  /**
+   * The JSON-RPC error a remote server answered the call with instead of a
+   * result (`content` says the same for a model); a gateway answers its own
+   * client with this error, so the client sees what the server said (e.g.
+   * -32021, a capability the client must declare).
+   */
+  readonly rpcError?: RpcError;
+}
+
+/** A JSON-RPC error as a server sent it. */
+export interface RpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: JsonValue;
 }
 
 /** A runner's answer to one call: the result, tagged with the call it answers. */

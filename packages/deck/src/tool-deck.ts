@@ -211,6 +211,7 @@ function deckToolBox(deck: ToolDeck): ToolBox {
           isError: result.isError === true,
           ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
           ...(result.wire === undefined ? {} : { wire: result.wire }),
+          ...(result.rpcError === undefined ? {} : { rpcError: result.rpcError }),
         };
       } catch (error) {
         return {

@@ -2,7 +2,7 @@
  * One call on one endpoint as a runner outcome: the caller's signal, progress,
  * peer and log channel go with it, the server's result comes back projected (its wire
  * form kept), and a fault becomes an `isError` outcome, so the runner never
- * rejects.
+ * rejects (a server's JSON-RPC error kept beside it as `rpcError`).
  */
 import { isProtocolFault, type McpEndpoint, type RunOptions, type ToolCall, type ToolOutcome } from "@indus/contract";
 import { projectResult } from "./content-projection";
@@ -27,7 +27,11 @@ export async function runOn(
     });
     return { callId: call.id, ...projectResult(result) };
   } catch (error) {
-    const text = isProtocolFault(error) ? `[${error.kind}] ${error.message}` : String(error);
-    return failure(call.id, text);
+    if (!isProtocolFault(error)) return failure(call.id, String(error));
+    const outcome = failure(call.id, `[${error.kind}] ${error.message}`);
+    // The server's own JSON-RPC error rides along, for a gateway to answer with.
+    if (error.rpcCode === undefined) return outcome;
+    const data = error.data === undefined ? {} : { data: error.data };
+    return { ...outcome, rpcError: { code: error.rpcCode, message: error.message, ...data } };
   }
 }

@@ -137,9 +137,13 @@ export class RoundTripCall {
 export class InputRounds {
   private readonly waiting = new Map<string, { call: RoundTripCall; timer: NodeJS.Timeout }>();
 
-  /** Parks `call` until its client comes back; returns the `requestState` to give it. */
+  /**
+   * Parks `call` until its client comes back; returns the `requestState` to
+   * give it, new each round, so a state already answered cannot resume the
+   * run again (and a client sees that the run moved on).
+   */
   suspend(call: RoundTripCall): string {
-    const state = call.run.id;
+    const state = randomUUID();
     const timer = setTimeout(() => {
       this.waiting.delete(state);
       call.abandon(protocolFault("timeout", `the client did not come back to '${call.run.name}' with answers in time`));

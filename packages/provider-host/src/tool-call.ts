@@ -130,6 +130,9 @@ async function finish(run: CallRun, flushed: Promise<void>, ctx: ServerContext, 
     // the client waiting for an answer that will never come.
     throw new ProtocolError(CONNECTION_CLOSED, `Call to '${run.name}' interrupted: the provider host is shutting down`);
   }
+  // A mounted server's JSON-RPC error is answered as that error, as the server did.
+  const rpcError = outcome.rpcError;
+  if (rpcError !== undefined) throw new ProtocolError(rpcError.code, rpcError.message, rpcError.data);
   return toCallToolResult(outcome);
 }
 

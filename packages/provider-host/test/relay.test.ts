@@ -130,6 +130,16 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
     expect((failure as ProtocolError).data).toEqual({ tool: "gone" });
   });
 
+  test("an outcome carrying a server's JSON-RPC error (the fleet's way) is answered as that error", async () => {
+    const client = await connect(wire, era);
+    const failure = await client
+      .request({ method: "tools/call", params: { name: "upstream-error-outcome", arguments: {} } })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProtocolError);
+    expect((failure as ProtocolError).code).toBe(-32021);
+    expect((failure as ProtocolError).data).toEqual({ requiredCapabilities: { sampling: {} } });
+  });
+
   test("the call's peer has only the hooks the client declared", async () => {
     const client = await connect(wire, era, { elicitation: {} });
     const result = await client.callTool({ name: "hooks", arguments: {} });
@@ -243,6 +253,27 @@ describe("2026-07-28 rounds", () => {
       .request({ method: "tools/call", params: { name: "ask", arguments: {}, requestState: "no-such-call" } })
       .catch((error: unknown) => error);
     expect((failure as ProtocolError).code).toBe(-32602);
+  });
+
+  test("each round of a call gets a new requestState; an answered one is refused -32602", async () => {
+    const client = await connect("http", "modern");
+    type Round = { requestState?: string; inputRequests?: Record<string, unknown> };
+    const send = (params: Record<string, unknown>) =>
+      client.request({ method: "tools/call", params: { name: "ask-twice", arguments: {}, ...params } } as never, {
+        allowInputRequired: true,
+      }) as Promise<Round>;
+    const answers = (round: Round) =>
+      Object.fromEntries(Object.keys(round.inputRequests ?? {}).map((key) => [key, { action: "decline" }]));
+    const first = await send({});
+    const second = await send({ requestState: first.requestState, inputResponses: answers(first) });
+    expect(second.requestState).toEqual(expect.any(String));
+    expect(second.requestState).not.toBe(first.requestState);
+    const replayed = await send({ requestState: first.requestState, inputResponses: answers(first) }).catch(
+      (error: unknown) => error,
+    );
+    expect((replayed as ProtocolError).code).toBe(-32602);
+    const done = await send({ requestState: second.requestState, inputResponses: answers(second) });
+    expect(JSON.parse(textOf(done))).toEqual([{ action: "decline" }, { action: "decline" }]);
   });
 
   test("a client without the capability is not asked (the hook is absent)", async () => {

@@ -65,6 +65,7 @@ export class BridgeCapability implements Card {
       isError: outcome.isError,
       ...(outcome.structuredContent === undefined ? {} : { structuredContent: outcome.structuredContent }),
       ...(outcome.wire === undefined ? {} : { wire: outcome.wire }),
+      ...(outcome.rpcError === undefined ? {} : { rpcError: outcome.rpcError }),
     };
   }
 }
