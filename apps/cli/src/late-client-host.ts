@@ -5,7 +5,8 @@
  * answer arrive only once the provider host serves. So boot gets these hooks,
  * all three with both elicitation modes, and `bind` points them at the
  * running host's own hooks later. A request before then, or one the bound
- * hooks lack, fails with a fault saying no client can answer it.
+ * hooks lack, fails with a fault saying no client can answer it. A request's
+ * signal goes through too: a question its server withdraws is withdrawn there.
  */
 import { protocolFault, type ClientHostHooks, type JsonObject } from "@indus/contract";
 
@@ -28,14 +29,14 @@ function noClient(method: string, server: string): Error {
 export function lateClientHost(): LateClientHost {
   let target: ClientHostHooks = {};
   const hooks: ClientHostHooks = {
-    elicit: (server: string, params: JsonObject) =>
-      target.elicit ? target.elicit(server, params) : Promise.reject(noClient("elicitation/create", server)),
-    createMessage: (server: string, params: JsonObject) =>
+    elicit: (server: string, params: JsonObject, signal?: AbortSignal) =>
+      target.elicit ? target.elicit(server, params, signal) : Promise.reject(noClient("elicitation/create", server)),
+    createMessage: (server: string, params: JsonObject, signal?: AbortSignal) =>
       target.createMessage
-        ? target.createMessage(server, params)
+        ? target.createMessage(server, params, signal)
         : Promise.reject(noClient("sampling/createMessage", server)),
-    listRoots: (server: string) =>
-      target.listRoots ? target.listRoots(server) : Promise.reject(noClient("roots/list", server)),
+    listRoots: (server: string, signal?: AbortSignal) =>
+      target.listRoots ? target.listRoots(server, signal) : Promise.reject(noClient("roots/list", server)),
     elicitModes: ["form", "url"],
   };
   return {

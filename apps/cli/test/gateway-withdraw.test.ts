@@ -95,6 +95,15 @@ describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era cli
     await waitFor(() => seen.withdrawn.length === 1);
   });
 
+  test("a question asked outside any call, then withdrawn, is cancelled at the client it went to", async () => {
+    const { client, seen } = patientClient("2025", 30_000);
+    await client.connect(wire === "http" ? httpTransport(gateway.url) : stdioGatewayTransport(sandbox, config, flags));
+    const name = await toolName(client, "ask_later");
+    expect(textOf(await client.callTool({ name, arguments: { ms: 300 } }))).toBe("will ask");
+    await waitFor(() => seen.asked === 1);
+    await waitFor(() => seen.withdrawn.length === 1);
+  });
+
   test("a client cancelling its call has the question it was asked withdrawn too", async () => {
     const { client, seen } = patientClient("2025", 30_000);
     await client.connect(wire === "http" ? httpTransport(gateway.url) : stdioGatewayTransport(sandbox, config, flags));
