@@ -91,13 +91,17 @@ it("mcp serve --stdio ends within 5 s when its stdin closes while a server is st
   child.stdout.resume();
   child.stderr.resume();
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  // Close stdin once the server is up and still connecting (a fixed wait lost the race on a loaded machine).
+  const pidsFile = path.join(sandbox.root, "late.pids");
+  for (const deadline = Date.now() + 20_000; !fs.existsSync(pidsFile) && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const started = Date.now();
   child.stdin.end();
   const code = await exited;
   expect(Date.now() - started).toBeLessThan(5_000);
   expect(code).toBe(0);
-  const pids = fs.readFileSync(path.join(sandbox.root, "late.pids"), "utf8").trim().split(" ").map(Number);
+  const pids = fs.readFileSync(pidsFile, "utf8").trim().split(" ").map(Number);
   const alive = (pid: number) => {
     try {
       process.kill(pid, 0);

@@ -132,15 +132,15 @@ describe("bg-process", () => {
     const { call, deck } = deckAt(tempDir());
     try {
       const started = await call("bg-process", { action: "start", command: "sleep 0.3; seq 1 2500; sleep 300" });
-      const { id, captureFiles } = (
-        started.content[1] as unknown as { value: { id: string; captureFiles: { stdout: string } } }
-      ).value;
-      // Wait for the whole output (a fixed sleep lost the race on a loaded machine), then poll once.
+      const { id } = (started.content[1] as unknown as { value: { id: string } }).value;
+      // Wait until the buffer holds the whole output (fixed sleeps lost the race on a loaded
+      // machine); `tail` reads without moving the poll cursor. Then poll once.
       const deadline = Date.now() + 20_000;
-      while (!fs.readFileSync(captureFiles.stdout, "utf8").endsWith("2500\n") && Date.now() < deadline) {
+      while (Date.now() < deadline) {
+        const peek = await call("bg-process", { action: "poll", id, tail: 1 });
+        if (/^2500$/m.test(peek.text)) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      await new Promise((r) => setTimeout(r, 200));
       const polled = await call("bg-process", { action: "poll", id });
       expect(polled.text).toMatch(/\[500 older lines dropped: buffers keep the last 2000 lines per stream\]/);
       expect(MAX_BUFFERED_LINES).toBe(2_000);
