@@ -136,6 +136,15 @@ describe("indusr call", () => {
     expect(result.stdout).toBe("Echo: over the bridge\n");
   });
 
+  it("runs a task-only tool to completion: the server's task is polled behind the call", async () => {
+    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const result = await runCli(["call", "everything__simulate-research-query", '{"topic":"rust"}', "--mcp", config], {
+      sandbox,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("# Research Report: rust");
+  });
+
   it("runs a built-in in the cwd", async () => {
     fs.writeFileSync(path.join(sandbox.cwd, "notes.txt"), "first\nsecond\n");
     const result = await runCli(["call", "read", '{"path":"notes.txt"}', "--mcp", writeConfig(sandbox.root, {})], {

@@ -51,6 +51,29 @@ describe("indusr mcp serve", () => {
     }
   });
 
+  it("republishes a mounted task-only tool as a plain tool and runs its task behind the call", async () => {
+    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const endpoint = createServerEndpoint({
+      ...stdioServer(
+        "gw",
+        process.execPath,
+        [BIN, "mcp", "serve", "--stdio", "--mcp", config],
+        sandbox.env as Record<string, string>,
+      ),
+      cwd: sandbox.cwd,
+    });
+    try {
+      await endpoint.open();
+      const research = (await endpoint.listTools()).find((t) => t.ref.name === "everything__simulate-research-query");
+      expect(research?.descriptor.wire).toBeDefined();
+      expect(research?.descriptor.wire?.["execution"]).toBeUndefined();
+      const result = await endpoint.invoke("everything__simulate-research-query", { topic: "zig" });
+      expect(JSON.stringify(result.content)).toContain("# Research Report: zig");
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   it("serves Streamable HTTP on loopback, with mutating tools only when the profile asks", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
     const child = spawn(

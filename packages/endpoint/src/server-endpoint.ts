@@ -51,7 +51,8 @@ import { endSession, type Session } from "./session";
 import { listen } from "./session-client";
 import { SessionOpener } from "./session-opener";
 import { SessionRenewal } from "./session-renewal";
-import { ToolCatalog } from "./tool-catalog";
+import { ToolCatalog, type ToolCallTraits } from "./tool-catalog";
+import { callAsTask, offersToolTasks } from "./tool-task";
 import { AnyResultSchema, keepWithString, readCallResult } from "./wire";
 
 /** Which catalog list changed on the server. */
@@ -508,11 +509,27 @@ export class McpServerEndpoint implements McpEndpoint {
    * client's capabilities, so the server itself refuses what it cannot answer.
    */
   invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
+    const traits = this.tools.callTraits(name);
+    if (traits === undefined && this.tools.cached === undefined && offersToolTasks(this.capabilitiesValue)) {
+      // Which tools must run as tasks only the listing says: list first (a failed listing calls plainly).
+      const call = () => this.call(name, args, options, this.tools.callTraits(name));
+      return this.tools.list().then(call, call);
+    }
+    return this.call(name, args, options, traits);
+  }
+
+  /** `tools/call`, plain or as a task (see `tool-task.ts`), with the call's deadline, headers and peer. */
+  private call(
+    name: string,
+    args: unknown,
+    options: InvokeOptions,
+    traits: ToolCallTraits | undefined,
+  ): Promise<RemoteCallResult> {
     const request = {
       method: "tools/call",
       params: { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) },
     };
-    const declared = this.tools.paramHeaders(name);
+    const declared = traits?.paramHeaders;
     const deadline = {
       timeoutMs: options.timeoutMs ?? this.timeouts.callMs,
       totalMs: Math.max(this.timeouts.callTotalMs, options.timeoutMs ?? 0),
@@ -528,11 +545,14 @@ export class McpServerEndpoint implements McpEndpoint {
           () => `call "${name}"`,
           "call",
           (session) =>
-            requestWithDeadline<unknown>(
-              session.client,
-              session.era === "2026-07-28" ? this.withMeta(request, peer, logs) : request,
-              AnyResultSchema,
-              deadline,
+            (traits?.task && session.era === "legacy"
+              ? callAsTask(session.client, request, deadline)
+              : requestWithDeadline<unknown>(
+                  session.client,
+                  session.era === "2026-07-28" ? this.withMeta(request, peer, logs) : request,
+                  AnyResultSchema,
+                  deadline,
+                )
             ).then(readCallResult),
         ),
       logs,

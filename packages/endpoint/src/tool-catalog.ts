@@ -3,7 +3,7 @@
  * one bad tool never drops the page), cached until the server announces a
  * change or its `ttlMs` passes (2026 era), refreshed single-flight, and
  * diffed for `onToolsChanged` subscribers. Also keeps what each tool's call
- * needs to know from the listing (its `x-mcp-header` declarations).
+ * needs to know from the listing (`ToolCallTraits`).
  */
 import { isProtocolFault, type ProtocolFault, type RemoteTool } from "@indus/contract";
 import { isExpired, listExpiry } from "./list-expiry";
@@ -12,6 +12,15 @@ import { allPages } from "./pages";
 import type { Session } from "./session";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
 import { buildRemoteTools } from "./tool-listing";
+import { offersToolTasks, requiresTask } from "./tool-task";
+
+/** What a call of one tool must do differently, as its listing says; absent for most tools. */
+export interface ToolCallTraits {
+  /** Its `x-mcp-header` declarations (2026 era over HTTP only). */
+  readonly paramHeaders?: readonly ParamHeader[];
+  /** It must run as a task (2025 era, `execution.taskSupport: "required"`; see `tool-task.ts`). */
+  readonly task?: true;
+}
 
 /** What the catalog needs of the endpoint. */
 export interface ToolCatalogPort {
@@ -35,8 +44,8 @@ export class ToolCatalog {
   private listing: Promise<readonly RemoteTool[]> | undefined;
   private listAgain = false;
   private issues: readonly string[] = [];
-  /** Each tool's `x-mcp-header` declarations, from the last listing (2026 era over HTTP only). */
-  private headersByTool = new Map<string, readonly ParamHeader[]>();
+  /** The tools whose calls differ (headers, tasks), from the last listing. */
+  private traitsByTool = new Map<string, ToolCallTraits>();
   /** Tools the transport-level sanitizer dropped during the listing under way. */
   private dropped: string[] = [];
   private fault: ProtocolFault | undefined;
@@ -59,9 +68,9 @@ export class ToolCatalog {
     return this.issues;
   }
 
-  /** The `x-mcp-header` declarations of tool `name` (server-side name), if it has any. */
-  paramHeaders(name: string): readonly ParamHeader[] | undefined {
-    return this.headersByTool.get(name);
+  /** How a call of tool `name` (server-side name) differs from a plain one, if it does. */
+  callTraits(name: string): ToolCallTraits | undefined {
+    return this.traitsByTool.get(name);
   }
 
   /** Tools the transport dropped from a page before the SDK saw it. */
@@ -132,7 +141,7 @@ export class ToolCatalog {
     this.fault = undefined;
     const session = this.port.current();
     this.expireAt = session?.era === "2026-07-28" ? listExpiry(firstPage, requestedAt) : undefined;
-    this.headersByTool = headerDeclarations(session, raw);
+    this.traitsByTool = callTraitsOf(session, raw);
     const { tools, issues } = buildRemoteTools(this.port.server, raw);
     this.issues = [...this.dropped, ...issues];
     return tools;
@@ -153,18 +162,22 @@ export class ToolCatalog {
   }
 }
 
-/** Each listed tool's `x-mcp-header` declarations; only a 2026-era HTTP session sends them as headers. */
-function headerDeclarations(
-  session: Session | undefined,
-  raw: readonly unknown[],
-): Map<string, readonly ParamHeader[]> {
-  const map = new Map<string, readonly ParamHeader[]>();
-  if (session?.era !== "2026-07-28" || session.kind !== "streamable-http") return map;
+/** The listed tools whose calls differ from a plain `tools/call`, and how. */
+function callTraitsOf(session: Session | undefined, raw: readonly unknown[]): Map<string, ToolCallTraits> {
+  const map = new Map<string, ToolCallTraits>();
+  if (!session) return map;
+  // Only a 2026-era HTTP session sends `Mcp-Param-*` headers; only the 2025 era has task-augmented calls.
+  const headers = session.era === "2026-07-28" && session.kind === "streamable-http";
+  const tasks = session.era === "legacy" && offersToolTasks(session.client.getServerCapabilities());
+  if (!headers && !tasks) return map;
   for (const item of raw) {
     if (typeof item !== "object" || item === null) continue;
     const { name, inputSchema } = item as { name?: unknown; inputSchema?: unknown };
-    const declared = paramHeaders(inputSchema);
-    if (typeof name === "string" && declared.length > 0) map.set(name, declared);
+    if (typeof name !== "string") continue;
+    const declared = headers ? paramHeaders(inputSchema) : [];
+    const task = tasks && requiresTask(item);
+    if (declared.length === 0 && !task) continue;
+    map.set(name, { ...(declared.length > 0 ? { paramHeaders: declared } : {}), ...(task ? { task: true } : {}) });
   }
   return map;
 }

@@ -4,21 +4,24 @@
  * so images, audio and resources reach the client intact (the earlier edition
  * stringified everything).
  */
-import type { JsonValue, ToolContentBlock, ToolDescriptor, ToolOutcome } from "@indus/contract";
+import type { JsonObject, JsonValue, ToolContentBlock, ToolDescriptor, ToolOutcome } from "@indus/contract";
 import { ContentBlockSchema } from "@modelcontextprotocol/core";
 import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/server";
 
 /**
  * A descriptor as an MCP tool. A tool a server sent (`wire`) is republished
  * exactly as sent (raw schemas with `$schema`/`$defs`/`$ref`, `outputSchema`,
- * annotations, title, icons, `_meta`) under the box's name for it. For the
+ * annotations, title, icons, `_meta`) under the box's name for it, less its
+ * `execution.taskSupport` (see `withoutTaskSupport`). For the
  * box's own tools the JSON Schema is served as-is (no draft-07
  * re-emission); only a missing or non-object root `type` is set to `"object"`,
  * because MCP requires object-typed input schemas and clients reject the
  * whole listing otherwise.
  */
 export function toMcpTool(descriptor: ToolDescriptor): Tool {
-  if (descriptor.wire !== undefined) return { ...descriptor.wire, name: descriptor.name } as unknown as Tool;
+  if (descriptor.wire !== undefined) {
+    return withoutTaskSupport({ ...descriptor.wire, name: descriptor.name }) as unknown as Tool;
+  }
   const parameters = descriptor.parameters;
   const inputSchema = (
     parameters.type === "object" ? parameters : { ...parameters, type: "object" }
@@ -30,6 +33,21 @@ export function toMcpTool(descriptor: ToolDescriptor): Tool {
     if (annotations.title !== undefined) tool.title = annotations.title;
   }
   return tool;
+}
+
+/**
+ * The gateway serves no tasks: a task-only tool of a mounted server runs to
+ * completion behind the endpoint's `invoke`, so to the gateway's clients it
+ * is a plain tool. Left as `"required"`, SDK clients refuse to call it
+ * without a task (and then send one the gateway cannot serve).
+ */
+function withoutTaskSupport(tool: JsonObject): JsonObject {
+  const execution = tool["execution"];
+  if (typeof execution !== "object" || execution === null || Array.isArray(execution)) return tool;
+  if (!("taskSupport" in execution)) return tool;
+  const { taskSupport: _served, ...rest } = execution;
+  const { execution: _dropped, ...plain } = tool;
+  return Object.keys(rest).length > 0 ? { ...plain, execution: rest } : plain;
 }
 
 /**

@@ -102,6 +102,27 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     expect(tools[0]?.inputSchema).toEqual({ type: "object", properties: {} });
   });
+  it("republishes a mounted server's task-only tool as a plain one: the endpoint runs the task", async () => {
+    const wire = {
+      name: "research",
+      description: "d",
+      inputSchema: { type: "object" },
+      execution: { taskSupport: "required" },
+    };
+    const box: ToolBox = {
+      descriptors: () => [{ name: "srv__research", description: "d", parameters: { type: "object" }, wire }],
+      runner: {
+        run: async (call) => ({ callId: call.id, isError: false, content: [{ type: "text", text: "done" }] }),
+      },
+    };
+    const { client } = await connectPair(box);
+    const { tools } = await client.listTools();
+    expect(tools[0]).toEqual({ name: "srv__research", description: "d", inputSchema: { type: "object" } });
+    // An SDK client refuses to call a task-required tool without a task, which the gateway does not serve.
+    await expect(client.callTool({ name: "srv__research", arguments: {} })).resolves.toMatchObject({
+      content: [{ type: "text", text: "done" }],
+    });
+  });
 });
 
 describe("tools/call", () => {

@@ -1,0 +1,228 @@
+/**
+ * A tool call run as a task (MCP 2025-11-25, experimental), behind `invoke`:
+ * a tool that says `execution.taskSupport: "required"` on a server that
+ * offers `tasks.requests.tools.call` refuses a plain call, so it is sent
+ * task-augmented (`params.task`), and the task is then polled with
+ * `tasks/get` (at the server's `pollInterval`) until it ends; its result
+ * (`tasks/result`) is the call's result, as the server sent it.
+ *
+ * - `input_required`: the server holds its questions (elicitation,
+ *   sampling) until the client asks for the result, so `tasks/result` is
+ *   sent then and kept open while polling goes on; the questions arrive as
+ *   ordinary server requests and are answered through the host hooks (peer
+ *   routing counts this call as in flight), and the open `tasks/result`
+ *   answers once the task ends.
+ * - Deadlines: each request has the call's deadline; the whole task has the
+ *   call's total bound (a task that keeps answering polls is alive however
+ *   long it works, which is what tasks are for). A status or status message
+ *   that changes is reported as progress.
+ * - The caller's abort or the total bound ends the open requests, sends
+ *   `tasks/cancel` (awaited briefly, so the server has it before `invoke`
+ *   settles) and fails the call as any cancelled or timed-out call fails.
+ *
+ * The v2 SDK has no tasks runtime any more; the 2025-11-25 wire schemas it
+ * still exports (`specTypeSchemas`, deprecated vocabulary) check the replies.
+ */
+import { isSpecType, specTypeSchemas, type Client, type StandardSchemaV1 } from "@modelcontextprotocol/client";
+import type { ToolProgress } from "@indus/contract";
+import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "./deadline";
+import { AnyResultSchema } from "./wire";
+
+/** Used when the server suggests no poll interval (the v1 SDK client's default). */
+const DEFAULT_POLL_MS = 1_000;
+/** A hostile or careless `pollInterval` neither spins nor stalls the call. */
+const MIN_POLL_MS = 50;
+const MAX_POLL_MS = 30_000;
+/** How long `tasks/cancel` may take before the call fails without waiting for its answer. */
+const CANCEL_WAIT_MS = 5_000;
+
+type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+interface TaskState {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string | undefined;
+  readonly pollInterval?: number | undefined;
+}
+
+export interface TaskCallOptions {
+  /** Deadline of each request of the task. */
+  readonly timeoutMs: number;
+  /** Bound on the whole task, from the first request to the result. */
+  readonly totalMs: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
+}
+
+/** The server ended the task as `cancelled` (not the caller: that is `CallerAborted`). */
+export class TaskCancelled extends Error {
+  override readonly name = "TaskCancelled";
+  constructor(
+    readonly taskId: string,
+    readonly statusMessage: string | undefined,
+  ) {
+    super(`the server cancelled task ${taskId}${statusMessage ? `: ${statusMessage}` : ""}`);
+  }
+}
+
+/** Whether `capabilities` (the server's) accept task-augmented `tools/call`. */
+export function offersToolTasks(capabilities: unknown): boolean {
+  const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+  return tasks?.requests?.tools?.call !== undefined;
+}
+
+/** Whether a listed tool (raw, as the server sent it) must be called as a task. */
+export function requiresTask(tool: unknown): boolean {
+  const execution = (tool as { execution?: { taskSupport?: unknown } } | undefined)?.execution;
+  return execution?.taskSupport === "required";
+}
+
+/**
+ * Run `tools/call` `request` as a task on `client` and return the result of
+ * `tasks/result` as sent. A server that answers the call directly instead
+ * (no task created) has its result returned as is.
+ */
+export function callAsTask(
+  client: Client,
+  request: { method: string; params: Record<string, unknown> },
+  options: TaskCallOptions,
+): Promise<unknown> {
+  return new TaskRun(client, options).run(request);
+}
+
+class TaskRun {
+  private readonly started = Date.now();
+  /** Ends every open request of the task (caller abort, total bound). */
+  private readonly stop = new AbortController();
+  private readonly totalTimer: NodeJS.Timeout;
+  private reported = "";
+  private reports = 0;
+
+  constructor(
+    private readonly client: Client,
+    private readonly options: TaskCallOptions,
+  ) {
+    this.totalTimer = setTimeout(() => this.end(new DeadlineExceeded(options.totalMs, true)), options.totalMs);
+    this.totalTimer.unref();
+  }
+
+  async run(request: { method: string; params: Record<string, unknown> }): Promise<unknown> {
+    const signal = this.options.signal;
+    const onAbort = () => this.end(new CallerAborted(signal?.reason));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    let task: TaskState | undefined;
+    try {
+      const created = await this.send({
+        ...request,
+        params: { ...request.params, task: { ttl: this.options.totalMs } },
+      });
+      if (!isSpecType.CreateTaskResult(created)) return created;
+      task = created.task;
+      return await this.follow(task, (latest) => (task = latest));
+    } catch (error) {
+      const reason: unknown = this.stop.signal.reason;
+      if (!this.stop.signal.aborted) throw error;
+      if (task && !isTerminal(task.status)) await this.cancel(task.taskId);
+      throw reason;
+    } finally {
+      clearTimeout(this.totalTimer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Poll until the task ends; its result once it has one. */
+  private async follow(first: TaskState, seen: (task: TaskState) => void): Promise<unknown> {
+    let task = first;
+    let result: Promise<unknown> | undefined;
+    let settled = false;
+    for (;;) {
+      this.report(task);
+      if (task.status === "cancelled") throw new TaskCancelled(task.taskId, task.statusMessage);
+      if (isTerminal(task.status)) return result ?? this.fetchResult(task.taskId);
+      if (task.status === "input_required" && !result) {
+        result = this.fetchResult(task.taskId);
+        const done = () => (settled = true);
+        result.then(done, done);
+      }
+      await this.pause(pollDelay(task), result);
+      if (settled) return await result;
+      this.throwIfStopped();
+      task = await this.send<TaskState>(
+        { method: "tasks/get", params: { taskId: task.taskId } },
+        specTypeSchemas.GetTaskResult,
+      );
+      seen(task);
+    }
+  }
+
+  /**
+   * `tasks/result`: blocks on the server until the task ends, delivering the
+   * questions it holds meanwhile, so its deadline is what is left of the
+   * total bound, not the per-request one.
+   */
+  private fetchResult(taskId: string): Promise<unknown> {
+    const left = Math.max(1, this.options.totalMs - (Date.now() - this.started));
+    return this.send({ method: "tasks/result", params: { taskId } }, AnyResultSchema, left);
+  }
+
+  private send<T = unknown>(
+    request: { method: string; params: Record<string, unknown> },
+    schema: StandardSchemaV1 = AnyResultSchema,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<T> {
+    this.throwIfStopped();
+    return requestWithDeadline<T>(this.client, request, schema, { timeoutMs, signal: this.stop.signal });
+  }
+
+  /** Best effort: tell the server to stop; its answer (or silence) never changes how the call ends. */
+  private async cancel(taskId: string): Promise<void> {
+    await requestWithDeadline(this.client, { method: "tasks/cancel", params: { taskId } }, AnyResultSchema, {
+      timeoutMs: Math.min(this.options.timeoutMs, CANCEL_WAIT_MS),
+    }).catch(() => undefined);
+  }
+
+  private end(reason: Error): void {
+    if (!this.stop.signal.aborted) this.stop.abort(reason);
+  }
+
+  private throwIfStopped(): void {
+    if (this.stop.signal.aborted) throw this.stop.signal.reason;
+  }
+
+  /** Wait `ms`, or less when the open `tasks/result` settles or the task is stopped. */
+  private pause(ms: number, result: Promise<unknown> | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.stop.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.stop.signal.addEventListener("abort", done, { once: true });
+      result?.then(done, done);
+    });
+  }
+
+  /** A new status or status message is progress (counted, so it only ever increases). */
+  private report(task: TaskState): void {
+    const key = `${task.status}\u0000${task.statusMessage ?? ""}`;
+    if (key === this.reported) return;
+    this.reported = key;
+    this.reports += 1;
+    this.options.onProgress?.({
+      progress: this.reports,
+      ...(task.statusMessage === undefined ? {} : { message: task.statusMessage }),
+    });
+  }
+}
+
+function isTerminal(status: TaskStatus): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+function pollDelay(task: TaskState): number {
+  const asked = task.pollInterval;
+  if (asked === undefined || !Number.isFinite(asked)) return DEFAULT_POLL_MS;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked));
+}

@@ -1,0 +1,145 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  createServerEndpoint,
+  streamableHttpServer,
+  type EndpointOptions,
+  type McpServerEndpoint,
+  type ProtocolFault,
+} from "@indus/endpoint";
+import type { ClientHostHooks, ToolProgress } from "@indus/contract";
+import { everythingStdio, npmServerEntry } from "./helpers/servers";
+import { startEverythingHttp, type EverythingHttp } from "./helpers/everything-http";
+
+// server-everything's `simulate-research-query` says `execution.taskSupport: "required"`: four
+// stages of ~1 s each, and with `ambiguous: true` (and a client that can answer) it asks for a
+// clarification through an elicitation it queues until the client calls `tasks/result`.
+jest.setTimeout(60_000);
+
+const TOOL = "simulate-research-query";
+const TAP = path.join(__dirname, "fixtures", "wire-tap.mjs");
+
+const open: McpServerEndpoint[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((endpoint) => endpoint.close()));
+});
+
+async function everything(options: EndpointOptions = {}, log?: string): Promise<McpServerEndpoint> {
+  const config = log
+    ? everythingStdio("everything", {
+        args: [TAP, log, process.execPath, npmServerEntry("server-everything"), "stdio"],
+      })
+    : everythingStdio();
+  const endpoint = createServerEndpoint(config, undefined, options);
+  open.push(endpoint);
+  await endpoint.open();
+  return endpoint;
+}
+
+function text(result: { content: readonly unknown[] }): string {
+  return result.content.map((block) => (block as { text?: string }).text ?? "").join("\n");
+}
+
+/** The JSON-RPC messages the tap saw going to the server. */
+function sent(log: string): { id?: number; method?: string; params?: Record<string, unknown> }[] {
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("> "))
+    .map((line) => JSON.parse(line.slice(2)) as { method?: string; params?: Record<string, unknown> });
+}
+
+function tapLog(): string {
+  return path.join(mkdtempSync(path.join(tmpdir(), "indus-tasks-")), "wire.log");
+}
+
+const clarifies: ClientHostHooks = {
+  elicit: jest.fn(() => Promise.resolve({ action: "accept" as const, content: { interpretation: "snake" } })),
+};
+
+it("runs a task-required tool to completion behind invoke: the result as sent, statuses as progress", async () => {
+  const endpoint = await everything();
+  const progress: ToolProgress[] = [];
+  // No listTools() first: invoke lists by itself to learn which tools need a task.
+  const result = await endpoint.invoke(TOOL, { topic: "rust" }, { onProgress: (p) => progress.push(p) });
+  expect(result.isError).toBe(false);
+  expect(text(result)).toContain("# Research Report: rust");
+  expect(result.wire?.["_meta"]).toMatchObject({
+    "io.modelcontextprotocol/related-task": { taskId: expect.any(String) },
+  });
+  const messages = progress.map((p) => p.message);
+  expect(messages).toEqual(expect.arrayContaining(["Gathering sources...", "Generating report..."]));
+  expect(progress.map((p) => p.progress)).toEqual(progress.map((_, index) => index + 1));
+  // A plain tool of the same server is still a plain call.
+  await expect(endpoint.invoke("echo", { message: "hi" })).resolves.toMatchObject({ isError: false });
+});
+
+it("answers the task's clarification through the host's elicit hook (input_required)", async () => {
+  const endpoint = await everything({ host: clarifies });
+  const result = await endpoint.invoke(TOOL, { topic: "python", ambiguous: true });
+  expect(text(result)).toContain("# Research Report: python (snake)");
+  expect(clarifies.elicit).toHaveBeenCalledWith(
+    "everything",
+    expect.objectContaining({ message: expect.stringContaining("multiple interpretations") }),
+    expect.anything(),
+  );
+});
+
+it("routes the clarification to the calling peer over Streamable HTTP too", async () => {
+  let http: EverythingHttp | undefined;
+  try {
+    http = await startEverythingHttp("streamableHttp");
+    const endpoint = createServerEndpoint(
+      { ...streamableHttpServer("remote", http.url), protocol: "legacy" },
+      undefined,
+      { host: { elicit: () => Promise.resolve({ action: "decline" }) } },
+    );
+    open.push(endpoint);
+    await endpoint.open();
+    const peer: ClientHostHooks = {
+      elicit: () => Promise.resolve({ action: "accept", content: { interpretation: "historical" } }),
+    };
+    const result = await endpoint.invoke(TOOL, { topic: "bridges", ambiguous: true }, { peer });
+    expect(text(result)).toContain("# Research Report: bridges (historical)");
+  } finally {
+    await http?.stop();
+  }
+});
+
+it("a cancelled call sends tasks/cancel and fails as any cancelled call does", async () => {
+  const log = tapLog();
+  const endpoint = await everything({}, log);
+  const abort = new AbortController();
+  const call = endpoint.invoke(
+    TOOL,
+    { topic: "go" },
+    {
+      signal: abort.signal,
+      onProgress: (p) => {
+        if (p.message === "Analyzing content...") abort.abort();
+      },
+    },
+  );
+  const fault = (await call.catch((error: unknown) => error)) as ProtocolFault;
+  expect(fault).toMatchObject({ name: "ProtocolFault", kind: "tool-error" });
+  expect(fault.message).toMatch(/cancelled by the caller/);
+  const messages = sent(log);
+  const created = messages.find((m) => m.method === "tools/call" && m.params?.["task"] !== undefined);
+  expect(created?.params?.["task"]).toEqual({ ttl: expect.any(Number) });
+  const cancel = messages.find((m) => m.method === "tasks/cancel");
+  expect(cancel?.params?.["taskId"]).toEqual(expect.any(String));
+  expect(messages.some((m) => m.method === "tasks/get" && m.params?.["taskId"] === cancel?.params?.["taskId"])).toBe(
+    true,
+  );
+  // The connection is fine afterwards.
+  await expect(endpoint.invoke("echo", { message: "after" })).resolves.toMatchObject({ isError: false });
+});
+
+it("a task that outlives the call's total bound is cancelled and fails as a timeout", async () => {
+  const log = tapLog();
+  const endpoint = await everything({ timeouts: { callTotalMs: 1_500 } }, log);
+  const started = Date.now();
+  await expect(endpoint.invoke(TOOL, { topic: "slow" })).rejects.toMatchObject({ kind: "timeout" });
+  expect(Date.now() - started).toBeLessThan(4_000);
+  expect(sent(log).some((m) => m.method === "tasks/cancel")).toBe(true);
+});
