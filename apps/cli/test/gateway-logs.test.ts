@@ -170,6 +170,21 @@ describe("a 2025-era stdio server's logs (they name no call)", () => {
     expect(levelsOf(c.logs, "E")).toEqual(["warning", "error"]);
   });
 
+  test("reach a 2026-07-28 client with several calls in flight once, not once per call", async () => {
+    const c = await loggingClient("stdio", "2026-07-28");
+    const held = c.client.request({
+      method: "tools/call",
+      params: { name: "legacy__log", arguments: { tag: "held", waitMs: 800 }, _meta: { [LOG_LEVEL]: "info" } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await call(c.client, "legacy", "log", "G", "info");
+    await held;
+    await waitFor(() => levelsOf(c.logs, "held").length === 3);
+    await settle();
+    expect(levelsOf(c.logs, "G")).toEqual(["info", "warning", "error"]);
+    expect(levelsOf(c.logs, "held")).toEqual(["info", "warning", "error"]);
+  });
+
   test("reach every session by its own level: one that never set a level gets them all", async () => {
     const strict = await loggingClient("http", "2025");
     const open = await loggingClient("http", "2025");

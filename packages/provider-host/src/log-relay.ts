@@ -22,8 +22,8 @@ export class LogRelay {
   private applied: LogLevel | undefined;
   /** The least severe level a 2026-07-28 call asked for so far. */
   private modernFloor: LogLevel | undefined;
-  /** 2026-07-28 calls in flight that asked for logs. */
-  private readonly modernCalls = new Set<CallLogs>();
+  /** 2026-07-28 calls in flight that asked for logs, by the client they came from. */
+  private readonly modernCalls = new Map<object, Set<CallLogs>>();
 
   constructor(
     private readonly catalog: GatewayCatalog | undefined,
@@ -42,13 +42,20 @@ export class LogRelay {
 
   /**
    * A 2026-07-28 call that takes logs at `logs.level`: it hears the messages
-   * no call claims until `ended` settles, and the servers are asked for its level.
+   * no call claims until `ended` settles, and the servers are asked for its
+   * level. Calls with the same `client` (one stdio connection) are one
+   * client: each message reaches it once.
    */
-  hearDuring(logs: CallLogs, ended: Promise<unknown>): void {
+  hearDuring(logs: CallLogs, ended: Promise<unknown>, client: object): void {
     const level = logs.level;
     if (level === undefined) return;
-    this.modernCalls.add(logs);
-    const forget = () => void this.modernCalls.delete(logs);
+    let calls = this.modernCalls.get(client);
+    if (calls === undefined) this.modernCalls.set(client, (calls = new Set()));
+    calls.add(logs);
+    const forget = () => {
+      calls.delete(logs);
+      if (calls.size === 0 && this.modernCalls.get(client) === calls) this.modernCalls.delete(client);
+    };
     ended.then(forget, forget);
     if (this.modernFloor === undefined || severity(level) < severity(this.modernFloor)) {
       this.modernFloor = level;
@@ -92,7 +99,13 @@ export class LogRelay {
       const params = entry.params as unknown as LoggingMessageNotification["params"];
       session.server.sendLoggingMessage(params).catch(() => {});
     }
-    for (const logs of this.modernCalls) logs.deliver(entry.params);
+    for (const calls of this.modernCalls.values()) {
+      for (const logs of calls) {
+        if (!admits(logs.level, level)) continue;
+        logs.deliver(entry.params);
+        break;
+      }
+    }
   }
 }
 

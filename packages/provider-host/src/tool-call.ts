@@ -109,7 +109,8 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
   const done = tracked(scope, call.run);
   try {
     const outcome = call.run.start(scope.box, call.peer, call.logs);
-    if (fresh) scope.logRelay.hearDuring(call.logs, outcome);
+    // The instance is the client: one per stdio connection, one per request over HTTP.
+    if (fresh) scope.logRelay.hearDuring(call.logs, outcome, scope);
     const end = await call.next(outcome);
     if (end.kind === "input") {
       await round.flushed();
