@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, eventually } from "@indus/testkit";
 import { makeSandbox, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 import { startHttpGateway, stdioGatewayTransport, type HttpGateway } from "./support/relay-client";
@@ -86,12 +86,9 @@ async function settle(ms = 300): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Polls `check` until it holds; fails the test if it never does. */
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  if (!(await eventually(check, ms, 25))) throw new Error("timed out waiting");
 }
 
 describe("a 2026-07-28 server's logs", () => {

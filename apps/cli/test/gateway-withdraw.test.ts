@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, eventually } from "@indus/testkit";
 import { makeSandbox, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 import {
@@ -76,12 +76,9 @@ function textOf(result: unknown): string {
   return ((result as { content: { text?: string }[] }).content[0]?.text ?? "").trim();
 }
 
+/** Polls `check` until it holds; fails the test if it never does. */
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  if (!(await eventually(check, ms, 25))) throw new Error("timed out waiting");
 }
 
 describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era client", (wire) => {
