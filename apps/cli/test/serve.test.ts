@@ -15,18 +15,23 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
+/** An endpoint on `indusr mcp serve --stdio` for the servers in `config`. */
+function stdioGateway(config: string) {
+  return createServerEndpoint({
+    ...stdioServer(
+      "gw",
+      process.execPath,
+      [BIN, "mcp", "serve", "--stdio", "--mcp", config],
+      sandbox.env as Record<string, string>,
+    ),
+    cwd: sandbox.cwd,
+  });
+}
+
 describe("indusr mcp serve", () => {
   it("serves the read-only deck plus mounted servers over stdio to an MCP client", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const endpoint = createServerEndpoint({
-      ...stdioServer(
-        "gw",
-        process.execPath,
-        [BIN, "mcp", "serve", "--stdio", "--mcp", config],
-        sandbox.env as Record<string, string>,
-      ),
-      cwd: sandbox.cwd,
-    });
+    const endpoint = stdioGateway(config);
     try {
       await endpoint.open();
       const tools = await endpoint.listTools();
@@ -53,15 +58,7 @@ describe("indusr mcp serve", () => {
 
   it("republishes a mounted task-only tool as a plain tool and runs its task behind the call", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const endpoint = createServerEndpoint({
-      ...stdioServer(
-        "gw",
-        process.execPath,
-        [BIN, "mcp", "serve", "--stdio", "--mcp", config],
-        sandbox.env as Record<string, string>,
-      ),
-      cwd: sandbox.cwd,
-    });
+    const endpoint = stdioGateway(config);
     try {
       await endpoint.open();
       const research = (await endpoint.listTools()).find((t) => t.ref.name === "everything__simulate-research-query");

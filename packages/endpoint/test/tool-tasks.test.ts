@@ -85,26 +85,31 @@ it("answers the task's clarification through the host's elicit hook (input_requi
   );
 });
 
-it("routes the clarification to the calling peer over Streamable HTTP too", async () => {
-  let http: EverythingHttp | undefined;
-  try {
-    http = await startEverythingHttp("streamableHttp");
-    const endpoint = createServerEndpoint(
-      { ...streamableHttpServer("remote", http.url), protocol: "legacy" },
-      undefined,
-      { host: { elicit: () => Promise.resolve({ action: "decline" }) } },
-    );
-    open.push(endpoint);
-    await endpoint.open();
-    const peer: ClientHostHooks = {
-      elicit: () => Promise.resolve({ action: "accept", content: { interpretation: "historical" } }),
-    };
-    const result = await endpoint.invoke(TOOL, { topic: "bridges", ambiguous: true }, { peer });
-    expect(text(result)).toContain("# Research Report: bridges (historical)");
-  } finally {
-    await http?.stop();
-  }
-});
+it.each(["stdio", "streamable-http"] as const)(
+  "routes the clarification to the calling peer, not the endpoint's own host (%s)",
+  async (transport) => {
+    let http: EverythingHttp | undefined;
+    try {
+      http = transport === "stdio" ? undefined : await startEverythingHttp("streamableHttp");
+      const config = http
+        ? { ...streamableHttpServer("remote", http.url), protocol: "legacy" as const }
+        : everythingStdio();
+      const endpoint = createServerEndpoint(config, undefined, {
+        host: { elicit: () => Promise.resolve({ action: "decline" }) },
+      });
+      open.push(endpoint);
+      await endpoint.open();
+      const peer: ClientHostHooks = {
+        elicit: () => Promise.resolve({ action: "accept", content: { interpretation: "historical" } }),
+      };
+      const result = await endpoint.invoke(TOOL, { topic: "bridges", ambiguous: true }, { peer });
+      expect(text(result)).toContain("# Research Report: bridges (historical)");
+    } finally {
+      await Promise.all(open.splice(0).map((endpoint) => endpoint.close()));
+      await http?.stop();
+    }
+  },
+);
 
 it("a cancelled call sends tasks/cancel and fails as any cancelled call does", async () => {
   const log = tapLog();
