@@ -5,9 +5,11 @@
  * late headers, would die for no reason. Our own deadlines govern instead, so
  * both undici timeouts are off (0) unless a caller sets one. Each endpoint owns
  * its dispatcher and destroys it on close, so no keep-alive socket outlives it.
- * Response bodies are capped (see `response-cap.ts`).
+ * Response bodies are capped (see `response-cap.ts`). undici itself loads on
+ * the first request: a run with only stdio servers never pays for it (a large
+ * module, 40-90 ms of startup here).
  */
-import { Agent, fetch as undiciFetch } from "undici";
+import type * as Undici from "undici";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { capResponse, type ResponseTooLargeError } from "./response-cap";
 
@@ -25,9 +27,16 @@ export interface HttpFetchOptions {
   readonly onTooLarge: (error: ResponseTooLargeError) => void;
 }
 
+let undici: Promise<typeof Undici> | undefined;
+const loadUndici = () => (undici ??= import("undici"));
+
 export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
-  const dispatcher = new Agent({ bodyTimeout: options.bodyTimeoutMs, headersTimeout: options.bodyTimeoutMs });
+  let dispatcher: Undici.Agent | undefined;
+  let closed = false;
   const fetch: FetchLike = async (url, init) => {
+    const { Agent, fetch: undiciFetch } = await loadUndici();
+    if (closed) throw new Error("HTTP client closed");
+    dispatcher ??= new Agent({ bodyTimeout: options.bodyTimeoutMs, headersTimeout: options.bodyTimeoutMs });
     // undici's own fetch, so the dispatcher and the fetch are one version.
     const response = await undiciFetch(url, { ...(init as object), dispatcher });
     return capResponse(response, options.maxResponseBytes, options.onTooLarge);
@@ -35,8 +44,9 @@ export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
   return {
     fetch,
     async close() {
+      closed = true;
       try {
-        await dispatcher.destroy();
+        await dispatcher?.destroy();
       } catch {
         // Already destroyed.
       }
