@@ -6,12 +6,16 @@
  * served when the catalog can complete (`completions` is declared then).
  * Reads, prompt gets and completions run for the client that asked (`peer`),
  * like calls: a server's question during one goes to that client only, and
- * so do the log messages it causes (`logs`).
+ * so do the log messages it causes (`logs`); a 2026-07-28 client is asked in
+ * `input_required` rounds (`rounds`), as for a call.
  */
 import type { CallLogs, ClientHostHooks, GatewayCallOptions, GatewayCatalog, JsonObject } from "@indus/contract";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { inRounds } from "./catalog-rounds";
+import type { InputRounds } from "./input-rounds";
 import { toRpcError } from "./rpc-errors";
 import type { CatalogSite } from "./rpc-errors";
+import { isModern } from "./tool-call";
 import {
   COMPLETE_PARAMS,
   GET_PROMPT_PARAMS,
@@ -33,6 +37,7 @@ export function registerCatalogHandlers(
   catalog: GatewayCatalog,
   peerOf: PeerOf,
   logsOf: LogsOf = () => undefined,
+  rounds?: InputRounds,
 ): void {
   const forCaller = (ctx: ServerContext): GatewayCallOptions => {
     const peer = peerOf(ctx);
@@ -43,6 +48,9 @@ export function registerCatalogHandlers(
       ...(logs !== undefined && { logs }),
     };
   };
+  /** `work` for the asking client: within this request (2025 era), or in rounds (2026-07-28). */
+  const forClient = <T>(ctx: ServerContext, name: string, work: (options: GatewayCallOptions) => Promise<T>) =>
+    rounds !== undefined && isModern(ctx) ? inRounds(rounds, ctx, name, work) : work(forCaller(ctx));
   handleStrictly(server, "resources/list", PAGINATED_PARAMS, (_params, ctx) =>
     guarded("list", async () => ({ resources: [...(await catalog.listResources({ signal: ctx.mcpReq.signal }))] })),
   );
@@ -52,7 +60,14 @@ export function registerCatalogHandlers(
     })),
   );
   handleStrictly(server, "resources/read", READ_RESOURCE_PARAMS, (params, ctx) =>
-    guarded("resource", async () => (await catalog.readResource(params.uri, forCaller(ctx))) as Result, params.uri),
+    guarded(
+      "resource",
+      async () =>
+        (await forClient(ctx, `resources/read ${params.uri}`, (options) =>
+          catalog.readResource(params.uri, options),
+        )) as Result,
+      params.uri,
+    ),
   );
   handleStrictly(server, "prompts/list", PAGINATED_PARAMS, (_params, ctx) =>
     guarded("list", async () => ({ prompts: [...(await catalog.listPrompts({ signal: ctx.mcpReq.signal }))] })),
@@ -60,13 +75,20 @@ export function registerCatalogHandlers(
   handleStrictly(server, "prompts/get", GET_PROMPT_PARAMS, (params, ctx) =>
     guarded(
       "prompt",
-      async () => (await catalog.getPrompt(params.name, params.arguments ?? {}, forCaller(ctx))) as Result,
+      async () =>
+        (await forClient(ctx, `prompts/get ${params.name}`, (options) =>
+          catalog.getPrompt(params.name, params.arguments ?? {}, options),
+        )) as Result,
     ),
   );
   const complete = catalog.complete?.bind(catalog);
   if (complete !== undefined) {
     handleStrictly(server, "completion/complete", COMPLETE_PARAMS, (params, ctx) =>
-      guarded("prompt", async () => (await complete(params as JsonObject, forCaller(ctx))) as Result),
+      guarded(
+        "prompt",
+        async () =>
+          (await forClient(ctx, "completion/complete", (options) => complete(params as JsonObject, options))) as Result,
+      ),
     );
   }
 }

@@ -148,6 +148,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
         box.catalog,
         (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
         (ctx) => (isModern(ctx) ? roundLogs(envelopeLogLevel(ctx), () => ctx) : scope.logsFor(ctx)),
+        rounds,
       );
     }
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };

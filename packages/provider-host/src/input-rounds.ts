@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import type { CallLogs, ClientHostHooks, JsonObject, LogLevel } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
-import { inputRequired } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, inputRequired } from "@modelcontextprotocol/server";
 import type { ClientCapabilities, InputRequest, InputRequests, ServerContext } from "@modelcontextprotocol/server";
 import { CallRun } from "./call-run";
 import { roundLogs } from "./call-logs";
@@ -39,6 +39,7 @@ export class RoundTripCall {
   readonly logs: CallLogs;
   /** The request answering the call now (none between rounds). */
   round: ServerContext | undefined;
+  private work: Promise<unknown> | undefined;
   private queued: Ask[] = [];
   private sent = new Map<string, Ask>();
   private wake: (() => void) | undefined;
@@ -84,6 +85,12 @@ export class RoundTripCall {
       this.sent.set(ask.key, ask);
     }
     return { kind: "input", requests };
+  }
+
+  /** Starts `work` on the first round; later rounds get the same promise. */
+  once<T>(work: () => Promise<T>): Promise<T> {
+    this.work ??= work();
+    return this.work as Promise<T>;
   }
 
   /** The client's answers to the last round's questions; one it left out fails that question. */
@@ -170,6 +177,29 @@ export class InputRounds {
     }
     this.waiting.clear();
   }
+}
+
+/**
+ * The run a 2026-07-28 request belongs to: a retry naming a waiting run of
+ * `name` (its `requestState`) resumes it with the client's answers; a first
+ * request starts one (`start`). A state naming no such run is refused -32602.
+ */
+export function resumeOrStart(
+  rounds: InputRounds,
+  ctx: ServerContext,
+  name: string,
+  start: () => RoundTripCall,
+): { readonly call: RoundTripCall; readonly fresh: boolean } {
+  const state = ctx.mcpReq.requestState();
+  if (typeof state !== "string") return { call: start(), fresh: true };
+  const resumed = rounds.resume(state, name);
+  if (resumed === undefined) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", {
+      reason: "invalid_request_state",
+    });
+  }
+  resumed.answer(ctx.mcpReq.inputResponses);
+  return { call: resumed, fresh: false };
 }
 
 /** A mounted server's request as an embedded request of the 2026-07-28 flow. */

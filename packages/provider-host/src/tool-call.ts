@@ -19,7 +19,7 @@ import {
 import type { CallToolRequest, CallToolResult, ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ArgumentValidator } from "./argument-validator";
 import { CallRun } from "./call-run";
-import { RoundTripCall } from "./input-rounds";
+import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
 import type { LogRelay } from "./log-relay";
 import { CONNECTION_CLOSED } from "./rpc-errors";
@@ -88,22 +88,12 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
  * the round ends with the result, or with the run's next questions.
  */
 async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: ServerContext): Promise<CallResult> {
-  const state = ctx.mcpReq.requestState();
-  let call: RoundTripCall;
-  let fresh = false;
-  if (typeof state === "string") {
-    const resumed = scope.rounds.resume(state, name);
-    if (resumed === undefined) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", {
-        reason: "invalid_request_state",
-      });
-    }
-    call = resumed;
-    call.answer(ctx.mcpReq.inputResponses);
-  } else {
-    call = new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx));
-    fresh = true;
-  }
+  const { call, fresh } = resumeOrStart(
+    scope.rounds,
+    ctx,
+    name,
+    () => new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
+  );
   const round = call.run.attach(ctx);
   call.round = ctx;
   const done = tracked(scope, call.run);
@@ -163,7 +153,8 @@ export function envelopeLogLevel(ctx: ServerContext): LogLevel | undefined {
   return (LOG_LEVELS as readonly unknown[]).includes(level) ? (level as LogLevel) : undefined;
 }
 
-function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+/** The client capabilities a 2026-07-28 request declares. */
+export function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   return envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
 }
 

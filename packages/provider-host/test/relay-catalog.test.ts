@@ -187,24 +187,28 @@ describe.each(["legacy", "modern"] as const)("%s era: tools no listing has", (er
   });
 });
 
-test("2025 era: a prompt get runs for the client that asked (its roots, not another session's)", async () => {
-  const { host } = await httpGateway();
-  const asker = async (root: string) => {
-    const made = newClient("legacy");
-    made.client.setRequestHandler("roots/list", () => Promise.resolve({ roots: [{ uri: root }] }));
-    await made.client.connect(new StreamableHTTPClientTransport(host.url));
-    return made.client;
-  };
-  const [a, b] = [await asker("file:///a"), await asker("file:///b")];
-  const textOf = (result: { messages: { content: unknown }[] }) =>
-    (result.messages[0]?.content as { text: string }).text;
-  const [fromA, fromB] = await Promise.all([
-    a.getPrompt({ name: "ask_roots", arguments: {} }),
-    b.getPrompt({ name: "ask_roots", arguments: {} }),
-  ]);
-  expect(JSON.parse(textOf(fromA))).toEqual([{ uri: "file:///a" }]);
-  expect(JSON.parse(textOf(fromB))).toEqual([{ uri: "file:///b" }]);
-});
+test.each(["legacy", "modern"] as const)(
+  "%s era: a prompt get runs for the client that asked (its roots, not another client's)",
+  async (era) => {
+    // 2026-07-28: the server's question reaches the client as an input_required round of the prompt get.
+    const { host } = await httpGateway();
+    const asker = async (root: string) => {
+      const made = newClient(era);
+      made.client.setRequestHandler("roots/list", () => Promise.resolve({ roots: [{ uri: root }] }));
+      await made.client.connect(new StreamableHTTPClientTransport(host.url));
+      return made.client;
+    };
+    const [a, b] = [await asker("file:///a"), await asker("file:///b")];
+    const textOf = (result: { messages: { content: unknown }[] }) =>
+      (result.messages[0]?.content as { text: string }).text;
+    const [fromA, fromB] = await Promise.all([
+      a.getPrompt({ name: "ask_roots", arguments: {} }),
+      b.getPrompt({ name: "ask_roots", arguments: {} }),
+    ]);
+    expect(JSON.parse(textOf(fromA))).toEqual([{ uri: "file:///a" }]);
+    expect(JSON.parse(textOf(fromB))).toEqual([{ uri: "file:///b" }]);
+  },
+);
 
 describe("2026-07-28 era: subscriptions ride listen streams", () => {
   test("over HTTP, a listen naming a resource holds it upstream and gets its updates until closed", async () => {
