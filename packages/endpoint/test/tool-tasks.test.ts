@@ -9,7 +9,7 @@ import {
   type ProtocolFault,
 } from "@indus/endpoint";
 import type { ClientHostHooks, ToolProgress } from "@indus/contract";
-import { everythingStdio, npmServerEntry } from "./helpers/servers";
+import { FIXTURES, everythingStdio, fixture, npmServerEntry } from "./helpers/servers";
 import { startEverythingHttp, type EverythingHttp } from "./helpers/everything-http";
 
 // server-everything's `simulate-research-query` says `execution.taskSupport: "required"`: four
@@ -147,4 +147,38 @@ it("a task that outlives the call's total bound is cancelled and fails as a time
   await expect(endpoint.invoke(TOOL, { topic: "slow" })).rejects.toMatchObject({ kind: "timeout" });
   expect(Date.now() - started).toBeLessThan(4_000);
   expect(sent(log).some((m) => m.method === "tasks/cancel")).toBe(true);
+});
+
+describe("task edges (testkit/fixtures/task-server.mjs)", () => {
+  async function taskServer(log: string): Promise<McpServerEndpoint> {
+    const config = fixture("tasks", "task-server.mjs", [], {
+      args: [TAP, log, process.execPath, path.join(FIXTURES, "task-server.mjs")],
+    });
+    const endpoint = createServerEndpoint(config);
+    open.push(endpoint);
+    await endpoint.open();
+    return endpoint;
+  }
+
+  it("a failed task's result is the call's result, isError and all", async () => {
+    const endpoint = await taskServer(tapLog());
+    const result = await endpoint.invoke("fails", {});
+    expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: "it broke" }] });
+  });
+
+  it("a task the server cancels fails the call with a tool-error saying so", async () => {
+    const endpoint = await taskServer(tapLog());
+    await expect(endpoint.invoke("dropped", {})).rejects.toMatchObject({
+      kind: "tool-error",
+      message: expect.stringMatching(/the server cancelled task \S+: shutting down/),
+    });
+  });
+
+  it("a pollInterval of 0 does not make the client spin", async () => {
+    const log = tapLog();
+    const endpoint = await taskServer(log);
+    await expect(endpoint.invoke("pace", {})).resolves.toMatchObject({ content: [{ type: "text", text: "paced" }] });
+    // 300 ms of work at the 50 ms floor: a handful of polls, not hundreds.
+    expect(sent(log).filter((m) => m.method === "tasks/get").length).toBeLessThan(12);
+  });
 });
