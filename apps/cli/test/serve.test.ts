@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { createServerEndpoint } from "@indus/endpoint";
+import { createServerEndpoint, type EndpointOptions } from "@indus/endpoint";
 import { stdioServer, streamableHttpServer } from "@indus/contract";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { everythingRow, writeConfig } from "./support/servers";
@@ -16,16 +16,20 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 /** An endpoint on `indusr mcp serve --stdio` for the servers in `config`. */
-function stdioGateway(config: string) {
-  return createServerEndpoint({
-    ...stdioServer(
-      "gw",
-      process.execPath,
-      [BIN, "mcp", "serve", "--stdio", "--mcp", config],
-      sandbox.env as Record<string, string>,
-    ),
-    cwd: sandbox.cwd,
-  });
+function stdioGateway(config: string, options?: EndpointOptions) {
+  return createServerEndpoint(
+    {
+      ...stdioServer(
+        "gw",
+        process.execPath,
+        [BIN, "mcp", "serve", "--stdio", "--mcp", config],
+        sandbox.env as Record<string, string>,
+      ),
+      cwd: sandbox.cwd,
+    },
+    undefined,
+    options,
+  );
 }
 
 describe("indusr mcp serve", () => {
@@ -66,6 +70,21 @@ describe("indusr mcp serve", () => {
       expect(research?.descriptor.wire?.["execution"]).toBeUndefined();
       const result = await endpoint.invoke("everything__simulate-research-query", { topic: "zig" });
       expect(JSON.stringify(result.content)).toContain("# Research Report: zig");
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it("asks the gateway's client the mounted task's clarification (input_required behind the call)", async () => {
+    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const elicit = jest.fn(() => Promise.resolve({ action: "accept" as const, content: { interpretation: "snake" } }));
+    const endpoint = stdioGateway(config, { host: { elicit } });
+    try {
+      await endpoint.open();
+      const args = { topic: "python", ambiguous: true };
+      const result = await endpoint.invoke("everything__simulate-research-query", args);
+      expect(JSON.stringify(result.content)).toContain("# Research Report: python (snake)");
+      expect(elicit).toHaveBeenCalledTimes(1);
     } finally {
       await endpoint.close();
     }
