@@ -28,7 +28,14 @@ export interface HttpFetchOptions {
 }
 
 let undici: Promise<typeof Undici> | undefined;
-const loadUndici = () => (undici ??= import("undici"));
+/**
+ * A bundle that inlines undici's CommonJS build (indusr's) hands its exports
+ * over as `default` only; Node's own ESM loader names them.
+ */
+const loadUndici = () =>
+  (undici ??= import("undici").then((loaded) =>
+    typeof loaded.Agent === "function" ? loaded : (loaded as unknown as { default: typeof Undici }).default,
+  ));
 
 export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
   let dispatcher: Undici.Agent | undefined;
