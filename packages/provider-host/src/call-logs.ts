@@ -8,7 +8,8 @@
  * - a 2025-era session over HTTP: related to the call, so it rides the call's
  *   own response stream;
  * - a 2026-07-28 call: the round answering it now, at the level its request
- *   asked for in `_meta` (none asked: none sent, as the revision has it).
+ *   asked for in `_meta` (none asked: none sent, as the revision has it);
+ *   messages between rounds wait for the next one.
  *
  * Each filters by its client's level: a 2025-era server behind the box
  * filters by one level for all the gateway's clients.
@@ -55,16 +56,45 @@ export function relatedLogs(session: GatewaySession, ctx: ServerContext): CallLo
   };
 }
 
-/** A 2026-07-28 call at `level`: each message goes on the request answering the call now (`round()`). */
-export function roundLogs(level: LogLevel | undefined, round: () => ServerContext | undefined): CallLogs {
+/** How many messages a 2026-07-28 call holds while its client is away answering (the oldest go first). */
+const HELD_MAX = 100;
+
+/**
+ * A 2026-07-28 call at `level`: each message goes on the request answering
+ * the call now; one that arrives between rounds (the client is away
+ * answering) waits for the next round.
+ */
+export class RoundLogs implements CallLogs {
+  private round: ServerContext | undefined;
+  private readonly held: JsonObject[] = [];
+
+  constructor(readonly level: LogLevel) {}
+
+  deliver(params: JsonObject): void {
+    if (!admits(this.level, params.level)) return;
+    if (this.round !== undefined) return send(this.round, params);
+    if (this.held.push(params) > HELD_MAX) this.held.shift();
+  }
+
+  /** `ctx` answers the call now: it carries what waited for it. */
+  enter(ctx: ServerContext): void {
+    this.round = ctx;
+    for (const params of this.held.splice(0)) send(ctx, params);
+  }
+
+  leave(ctx: ServerContext): void {
+    if (this.round === ctx) this.round = undefined;
+  }
+}
+
+function send(ctx: ServerContext, params: JsonObject): void {
+  ctx.mcpReq.notify(logNotification(params)).catch(() => {});
+}
+
+/** The channel of a request that is its own round (`prompts/get`, `resources/read`, `completion/complete`). */
+export function requestLogs(level: LogLevel | undefined, ctx: ServerContext): CallLogs {
   if (level === undefined) return NO_LOGS;
-  return {
-    level,
-    deliver(params: JsonObject) {
-      if (!admits(level, params.level)) return;
-      round()
-        ?.mcpReq.notify(logNotification(params))
-        .catch(() => {});
-    },
-  };
+  const logs = new RoundLogs(level);
+  logs.enter(ctx);
+  return logs;
 }

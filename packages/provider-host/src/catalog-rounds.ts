@@ -25,14 +25,14 @@ export async function inRounds<T>(
     () => new RoundTripCall(name, undefined, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
   );
   const round = call.run.attach(ctx);
-  call.round = ctx;
+  call.enter(ctx);
   try {
     const outcome = call.once(() => work({ signal: call.run.controller.signal, peer: call.peer, logs: call.logs }));
     const end = await call.next(outcome);
     if (end.kind === "input") return inputRequired({ inputRequests: end.requests, requestState: rounds.suspend(call) });
     return await outcome;
   } finally {
-    if (call.round === ctx) call.round = undefined;
+    call.leave(ctx);
     round.detach();
   }
 }

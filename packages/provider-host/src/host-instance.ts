@@ -17,7 +17,7 @@ import { createClientRelay, sessionsOf } from "./client-relay";
 import type { ClientRelay } from "./client-relay";
 import { InputRounds } from "./input-rounds";
 import { LogRelay } from "./log-relay";
-import { relatedLogs, roundLogs, sessionLogs } from "./call-logs";
+import { relatedLogs, requestLogs, sessionLogs } from "./call-logs";
 import { registerRelayHandlers } from "./relay-handlers";
 import { ResourceSubscriptions, canSubscribe } from "./subscriptions";
 import type { UpdateHolder } from "./subscriptions";
@@ -147,7 +147,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
         server,
         box.catalog,
         (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
-        (ctx) => (isModern(ctx) ? roundLogs(envelopeLogLevel(ctx), () => ctx) : scope.logsFor(ctx)),
+        (ctx) => (isModern(ctx) ? requestLogs(envelopeLogLevel(ctx), ctx) : scope.logsFor(ctx)),
         rounds,
       );
     }

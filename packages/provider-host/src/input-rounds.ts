@@ -14,7 +14,7 @@ import { protocolFault } from "@indus/contract";
 import { ProtocolError, ProtocolErrorCode, inputRequired } from "@modelcontextprotocol/server";
 import type { ClientCapabilities, InputRequest, InputRequests, ServerContext } from "@modelcontextprotocol/server";
 import { CallRun } from "./call-run";
-import { roundLogs } from "./call-logs";
+import { NO_LOGS, RoundLogs } from "./call-logs";
 import { peerHooks } from "./peer-hooks";
 import type { PeerMethod } from "./peer-hooks";
 
@@ -37,8 +37,7 @@ export class RoundTripCall {
   readonly peer: ClientHostHooks;
   /** The call's log messages, at the level its first request asked for, on the round answering it now. */
   readonly logs: CallLogs;
-  /** The request answering the call now (none between rounds). */
-  round: ServerContext | undefined;
+  private readonly rounds: RoundLogs | undefined;
   private work: Promise<unknown> | undefined;
   private queued: Ask[] = [];
   private sent = new Map<string, Ask>();
@@ -54,7 +53,18 @@ export class RoundTripCall {
     // The run's id is the `requestState` its client is given: it must not be guessable.
     this.run = new CallRun(name, input, randomUUID());
     this.peer = peerHooks(capabilities, (method, params, signal) => this.ask(method, params, signal));
-    this.logs = roundLogs(logLevel, () => this.round);
+    this.rounds = logLevel === undefined ? undefined : new RoundLogs(logLevel);
+    this.logs = this.rounds ?? NO_LOGS;
+  }
+
+  /** `ctx` is the request answering the call now (its log messages go there). */
+  enter(ctx: ServerContext): void {
+    this.rounds?.enter(ctx);
+  }
+
+  /** `ctx` answered: messages wait for the next round. */
+  leave(ctx: ServerContext): void {
+    this.rounds?.leave(ctx);
   }
 
   /**

@@ -95,7 +95,7 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
     () => new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
   );
   const round = call.run.attach(ctx);
-  call.round = ctx;
+  call.enter(ctx);
   const done = tracked(scope, call.run);
   try {
     const outcome = call.run.start(scope.box, call.peer, call.logs);
@@ -108,7 +108,7 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
     }
     return await finish(call.run, round.flushed(), ctx, await outcome);
   } finally {
-    if (call.round === ctx) call.round = undefined;
+    call.leave(ctx);
     round.detach();
     done();
   }

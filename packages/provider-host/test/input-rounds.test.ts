@@ -6,6 +6,7 @@
  * than ending the call early.
  */
 import type { JsonObject } from "@indus/contract";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import { RoundTripCall } from "../src/input-rounds";
 
 const FORM = { elicitation: { form: {} } };
@@ -66,4 +67,37 @@ test("a question withdrawn after its round went out is no longer waited for", as
   await expect(asked).rejects.toThrow(/withdrawn/);
   // The client's late answer to it goes nowhere, and nothing is left unanswered.
   expect(() => call.answer({})).not.toThrow();
+});
+
+test("a log message that arrives between rounds goes out with the next round, in order", () => {
+  const call = new RoundTripCall("ask", {}, FORM, "info");
+  const sent: { round: string; message: unknown }[] = [];
+  const round = (name: string) =>
+    ({
+      mcpReq: {
+        notify: (notification: { params: unknown }) => {
+          sent.push({ round: name, message: (notification.params as { data: unknown }).data });
+          return Promise.resolve();
+        },
+      },
+    }) as unknown as ServerContext;
+  const first = round("first");
+  const second = round("second");
+  call.enter(first);
+  call.logs.deliver({ level: "info", data: "during the first" });
+  call.logs.deliver({ level: "debug", data: "below the level" });
+  call.leave(first);
+  call.logs.deliver({ level: "warning", data: "between rounds" });
+  call.logs.deliver({ level: "error", data: "still between" });
+  call.enter(second);
+  expect(sent).toEqual([
+    { round: "first", message: "during the first" },
+    { round: "second", message: "between rounds" },
+    { round: "second", message: "still between" },
+  ]);
+});
+
+test("a call whose request asked for no level takes no log messages", () => {
+  const call = new RoundTripCall("ask", {}, FORM, undefined);
+  expect(call.logs.level).toBeUndefined();
 });
