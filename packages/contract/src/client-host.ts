@@ -18,17 +18,31 @@ export type ElicitationAnswer =
  * Every hook may get a `signal`: it aborts when the question is withdrawn
  * (the server cancelled its own request, or the call that caused it was
  * cancelled). A host then stops asking, tells whoever it asked, and settles
- * promptly (rejecting is fine: nobody waits for the answer any more).
+ * promptly (rejecting is fine: nobody waits for the answer any more). And a
+ * `key`: the server's own name for the question when it gave one (its
+ * `inputRequests` key in the 2026-07-28 era), which a gateway asking its own
+ * client in rounds keeps.
  */
 export interface ClientHostHooks {
   /** `elicitation/create`: `params` as the server sent them (message, requestedSchema, mode, ...). */
-  readonly elicit?: (server: string, params: JsonObject, signal?: AbortSignal) => Promise<ElicitationAnswer>;
+  readonly elicit?: (
+    server: string,
+    params: JsonObject,
+    signal?: AbortSignal,
+    key?: string,
+  ) => Promise<ElicitationAnswer>;
   /** `sampling/createMessage`: the `CreateMessageResult` (role, content, model). */
-  readonly createMessage?: (server: string, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
+  readonly createMessage?: (
+    server: string,
+    params: JsonObject,
+    signal?: AbortSignal,
+    key?: string,
+  ) => Promise<JsonObject>;
   /** `roots/list`: the roots the server may work in. */
   readonly listRoots?: (
     server: string,
     signal?: AbortSignal,
+    key?: string,
   ) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
   /** Elicitation modes the host can answer (default `["form"]`); `url` asks the user to visit a link. */
   readonly elicitModes?: readonly ElicitationMode[];

@@ -69,7 +69,8 @@ export function registerHostHandlers(
     client.setRequestHandler("elicitation/create", async (request, ctx) => {
       const params = request.params as unknown as JsonObject;
       const mode = params["mode"] === "url" ? "url" : "form";
-      const answer = await chosen(router.choose({ kind: "elicit", mode })).elicit!(server, params, ctx.mcpReq.signal);
+      const hooks = chosen(router.choose({ kind: "elicit", mode }));
+      const answer = await hooks.elicit!(server, params, ctx.mcpReq.signal, questionKey(ctx.mcpReq.id));
       return answer.action === "accept"
         ? { action: "accept", content: answer.content as Record<string, string | number | boolean | string[]> }
         : { action: answer.action };
@@ -79,13 +80,23 @@ export function registerHostHandlers(
     client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
       const host = chosen(router.choose({ kind: "createMessage" }));
       const params = request.params as unknown as JsonObject;
-      return (await host.createMessage!(server, params, ctx.mcpReq.signal)) as never;
+      return (await host.createMessage!(server, params, ctx.mcpReq.signal, questionKey(ctx.mcpReq.id))) as never;
     });
   }
   if (declared.roots) {
     client.setRequestHandler("roots/list", async (_request, ctx) => {
       const host = chosen(router.choose({ kind: "listRoots" }));
-      return { roots: [...(await host.listRoots!(server, ctx.mcpReq.signal))] };
+      return { roots: [...(await host.listRoots!(server, ctx.mcpReq.signal, questionKey(ctx.mcpReq.id)))] };
     });
   }
+}
+
+/**
+ * The server's name for a question: the SDK hands an `input_required`
+ * request to these handlers with its `inputRequests` key as the id (a
+ * string); a 2025-era request's JSON-RPC id names nothing the server chose
+ * for the question, and a numeric one is left out.
+ */
+function questionKey(id: string | number): string | undefined {
+  return typeof id === "string" ? id : undefined;
 }

@@ -63,6 +63,28 @@ describe.each(setups)("over %s in the %s era", (transport, protocol) => {
     expect(ambient.asked).toEqual([]);
   });
 
+  it("names each question to the hook by the server's own key (2026-07-28) or not at all (2025)", async () => {
+    const keys: (string | undefined)[] = [];
+    const keyed: ClientHostHooks = {
+      elicit: async (_server, _params, _signal, key) => {
+        keys.push(key);
+        return { action: "decline" };
+      },
+      createMessage: async (_server, _params, _signal, key) => {
+        keys.push(key);
+        return { role: "assistant", content: { type: "text", text: "x" }, model: "m" };
+      },
+      listRoots: async (_server, _signal, key) => {
+        keys.push(key);
+        return [];
+      },
+    };
+    const endpoint = await connect(setup, client("ambient"));
+    for (const tool of ["ask", "sample", "roots"]) await endpoint.invoke(tool, {}, { peer: keyed });
+    // The relay fixture asks under the key `q`; a 2025-era request names no key.
+    expect(keys).toEqual(protocol === "2026-07-28" ? ["q", "q", "q"] : [undefined, undefined, undefined]);
+  });
+
   it("routes a prompt's request for input to the client it is read for", async () => {
     const ambient = client("ambient");
     const alice = client("alice");

@@ -52,7 +52,7 @@ export class RoundTripCall {
   ) {
     // The run's id is the `requestState` its client is given: it must not be guessable.
     this.run = new CallRun(name, input, randomUUID());
-    this.peer = peerHooks(capabilities, (method, params, signal) => this.ask(method, params, signal));
+    this.peer = peerHooks(capabilities, (method, params, signal, key) => this.ask(method, params, signal, key));
     this.rounds = logLevel === undefined ? undefined : new RoundLogs(logLevel);
     this.logs = this.rounds ?? NO_LOGS;
   }
@@ -128,9 +128,9 @@ export class RoundTripCall {
    * round goes out, it never does; after, the client's answer is ignored
    * (the revision has no way to take back a question once asked).
    */
-  private ask(method: PeerMethod, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+  private ask(method: PeerMethod, params: JsonObject, signal?: AbortSignal, serverKey?: string): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
-      const key = `ask-${++this.asked}`;
+      const key = this.keyFor(serverKey);
       const ask: Ask = { key, request: inputRequestOf(method, params), resolve, reject };
       if (signal !== undefined) {
         if (signal.aborted) return reject(withdrawn(method, signal));
@@ -139,6 +139,16 @@ export class RoundTripCall {
       this.queued.push(ask);
       this.wake?.();
     });
+  }
+
+  /** The server's own key for a question when it gave one not in use; else one of ours. */
+  private keyFor(serverKey: string | undefined): string {
+    const taken = (key: string) => this.sent.has(key) || this.queued.some((ask) => ask.key === key);
+    if (serverKey !== undefined && serverKey !== "" && !taken(serverKey)) return serverKey;
+    let key: string;
+    do key = `ask-${++this.asked}`;
+    while (taken(key));
+    return key;
   }
 
   private withdraw(ask: Ask, reason: unknown): void {

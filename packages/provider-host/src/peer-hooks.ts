@@ -20,7 +20,12 @@ export type PeerMethod = "elicitation/create" | "sampling/createMessage" | "root
  * Sends one request to the client and resolves with its result as sent;
  * `signal` aborting withdraws it (the client is told, where it can be).
  */
-export type PeerSend = (method: PeerMethod, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
+export type PeerSend = (
+  method: PeerMethod,
+  params: JsonObject,
+  signal?: AbortSignal,
+  key?: string,
+) => Promise<JsonObject>;
 
 type Root = { readonly uri: string; readonly name?: string };
 
@@ -38,22 +43,22 @@ export function peerHooks(
 ): ClientHostHooks {
   if (!answersAnything(capabilities)) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
-  const relay = (method: PeerMethod, params: JsonObject, signal: AbortSignal | undefined) =>
-    send(method, params, signal).catch(rethrowAsFault(method, signal));
+  const relay = (method: PeerMethod, params: JsonObject, signal: AbortSignal | undefined, key: string | undefined) =>
+    send(method, params, signal, key).catch(rethrowAsFault(method, signal));
   return {
     ...(client !== undefined && { client }),
     ...(modes.length > 0 && {
-      elicit: async (_server: string, params: JsonObject, signal?: AbortSignal) =>
-        (await relay("elicitation/create", params, signal)) as unknown as ElicitationAnswer,
+      elicit: async (_server: string, params: JsonObject, signal?: AbortSignal, key?: string) =>
+        (await relay("elicitation/create", params, signal, key)) as unknown as ElicitationAnswer,
       elicitModes: modes,
     }),
     ...(capabilities?.sampling !== undefined && {
-      createMessage: (_server: string, params: JsonObject, signal?: AbortSignal) =>
-        relay("sampling/createMessage", params, signal),
+      createMessage: (_server: string, params: JsonObject, signal?: AbortSignal, key?: string) =>
+        relay("sampling/createMessage", params, signal, key),
     }),
     ...(capabilities?.roots !== undefined && {
-      listRoots: async (_server: string, signal?: AbortSignal) => {
-        const result = await relay("roots/list", {}, signal);
+      listRoots: async (_server: string, signal?: AbortSignal, key?: string) => {
+        const result = await relay("roots/list", {}, signal, key);
         return Array.isArray(result.roots) ? (result.roots as unknown as readonly Root[]) : [];
       },
     }),

@@ -276,6 +276,15 @@ describe("2026-07-28 rounds", () => {
     expect(JSON.parse(textOf(done))).toEqual([{ action: "decline" }, { action: "decline" }]);
   });
 
+  test("a question keeps the server's own key in the round (inputRequests)", async () => {
+    const client = await connect("http", "modern");
+    const round = (await client.request(
+      { method: "tools/call", params: { name: "ask-keyed", arguments: {} } } as never,
+      { allowInputRequired: true },
+    )) as { inputRequests?: Record<string, unknown> };
+    expect(Object.keys(round.inputRequests ?? {})).toEqual(["user_name"]);
+  });
+
   test("a client without the capability is not asked (the hook is absent)", async () => {
     const client = await connect("stdio", "modern", { sampling: {} });
     expect(textOf(await client.callTool({ name: "ask", arguments: {} }))).toBe("no elicitation");
