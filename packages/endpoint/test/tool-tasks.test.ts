@@ -41,12 +41,28 @@ function text(result: { content: readonly unknown[] }): string {
   return result.content.map((block) => (block as { text?: string }).text ?? "").join("\n");
 }
 
-/** The JSON-RPC messages the tap saw going to the server. */
-function sent(log: string): { id?: number; method?: string; params?: Record<string, unknown> }[] {
+interface Tapped {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+}
+
+/** The JSON-RPC messages the tap saw going one way (`>` to the server, `<` from it). */
+function tapped(log: string, way: ">" | "<"): Tapped[] {
   return readFileSync(log, "utf8")
     .split("\n")
-    .filter((line) => line.startsWith("> "))
-    .map((line) => JSON.parse(line.slice(2)) as { method?: string; params?: Record<string, unknown> });
+    .filter((line) => line.startsWith(`${way} `))
+    .map((line) => JSON.parse(line.slice(2)) as Tapped);
+}
+
+function sent(log: string): Tapped[] {
+  return tapped(log, ">");
+}
+
+/** The server's answer to the request `message`. */
+function answerTo(log: string, message: Tapped | undefined): Tapped | undefined {
+  return tapped(log, "<").find((m) => m.id === message?.id && m.method === undefined);
 }
 
 function tapLog(): string {
@@ -68,7 +84,9 @@ it("runs a task-required tool to completion behind invoke: the result as sent, s
     "io.modelcontextprotocol/related-task": { taskId: expect.any(String) },
   });
   const messages = progress.map((p) => p.message);
-  expect(messages).toEqual(expect.arrayContaining(["Gathering sources...", "Generating report..."]));
+  // The first from the CreateTaskResult; later ones as polls see the stages move (a poll may skip one).
+  expect(messages[0]).toBe("Gathering sources...");
+  expect(new Set(messages).size).toBeGreaterThanOrEqual(2);
   expect(progress.map((p) => p.progress)).toEqual(progress.map((_, index) => index + 1));
   // A plain tool of the same server is still a plain call.
   await expect(endpoint.invoke("echo", { message: "hi" })).resolves.toMatchObject({ isError: false });
@@ -115,14 +133,14 @@ it("a cancelled call sends tasks/cancel and fails as any cancelled call does", a
   const log = tapLog();
   const endpoint = await everything({}, log);
   const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
   const call = endpoint.invoke(
     TOOL,
     { topic: "go" },
     {
       signal: abort.signal,
-      onProgress: (p) => {
-        if (p.message === "Analyzing content...") abort.abort();
-      },
+      // A second into a task of four one-second stages.
+      onProgress: () => (timer ??= setTimeout(() => abort.abort(), 1_000)),
     },
   );
   const fault = (await call.catch((error: unknown) => error)) as ProtocolFault;
@@ -131,11 +149,10 @@ it("a cancelled call sends tasks/cancel and fails as any cancelled call does", a
   const messages = sent(log);
   const created = messages.find((m) => m.method === "tools/call" && m.params?.["task"] !== undefined);
   expect(created?.params?.["task"]).toEqual({ ttl: expect.any(Number) });
+  const taskId = (answerTo(log, created)?.result?.["task"] as { taskId?: string } | undefined)?.taskId;
   const cancel = messages.find((m) => m.method === "tasks/cancel");
-  expect(cancel?.params?.["taskId"]).toEqual(expect.any(String));
-  expect(messages.some((m) => m.method === "tasks/get" && m.params?.["taskId"] === cancel?.params?.["taskId"])).toBe(
-    true,
-  );
+  expect(cancel?.params?.["taskId"]).toBe(taskId);
+  expect(answerTo(log, cancel)?.result).toMatchObject({ taskId, status: "cancelled" });
   // The connection is fine afterwards.
   await expect(endpoint.invoke("echo", { message: "after" })).resolves.toMatchObject({ isError: false });
 });
@@ -143,10 +160,9 @@ it("a cancelled call sends tasks/cancel and fails as any cancelled call does", a
 it("a task that outlives the call's total bound is cancelled and fails as a timeout", async () => {
   const log = tapLog();
   const endpoint = await everything({ timeouts: { callTotalMs: 1_500 } }, log);
-  const started = Date.now();
   await expect(endpoint.invoke(TOOL, { topic: "slow" })).rejects.toMatchObject({ kind: "timeout" });
-  expect(Date.now() - started).toBeLessThan(4_000);
-  expect(sent(log).some((m) => m.method === "tasks/cancel")).toBe(true);
+  const cancel = sent(log).find((m) => m.method === "tasks/cancel");
+  expect(answerTo(log, cancel)?.result).toMatchObject({ status: "cancelled" });
 });
 
 describe("task edges (testkit/fixtures/task-server.mjs)", () => {
