@@ -6,6 +6,7 @@
  */
 import { serveHttp } from "@indus/provider-host";
 import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
+import type { ToolBox } from "@indus/contract";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
@@ -183,5 +184,48 @@ describe("modern HTTP, on the wire", () => {
     await client.connect(transport);
     expect(transport.sessionId).toMatch(/^r7\./);
     await client.close();
+  });
+});
+
+describe("modern HTTP, Mcp-Param-* headers (SEP-2243)", () => {
+  /** A box with one tool whose `region` argument is mirrored into `Mcp-Param-Region`. */
+  const regionBox = (): ToolBox => ({
+    descriptors: () => [
+      {
+        name: "route",
+        description: "Says which region it was called for.",
+        parameters: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+      },
+    ],
+    runner: {
+      run: (call) => Promise.resolve({ callId: call.id, isError: false, content: [{ type: "text", text: "routed" }] }),
+    },
+  });
+
+  async function callRoute(region: string, header?: string) {
+    const host = await serveHttp(regionBox(), {});
+    hosts.push(host);
+    const frame = modernFrame("tools/call", { name: "route", arguments: { region } });
+    const headers = {
+      ...frame.headers,
+      "mcp-name": "route",
+      ...(header !== undefined && { "mcp-param-region": header }),
+    };
+    const response = await rawRequest(host.url, { ...frame, headers });
+    return { status: response.status, body: JSON.parse(response.body) as { error?: { code: number } } };
+  }
+
+  it("serves a call whose header matches its argument, plain or Base64", async () => {
+    expect((await callRoute("eu-west", "eu-west")).status).toBe(200);
+    const encoded = `=?base64?${Buffer.from("ü-north").toString("base64")}?=`;
+    expect((await callRoute("ü-north", encoded)).status).toBe(200);
+  });
+
+  it("refuses a call whose header is missing, undecodable or disagrees: 400 with -32020", async () => {
+    for (const header of [undefined, "us-east", "=?base64?not base64?="]) {
+      const { status, body } = await callRoute("eu-west", header);
+      expect(status).toBe(400);
+      expect(body.error?.code).toBe(-32020);
+    }
   });
 });

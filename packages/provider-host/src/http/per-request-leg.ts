@@ -7,15 +7,17 @@
  * `subscriptions/listen` streams.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ToolBox } from "@indus/contract";
+import type { ToolBox, ToolDescriptor } from "@indus/contract";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { NodeIncomingMessageLike } from "@modelcontextprotocol/node";
-import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
+import { PROTOCOL_VERSION_META_KEY, classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
 import type { ServerEventBus } from "@modelcontextprotocol/server";
 import { announceChanges } from "../host-instance";
 import { subscriptionsOf } from "../provider-host";
 import type { ProviderHost } from "../provider-host";
 import { ListenSubscriptions } from "../subscriptions";
+import { HEADER_MISMATCH, paramDeclarations, paramMismatch } from "./param-headers";
+import type { ParamDeclaration } from "./param-headers";
 
 export interface PerRequestLegOptions {
   /** Serve 2025-era requests here too (statelessly) instead of rejecting them. */
@@ -55,6 +57,7 @@ export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequ
       : new ListenSubscriptions(subscriptions, { notify: (uri) => handler.notify.resourceUpdated(uri) });
   return {
     serve: (request, response, body) => {
+      if (refusedForParamHeaders(box, request, response, body)) return Promise.resolve();
       // A listen stream naming resources holds them upstream while it is open.
       if (listens !== undefined && (body as { method?: unknown } | null)?.method === "subscriptions/listen") {
         listens.opened(response, body);
@@ -67,6 +70,43 @@ export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequ
       await handler.close();
     },
   };
+}
+
+type CallBody = {
+  id?: unknown;
+  method?: unknown;
+  params?: { name?: unknown; arguments?: unknown; _meta?: Record<string, unknown> };
+};
+
+/** Declarations by descriptor, worked out once per listed tool. */
+const declarationsOf = new WeakMap<ToolDescriptor, readonly ParamDeclaration[]>();
+
+/**
+ * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers disagree with its
+ * arguments (see `param-headers`) is answered 400 / -32020 here, as the SDK
+ * answers for an `McpServer`'s own tools; true when it was.
+ */
+function refusedForParamHeaders(box: ToolBox, request: IncomingMessage, response: ServerResponse, body: unknown) {
+  const call = body as CallBody | null;
+  if (call?.method !== "tools/call" || call.params?._meta?.[PROTOCOL_VERSION_META_KEY] === undefined) return false;
+  const descriptor = box.descriptors().find((each) => each.name === call.params?.name);
+  if (descriptor === undefined) return false;
+  let declarations = declarationsOf.get(descriptor);
+  if (declarations === undefined) {
+    declarations = paramDeclarations(descriptor.wire?.["inputSchema"] ?? descriptor.parameters);
+    declarationsOf.set(descriptor, declarations);
+  }
+  if (declarations.length === 0) return false;
+  const mismatch = paramMismatch(declarations, call.params.arguments, request);
+  if (mismatch === undefined) return false;
+  response.writeHead(400, { "Content-Type": "application/json" });
+  const error = {
+    code: HEADER_MISMATCH,
+    message: `Bad Request: the request headers and body disagree: ${mismatch.message}`,
+    data: { mismatch: { header: mismatch.header, body: mismatch.message } },
+  };
+  response.end(JSON.stringify({ jsonrpc: "2.0", id: call.id ?? null, error }));
+  return true;
 }
 
 /**
