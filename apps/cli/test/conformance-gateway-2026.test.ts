@@ -9,29 +9,10 @@
  * passes now (--strict). npx fetches Node 22 and the suite (cached after the
  * first run), hence the generous timeout.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-
-const RUNNER = join(__dirname, "..", "conformance", "run-gateway.mjs");
-
-function runGateway(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const args = [RUNNER, "--run", "2026-07-28,2025-11-25", "--strict"];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, output }));
-  });
-}
-
-type Summary = Record<string, { passed: number; of: number }>;
+import { runGateway } from "./support/run-gateway";
 
 it("passes through the gateway every 2026-07-28 and 2025-11-25 scenario that passes directly, but the baseline", async () => {
-  const { code, output } = await runGateway();
-  const line = /^SUMMARY (.*)$/m.exec(output);
-  const summary = JSON.parse(line?.[1] ?? "{}") as Summary;
+  const { code, output, summary } = await runGateway(["--run", "2026-07-28,2025-11-25", "--strict"]);
   // The fixture is the yardstick: every scenario required by either revision passes against it directly
   // (the 9 failing of the 50 run for 2026-07-28 are the Tasks extension, not scored; see the baseline).
   expect(summary["2026-07-28 both-eras:direct"]).toEqual({ passed: 41, of: 50 });

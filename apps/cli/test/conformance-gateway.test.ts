@@ -7,28 +7,10 @@
  * entry that passes now (--strict: the baseline only shrinks). npx fetches Node 22
  * and the suite (cached after the first run), hence the generous timeout.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
-
-const RUNNER = join(__dirname, "..", "conformance", "run-gateway.mjs");
-
-function runGateway(): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUNNER, "--strict"], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, output }));
-  });
-}
-
-type Summary = Record<string, { passed: number; of: number }>;
+import { runGateway } from "./support/run-gateway";
 
 it("passes through the gateway every server scenario that passes directly, but the baseline", async () => {
-  const { code, output } = await runGateway();
-  const line = /^SUMMARY (.*)$/m.exec(output);
-  const summary = JSON.parse(line?.[1] ?? "{}") as Summary;
+  const { code, output, summary } = await runGateway(["--strict"]);
   // The fixture is the yardstick: if it stops passing everything directly, the comparison means nothing.
   expect(summary["reference:direct"]).toEqual({ passed: 32, of: 32 });
   // Everything that passes against it directly passes through the gateway, over either mount.
