@@ -45,9 +45,11 @@ function test(mode: Mode, title: string, body: () => Promise<void>): void {
 
 /** 2026-07-28 deleted `execution` (tasks) from the Tool vocabulary; the SDK's codec drops it on the wire. */
 function inEra(mode: Mode, tool: Record<string, unknown>): Record<string, unknown> {
-  if (mode !== "http-2026") return tool;
-  const { execution: _deleted, ...rest } = tool;
-  return rest;
+  const { execution, ...rest } = tool;
+  if (mode === "http-2026") return rest;
+  // A task tool runs to completion behind the gateway's call: it is republished as a plain one.
+  const taskSupport = (execution as { taskSupport?: string } | undefined)?.taskSupport;
+  return taskSupport === "required" || taskSupport === "optional" ? rest : tool;
 }
 
 let sandbox: Sandbox;

@@ -39,12 +39,14 @@ export function toMcpTool(descriptor: ToolDescriptor): Tool {
  * The gateway serves no tasks: a task-only tool of a mounted server runs to
  * completion behind the endpoint's `invoke`, so to the gateway's clients it
  * is a plain tool. Left as `"required"`, SDK clients refuse to call it
- * without a task (and then send one the gateway cannot serve).
+ * without a task (and then send one the gateway cannot serve); `"optional"`
+ * offers a task the gateway cannot serve. `"forbidden"` is as true of the
+ * gateway as of the server, so it stays, and the listing stays the server's.
  */
 function withoutTaskSupport(tool: JsonObject): JsonObject {
   const execution = tool["execution"];
   if (typeof execution !== "object" || execution === null || Array.isArray(execution)) return tool;
-  if (!("taskSupport" in execution)) return tool;
+  if (!("taskSupport" in execution) || execution.taskSupport === "forbidden") return tool;
   const { taskSupport: _served, ...rest } = execution;
   const { execution: _dropped, ...plain } = tool;
   return Object.keys(rest).length > 0 ? { ...plain, execution: rest } : plain;

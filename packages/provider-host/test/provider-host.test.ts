@@ -123,6 +123,16 @@ describe("tools/list", () => {
       content: [{ type: "text", text: "done" }],
     });
   });
+  it("keeps a mounted tool's taskSupport forbidden as sent (true of the gateway too)", async () => {
+    const wire = { name: "echo", inputSchema: { type: "object" }, execution: { taskSupport: "forbidden" } };
+    const box: ToolBox = {
+      descriptors: () => [{ name: "srv__echo", description: "", parameters: { type: "object" }, wire }],
+      runner: { run: async (call) => ({ callId: call.id, isError: false, content: [] }) },
+    };
+    const { client } = await connectPair(box);
+    const { tools } = await client.listTools();
+    expect(tools[0]).toEqual({ ...wire, name: "srv__echo" });
+  });
 });
 
 describe("tools/call", () => {
