@@ -69,3 +69,5 @@ export type {
   ToolResult,
   ToolRunner,
 } from "./tool-run";
+export { paramHeaderDeclarations } from "./param-headers";
+export type { ParamHeaderDeclaration } from "./param-headers";

@@ -33,6 +33,7 @@ it("exports exactly these runtime names", () => {
       "isUsablePhase",
       "memoryEraVerdictStore",
       "memoryTokenStore",
+      "paramHeaderDeclarations",
       "decliningClientHost",
       "parseBridgeConfig",
       "parseServerConfig",

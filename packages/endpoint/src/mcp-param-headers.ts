@@ -9,32 +9,19 @@
  * on string, integer or boolean properties, values as text, base64 inside
  * `=?base64?…?=` when not plain printable ASCII.
  */
-export interface ParamHeader {
-  readonly path: readonly string[];
-  readonly header: string;
-}
+import { paramHeaderDeclarations, type ParamHeaderDeclaration } from "@indus/contract";
+
+/** One declaration (see `paramHeaderDeclarations` in the contract, shared with the gateway's check). */
+export type ParamHeader = ParamHeaderDeclaration;
+
+/** The `x-mcp-header` declarations of one tool's raw `inputSchema`. */
+export const paramHeaders = paramHeaderDeclarations;
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE = new Set(["string", "integer", "boolean"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The `x-mcp-header` declarations of one tool's raw `inputSchema`. */
-export function paramHeaders(inputSchema: unknown): ParamHeader[] {
-  const found: ParamHeader[] = [];
-  const visit = (schema: unknown, path: string[]) => {
-    if (!isRecord(schema)) return;
-    const header = schema["x-mcp-header"];
-    if (path.length > 0 && typeof header === "string" && TOKEN.test(header)) {
-      if (typeof schema["type"] === "string" && PRIMITIVE.has(schema["type"])) found.push({ path, header });
-    }
-    const properties = schema["properties"];
-    if (isRecord(properties)) for (const [key, child] of Object.entries(properties)) visit(child, [...path, key]);
-  };
-  visit(inputSchema, []);
-  return found;
 }
 
 function encode(value: string): string {

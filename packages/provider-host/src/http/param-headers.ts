@@ -6,18 +6,14 @@
  * disagrees with the body: 400 with -32020 (HeaderMismatch). The SDK does
  * this only for an `McpServer`'s registered tools, and the host's server is
  * a plain `Server` republishing a box, so the check is made here, against
- * the schema the host lists for the tool. Same rules as the SDK's: a
- * declaration is reached through `properties` chains on a string, integer or
- * boolean property; an absent or null argument expects no header; a value
- * inside `=?base64?…?=` is Base64 UTF-8; integers compare as numbers.
+ * the schema the host lists for the tool (declarations read by the
+ * contract's `paramHeaderDeclarations`, as the endpoint reads them to send
+ * the headers). Same rules as the SDK's: an absent or null argument expects
+ * no header; a value inside `=?base64?…?=` is Base64 UTF-8; integers compare
+ * as numbers.
  */
 import type { IncomingMessage } from "node:http";
-
-export interface ParamDeclaration {
-  readonly path: readonly string[];
-  readonly header: string;
-  readonly type: string;
-}
+import type { ParamHeaderDeclaration } from "@indus/contract";
 
 /** The -32020 answer to a call whose headers and body disagree. */
 export interface ParamMismatch {
@@ -27,8 +23,6 @@ export interface ParamMismatch {
 
 export const HEADER_MISMATCH = -32020;
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const PRIMITIVE = new Set(["string", "integer", "boolean"]);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
@@ -36,26 +30,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The `x-mcp-header` declarations of one tool's `inputSchema`. */
-export function paramDeclarations(inputSchema: unknown): ParamDeclaration[] {
-  const found: ParamDeclaration[] = [];
-  const visit = (schema: unknown, path: string[]) => {
-    if (!isRecord(schema)) return;
-    const header = schema["x-mcp-header"];
-    const type = schema["type"];
-    if (path.length > 0 && typeof header === "string" && TOKEN.test(header) && typeof type === "string") {
-      if (PRIMITIVE.has(type)) found.push({ path, header, type });
-    }
-    const properties = schema["properties"];
-    if (isRecord(properties)) for (const [key, child] of Object.entries(properties)) visit(child, [...path, key]);
-  };
-  visit(inputSchema, []);
-  return found;
-}
-
 /** The first declaration the request's `Mcp-Param-*` headers fail for `args`, if any. */
 export function paramMismatch(
-  declarations: readonly ParamDeclaration[],
+  declarations: readonly ParamHeaderDeclaration[],
   args: unknown,
   request: IncomingMessage,
 ): ParamMismatch | undefined {

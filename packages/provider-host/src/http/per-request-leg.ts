@@ -7,7 +7,8 @@
  * `subscriptions/listen` streams.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ToolBox, ToolDescriptor } from "@indus/contract";
+import { paramHeaderDeclarations } from "@indus/contract";
+import type { ParamHeaderDeclaration, ToolBox, ToolDescriptor } from "@indus/contract";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import type { NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { PROTOCOL_VERSION_META_KEY, classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
@@ -16,8 +17,7 @@ import { announceChanges } from "../host-instance";
 import { subscriptionsOf } from "../provider-host";
 import type { ProviderHost } from "../provider-host";
 import { ListenSubscriptions } from "../subscriptions";
-import { HEADER_MISMATCH, paramDeclarations, paramMismatch } from "./param-headers";
-import type { ParamDeclaration } from "./param-headers";
+import { HEADER_MISMATCH, paramMismatch } from "./param-headers";
 
 export interface PerRequestLegOptions {
   /** Serve 2025-era requests here too (statelessly) instead of rejecting them. */
@@ -79,7 +79,7 @@ type CallBody = {
 };
 
 /** Declarations by descriptor, worked out once per listed tool. */
-const declarationsOf = new WeakMap<ToolDescriptor, readonly ParamDeclaration[]>();
+const declarationsOf = new WeakMap<ToolDescriptor, readonly ParamHeaderDeclaration[]>();
 
 /**
  * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers disagree with its
@@ -93,7 +93,7 @@ function refusedForParamHeaders(box: ToolBox, request: IncomingMessage, response
   if (descriptor === undefined) return false;
   let declarations = declarationsOf.get(descriptor);
   if (declarations === undefined) {
-    declarations = paramDeclarations(descriptor.wire?.["inputSchema"] ?? descriptor.parameters);
+    declarations = paramHeaderDeclarations(descriptor.wire?.["inputSchema"] ?? descriptor.parameters);
     declarationsOf.set(descriptor, declarations);
   }
   if (declarations.length === 0) return false;
