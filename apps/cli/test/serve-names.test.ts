@@ -35,12 +35,15 @@ it("refuses to start, naming both servers and the tool, when two servers offer o
   expect(result.stderr).not.toContain("serving");
 });
 
-/** A real v2 client talking to `mcp serve --names as-is --no-builtins` over stdio, and the gateway's stderr. */
-async function asIsClient(config: string): Promise<{ client: Client; stderr: () => string }> {
+/** A real v2 client talking to `mcp serve --names as-is` (no built-ins unless asked) over stdio, and the gateway's stderr. */
+async function asIsClient(
+  config: string,
+  { builtins = false } = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const client = new Client({ name: "names-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "mcp", "serve", "--stdio", "--names", "as-is", "--no-builtins", "--mcp", config],
+    args: [BIN, "mcp", "serve", "--stdio", "--names", "as-is", ...(builtins ? [] : ["--no-builtins"]), "--mcp", config],
     cwd: sandbox.cwd,
     env: sandbox.env as Record<string, string>,
     stderr: "pipe",
@@ -102,26 +105,16 @@ it("warns when a later list change brings a tool named like a built-in, which ke
   const config = writeConfig(sandbox.root, {
     a: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "a", "read"] },
   });
-  const client = new Client({ name: "names-test", version: "1.0.0" });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, "mcp", "serve", "--stdio", "--names", "as-is", "--mcp", config],
-    cwd: sandbox.cwd,
-    env: sandbox.env as Record<string, string>,
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  await client.connect(transport);
+  const { client, stderr } = await asIsClient(config, { builtins: true });
   try {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["read", "arm_a"]));
     await client.callTool({ name: "arm_a", arguments: {} });
-    await eventually(() => Promise.resolve(stderr.includes("warning")));
-    expect(stderr).toContain(
+    await eventually(() => Promise.resolve(stderr().includes("warning")));
+    expect(stderr()).toContain(
       'indusr: warning: server "a" offers tool "read", which indusr\'s built-in of that name hides',
     );
-    expect(stderr).toContain("the built-in keeps it");
+    expect(stderr()).toContain("the built-in keeps it");
   } finally {
     await client.close();
   }

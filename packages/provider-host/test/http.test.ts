@@ -1,6 +1,6 @@
 // The clients here are the v1 SDK's (@modelcontextprotocol/sdk) on purpose: they stand for the
 // 2025-era clients the gateway serves in the wild. v2 clients: modern-era.test.ts, readme-example.test.ts.
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { isProtocolFault } from "@indus/contract";
 import { DEFAULT_TOKEN_ENV, serveHttp } from "@indus/provider-host";
 import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
@@ -38,6 +38,20 @@ async function rawSession(host: HttpProviderHost): Promise<string> {
   const response = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
   expect(response.status).toBe(200);
   return String(response.headers["mcp-session-id"]);
+}
+
+/** A raw GET of the session's standalone SSE stream (the SDK client would reconnect on its own). */
+function openSse(host: HttpProviderHost, sessionId: string, onResponse: (response: IncomingMessage) => void) {
+  return httpRequest(
+    {
+      host: host.url.hostname,
+      port: host.port,
+      path: host.url.pathname,
+      method: "GET",
+      headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
+    },
+    onResponse,
+  );
 }
 
 function sessionHeaders(sessionId: string): Record<string, string> {
@@ -177,19 +191,10 @@ describe("the session wire", () => {
     });
     expect(notSse.status).toBe(406);
     const first = await new Promise<{ destroy(): void }>((resolve, reject) => {
-      const outgoing = httpRequest(
-        {
-          host: host.url.hostname,
-          port: host.port,
-          path: host.url.pathname,
-          method: "GET",
-          headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
-        },
-        (response) => {
-          expect(response.statusCode).toBe(200);
-          resolve(outgoing);
-        },
-      );
+      const outgoing = openSse(host, sessionId, (response) => {
+        expect(response.statusCode).toBe(200);
+        resolve(outgoing);
+      });
       outgoing.on("error", () => {});
       outgoing.once("error", reject);
       outgoing.end();
@@ -416,25 +421,16 @@ describe("lifecycle", () => {
     const { host } = await start({ keepAliveMs: 100 });
     const sessionId = await rawSession(host);
     const received = await new Promise<string>((resolve, reject) => {
-      const outgoing = httpRequest(
-        {
-          host: host.url.hostname,
-          port: host.port,
-          path: host.url.pathname,
-          method: "GET",
-          headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
-        },
-        (response) => {
-          let text = "";
-          response.on("data", (chunk: Buffer) => {
-            text += chunk.toString();
-          });
-          setTimeout(() => {
-            outgoing.destroy();
-            resolve(text);
-          }, 600);
-        },
-      );
+      const outgoing = openSse(host, sessionId, (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        setTimeout(() => {
+          outgoing.destroy();
+          resolve(text);
+        }, 600);
+      });
       outgoing.on("error", reject);
       outgoing.end();
     });
