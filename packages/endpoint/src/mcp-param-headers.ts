@@ -9,13 +9,7 @@
  * on string, integer or boolean properties, values as text, base64 inside
  * `=?base64?…?=` when not plain printable ASCII.
  */
-import { paramHeaderDeclarations, type ParamHeaderDeclaration } from "@indus/contract";
-
-/** One declaration (see `paramHeaderDeclarations` in the contract, shared with the gateway's check). */
-export type ParamHeader = ParamHeaderDeclaration;
-
-/** The `x-mcp-header` declarations of one tool's raw `inputSchema`. */
-export const paramHeaders = paramHeaderDeclarations;
+import type { ParamHeaderDeclaration } from "@indus/contract";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE = new Set(["string", "integer", "boolean"]);
@@ -31,7 +25,7 @@ function encode(value: string): string {
 }
 
 /** `Mcp-Param-*` headers for one call's arguments. */
-export function paramHeaderValues(declared: readonly ParamHeader[], args: unknown): Record<string, string> {
+export function paramHeaderValues(declared: readonly ParamHeaderDeclaration[], args: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { path, header } of declared) {
     let node: unknown = args;

@@ -5,9 +5,14 @@
  * diffed for `onToolsChanged` subscribers. Also keeps what each tool's call
  * needs to know from the listing (`ToolCallTraits`).
  */
-import { isProtocolFault, type ProtocolFault, type RemoteTool } from "@indus/contract";
 import { isExpired, listExpiry } from "./list-expiry";
-import { paramHeaders, type ParamHeader } from "./mcp-param-headers";
+import {
+  isProtocolFault,
+  paramHeaderDeclarations,
+  type ParamHeaderDeclaration,
+  type ProtocolFault,
+  type RemoteTool,
+} from "@indus/contract";
 import { allPages } from "./pages";
 import type { Session } from "./session";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
@@ -17,7 +22,7 @@ import { offersToolTasks, requiresTask } from "./tool-task";
 /** What a call of one tool must do differently, as its listing says; absent for most tools. */
 export interface ToolCallTraits {
   /** Its `x-mcp-header` declarations (2026 era over HTTP only). */
-  readonly paramHeaders?: readonly ParamHeader[];
+  readonly paramHeaders?: readonly ParamHeaderDeclaration[];
   /** It must run as a task (2025 era, `execution.taskSupport: "required"`; see `tool-task.ts`). */
   readonly task?: true;
 }
@@ -174,7 +179,7 @@ function callTraitsOf(session: Session | undefined, raw: readonly unknown[]): Ma
     if (typeof item !== "object" || item === null) continue;
     const { name, inputSchema } = item as { name?: unknown; inputSchema?: unknown };
     if (typeof name !== "string") continue;
-    const declared = headers ? paramHeaders(inputSchema) : [];
+    const declared = headers ? paramHeaderDeclarations(inputSchema) : [];
     const task = tasks && requiresTask(item);
     if (declared.length === 0 && !task) continue;
     map.set(name, { ...(declared.length > 0 ? { paramHeaders: declared } : {}), ...(task ? { task: true } : {}) });
