@@ -19,12 +19,8 @@ export async function runOn(
   options: RunOptions,
 ): Promise<ToolOutcome> {
   try {
-    const result = await endpoint.invoke(serverName, call.input ?? {}, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(options.peer ? { peer: options.peer } : {}),
-      ...(options.logs ? { logs: options.logs } : {}),
-    });
+    // A runner's options are invoke options as they stand (signal, progress, peer, logs): no copy per call.
+    const result = await endpoint.invoke(serverName, call.input ?? {}, options);
     return { callId: call.id, ...projectResult(result) };
   } catch (error) {
     if (!isProtocolFault(error)) return failure(call.id, String(error));
