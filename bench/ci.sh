@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 BENCH_QUICK=1 pnpm exec turbo run bench --concurrency=1 --output-logs=full
 # Cross-package: indusr's HTTP gateway against supergateway and the server's own HTTP mode.
 BENCH_QUICK=1 node bench/http-gateway.mjs
-# Cross-package: the stdio gateway hop of `indusr mcp serve` against a direct call and a line relay.
+# Cross-package: the stdio gateway hop of `indusr mcp serve` against a direct call, a line relay and a bare SDK forwarder.
 BENCH_QUICK=1 node bench/stdio-gateway.mjs

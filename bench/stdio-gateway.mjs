@@ -3,11 +3,13 @@
 // server-everything's `echo` directly, and through `indusr mcp serve` (stdio,
 // server-everything mounted over stdio, `--names as-is --no-builtins`), in the
 // 2025 era and from a 2026-07-28 client; beside them a line relay (an extra
-// process that only passes lines: the floor no stdio gateway gets under).
+// process that only passes lines: the floor no stdio gateway gets under) and
+// a bare v2 SDK forwarder (a low-level SDK Server forwarding to an SDK Client,
+// no indus code: the floor of any gateway built on two SDK stacks).
 // Sequential calls in interleaved blocks, so load on a shared machine hits
 // every path alike. Prints p50/p99 per path, the hop ratio (gateway p50 /
-// direct p50; issue 11's bound: 2.0x), the floor, modern/legacy through the
-// gateway, and the CPU the spawned process spent per call (from /proc, Linux).
+// direct p50; issue 11's bound: 2.0x), both floors, what indus adds over the
+// SDK's own floor, modern/legacy through the gateway, and the CPU the spawned process spent per call (from /proc, Linux).
 // The provider host's own hop, without the CLI, is
 // packages/provider-host/bench/stdio-hop.mjs.
 //
@@ -30,6 +32,7 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const LINE_RELAY = join(root, "packages", "provider-host", "bench", "line-relay.mjs");
+const SDK_FORWARDER = join(root, "packages", "provider-host", "bench", "sdk-forwarder.mjs");
 const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
 const TRACE = process.env.BENCH_TRACE === "1";
 const HOP_TRACE = join(root, "bench", "hop-trace.mjs");
@@ -67,8 +70,9 @@ const paths = [
   await path("indusr mcp serve (2025 era)", GATEWAY, "legacy"),
   await path("indusr mcp serve (2026-07-28)", GATEWAY, "modern"),
   await path("line relay (floor)", [LINE_RELAY], "legacy"),
+  await path("bare v2 SDK forwarder", [SDK_FORWARDER], "legacy"),
 ];
-const [direct, legacy, modern, relay] = paths;
+const [direct, legacy, modern, relay, sdk] = paths;
 
 await measurePaths(paths, { blocks: BLOCKS, warmup: WARMUP });
 // A CPU profile is written on a clean exit only: end the gateways by closing their stdin.
@@ -92,12 +96,14 @@ console.log(
 );
 console.log(`hop ratio (indusr p50 / direct p50, 2026-07-28 client): ${ratio(modern, direct)}x`);
 console.log(`floor (line relay p50 / direct p50): ${ratio(relay, direct)}x`);
+console.log(`SDK floor (bare v2 SDK forwarder p50 / direct p50): ${ratio(sdk, direct)}x`);
+console.log(`indus over the SDK floor (indusr p50 / bare SDK forwarder p50, 2025 era): ${ratio(legacy, sdk)}x`);
 console.log(`modern / legacy p50 through the gateway: ${ratio(modern, legacy)}x`);
 if (TRACE) {
   console.log(
     "own part of a call (p50 us): T1 client line read -> upstream written, T2 upstream line read -> client written",
   );
-  for (const each of [legacy, modern, relay]) {
+  for (const each of [legacy, modern, relay, sdk]) {
     const trace = await traceOf(each.name);
     if (trace)
       console.log(
