@@ -44,6 +44,7 @@ export type { ClientHostHooks, ElicitationAnswer, ElicitationMode } from "./clie
 export type { EraVerdict, EraVerdictStore, LegacyVerdictReason, ProtocolEra, ProtocolMode } from "./protocol-era";
 export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
+export { isRecord } from "./json";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export { LOG_LEVELS } from "./call-logs";
 export type { CallLogs, LogLevel } from "./call-logs";
@@ -69,5 +70,5 @@ export type {
   ToolResult,
   ToolRunner,
 } from "./tool-run";
-export { paramHeaderDeclarations } from "./param-headers";
+export { invalidParamHeaders, paramHeaderArgument, paramHeaderDeclarations } from "./param-headers";
 export type { ParamHeaderDeclaration } from "./param-headers";

@@ -5,3 +5,11 @@ export type JsonObject = { [key: string]: JsonValue };
 
 /** A JSON Schema document. Kept open: schemas come from untrusted servers. */
 export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * Whether `value` is a JSON object (not null, not an array): the one guard
+ * every package reads untrusted wire data with before looking at its fields.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

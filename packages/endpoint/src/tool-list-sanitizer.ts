@@ -12,17 +12,13 @@
  */
 import { ToolSchema } from "@modelcontextprotocol/core";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { invalidParamHeaders } from "./mcp-param-headers";
+import { invalidParamHeaders, isRecord } from "@indus/contract";
 
 /** The fields read here, on any JSON-RPC message. */
 interface Message {
   readonly id?: string | number | undefined;
   readonly method?: string | undefined;
   readonly result?: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {

@@ -7,7 +7,7 @@
  * checked on its own.
  */
 import { z } from "zod";
-import type { JsonObject, JsonValue, RemoteCallResult } from "@indus/contract";
+import { isRecord, type JsonObject, type JsonValue, type RemoteCallResult } from "@indus/contract";
 import { SERVER_INFO_META_KEY } from "@modelcontextprotocol/client";
 
 /**
@@ -26,10 +26,6 @@ export interface WireTool {
   readonly annotations?: Record<string, unknown> | undefined;
   /** The whole entry as the server sent it, for gateways to republish unchanged. */
   readonly raw: JsonObject;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** One tool of a page, or why it was skipped. */

@@ -1,3 +1,4 @@
+import { isRecord } from "@indus/contract";
 import {
   describeCapability,
   type CapabilityDescriptor,
@@ -155,10 +156,6 @@ function checkEntry(value: unknown): CheckedEntry | string {
     return `"capability.description" must be a string when present, got ${show(capability.description)}`;
   }
   return { op, seq, key, server, at, capability: capability as CapabilityDescriptor };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function typeName(value: unknown): string {

@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { isRecord } from "@indus/contract";
 import type { McpDialect } from "./dialect";
 import { parseJsonc } from "./jsonc";
 
@@ -41,10 +42,6 @@ function label(prefix: string, name: string): string {
   return /^[A-Za-z_$][\w$-]*$/.test(name) ? `${prefix}.${name}` : `${prefix}[${JSON.stringify(name)}]`;
 }
 
-function isObject(value: unknown): value is Row {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
@@ -55,10 +52,10 @@ function rowsOfBlock(block: unknown, prefix: string, problems: string[], disable
     rows.push({ name, value, row, ...(name !== undefined && disabled.has(name) ? { disabledBy: why } : {}) });
   if (Array.isArray(block)) {
     block.forEach((value, i) => {
-      const name = isObject(value) ? (value.name ?? value.id) : undefined;
+      const name = isRecord(value) ? (value.name ?? value.id) : undefined;
       add(typeof name === "string" ? name : undefined, value, `${prefix}[${i}]`);
     });
-  } else if (isObject(block)) {
+  } else if (isRecord(block)) {
     for (const [name, value] of Object.entries(block)) add(name, value, label(prefix, name));
   } else {
     problems.push(`"${prefix}" must be an array or an object of servers; nothing loaded from it`);
@@ -69,15 +66,15 @@ function rowsOfBlock(block: unknown, prefix: string, problems: string[], disable
 /** Claude Code's per-project state in `~/.claude.json`, for a project folder. */
 function claudeProject(doc: Row, project: string): Row | undefined {
   const projects = doc.projects;
-  if (!isObject(projects)) return undefined;
+  if (!isRecord(projects)) return undefined;
   const entry = projects[project] ?? projects[project.replace(/\\/g, "/")];
-  return isObject(entry) ? entry : undefined;
+  return isRecord(entry) ? entry : undefined;
 }
 
 function readClaudeState(home: string): Row | undefined {
   try {
     const doc = parseJsonc(fs.readFileSync(path.join(home, ".claude.json"), "utf8"));
-    return isObject(doc) ? doc : undefined;
+    return isRecord(doc) ? doc : undefined;
   } catch {
     return undefined;
   }
@@ -85,7 +82,7 @@ function readClaudeState(home: string): Row | undefined {
 
 function inputsOf(block: unknown): InputDefinition[] {
   if (!Array.isArray(block)) return [];
-  return block.filter(isObject).flatMap((i) =>
+  return block.filter(isRecord).flatMap((i) =>
     typeof i.id === "string"
       ? [
           {
@@ -138,7 +135,7 @@ export function peerRowsOf(doc: Row, dialect: McpDialect, file: string, project:
     const block = doc[key];
     if (block === undefined) continue;
     // VS Code's settings.json nests the whole mcp.json under "mcp".
-    if (key === "mcp" && dialect === "vscode" && isObject(block) && block.servers !== undefined) {
+    if (key === "mcp" && dialect === "vscode" && isRecord(block) && block.servers !== undefined) {
       found = true;
       rows.push(...rowsOfBlock(block.servers, "mcp.servers", problems, NONE, ""));
       continue;
@@ -146,6 +143,6 @@ export function peerRowsOf(doc: Row, dialect: McpDialect, file: string, project:
     found = true;
     rows.push(...rowsOfBlock(block, key, problems, NONE, ""));
   }
-  const inputs = inputsOf(doc.inputs ?? (isObject(doc.mcp) ? doc.mcp.inputs : undefined));
+  const inputs = inputsOf(doc.inputs ?? (isRecord(doc.mcp) ? doc.mcp.inputs : undefined));
   return { rows, problems, inputs, empty: !found };
 }

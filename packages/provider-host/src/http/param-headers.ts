@@ -13,7 +13,7 @@
  * as numbers.
  */
 import type { IncomingMessage } from "node:http";
-import type { ParamHeaderDeclaration } from "@indus/contract";
+import { paramHeaderArgument, type ParamHeaderDeclaration } from "@indus/contract";
 
 /** The -32020 answer to a call whose headers and body disagree. */
 export interface ParamMismatch {
@@ -26,10 +26,6 @@ export const HEADER_MISMATCH = -32020;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The first declaration the request's `Mcp-Param-*` headers fail for `args`, if any. */
 export function paramMismatch(
   declarations: readonly ParamHeaderDeclaration[],
@@ -37,8 +33,7 @@ export function paramMismatch(
   request: IncomingMessage,
 ): ParamMismatch | undefined {
   for (const { path, header, type } of declarations) {
-    let value: unknown = args;
-    for (const key of path) value = isRecord(value) ? value[key] : undefined;
+    const value = paramHeaderArgument(args, path);
     const body = asText(value);
     if (body === undefined) continue;
     const name = `Mcp-Param-${header}`;

@@ -7,7 +7,7 @@
  * Pure functions: the terminal form and `--yes` both build on them.
  */
 import { z } from "zod";
-import type { JsonObject, JsonValue } from "@indus/contract";
+import { isRecord, type JsonObject, type JsonValue } from "@indus/contract";
 
 export type StringFormat = "email" | "uri" | "date" | "date-time";
 
@@ -67,10 +67,6 @@ export type FieldAnswer =
 
 const FORMATS: readonly StringFormat[] = ["email", "uri", "date", "date-time"];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 const num = (value: unknown): number | undefined =>
   typeof value === "number" && Number.isFinite(value) ? value : undefined;
@@ -79,7 +75,7 @@ const num = (value: unknown): number | undefined =>
 function optionsOf(schema: Record<string, unknown>): ChoiceOption[] | undefined {
   const titled = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (titled) {
-    const options = titled.filter(isObject).flatMap((o) => {
+    const options = titled.filter(isRecord).flatMap((o) => {
       const value = text(o.const);
       return value === undefined ? [] : [{ value, title: text(o.title) ?? value }];
     });
@@ -139,7 +135,7 @@ function fieldOf(name: string, schema: Record<string, unknown>, required: boolea
     case "boolean":
       return { ...base, kind: "boolean", ...(typeof schema.default === "boolean" ? { default: schema.default } : {}) };
     case "array": {
-      const options = isObject(schema.items) ? optionsOf(schema.items) : undefined;
+      const options = isRecord(schema.items) ? optionsOf(schema.items) : undefined;
       if (!options) return "an array whose items are not a list of choices";
       const fallback = Array.isArray(schema.default) ? schema.default.filter((v) => typeof v === "string") : undefined;
       const minItems = num(schema.minItems);
@@ -160,14 +156,14 @@ function fieldOf(name: string, schema: Record<string, unknown>, required: boolea
 
 /** The fields of a `requestedSchema`, in the order the server listed them. */
 export function formFields(requestedSchema: JsonValue | undefined): ParsedForm {
-  if (!isObject(requestedSchema) || !isObject(requestedSchema.properties)) return { fields: [], unsupported: [] };
+  if (!isRecord(requestedSchema) || !isRecord(requestedSchema.properties)) return { fields: [], unsupported: [] };
   const required = new Set(
     Array.isArray(requestedSchema.required) ? requestedSchema.required.filter((r) => typeof r === "string") : [],
   );
   const fields: FormField[] = [];
   const unsupported: UnsupportedField[] = [];
   for (const [name, schema] of Object.entries(requestedSchema.properties)) {
-    const field = isObject(schema) ? fieldOf(name, schema, required.has(name)) : "not a schema";
+    const field = isRecord(schema) ? fieldOf(name, schema, required.has(name)) : "not a schema";
     if (typeof field === "string") unsupported.push({ name, required: required.has(name), reason: field });
     else fields.push(field);
   }
