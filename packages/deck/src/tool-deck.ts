@@ -11,6 +11,7 @@ import type { Capability, DeckContext } from "./vocabulary";
 import { describeFailure, isDisposableCard } from "./card";
 import { localToolContext } from "./local-context";
 import { type DeckSession, bindSession } from "./session";
+import { BridgeCapability } from "./mcp/bridge-capability";
 
 /** A set of capabilities that can change (a grafted MCP fleet). */
 export interface CapabilitySource {
@@ -172,6 +173,14 @@ function byName(caps: readonly Capability[]): Map<string, Capability> {
 
 const NEVER = new AbortController().signal;
 
+function failure(call: ToolCall, error: unknown, signal: AbortSignal): ToolOutcome {
+  return {
+    callId: call.id,
+    isError: true,
+    content: [{ type: "text", text: describeFailure(call.name, error, signal) }],
+  };
+}
+
 function deckToolBox(deck: ToolDeck): ToolBox {
   // One base context per deck; each call gets the call's signal on a copy bound to the same session.
   const base = bindSession(localToolContext(deck.context.cwd), deck.session);
@@ -193,6 +202,13 @@ function deckToolBox(deck: ToolDeck): ToolBox {
         };
       }
       const signal = options?.signal ?? NEVER;
+      if (cap instanceof BridgeCapability) {
+        try {
+          return await cap.forward(call, options);
+        } catch (error) {
+          return failure(call, error, signal);
+        }
+      }
       const ctx = bindSession(
         {
           ...base,
@@ -214,11 +230,7 @@ function deckToolBox(deck: ToolDeck): ToolBox {
           ...(result.rpcError === undefined ? {} : { rpcError: result.rpcError }),
         };
       } catch (error) {
-        return {
-          callId: call.id,
-          isError: true,
-          content: [{ type: "text", text: describeFailure(call.name, error, signal) }],
-        };
+        return failure(call, error, signal);
       }
     },
   };

@@ -9,9 +9,12 @@
 import type {
   JsonObject,
   JsonSchema,
+  RunOptions,
   ToolAnnotations,
   ToolBox,
+  ToolCall,
   ToolDescriptor,
+  ToolOutcome,
   ToolResult,
   ToolRunner,
 } from "@indus/contract";
@@ -48,6 +51,15 @@ export class BridgeCapability implements Card {
     this.parameters = descriptor.parameters;
     this.annotations = descriptor.annotations;
     if (descriptor.wire !== undefined) this.wire = descriptor.wire;
+  }
+
+  /**
+   * A call the deck's own box received (a gateway's), handed to the mounted
+   * box with its options as they stand: nothing in a tool context is for a
+   * grafted tool, so none is built per call.
+   */
+  forward(call: ToolCall, options: RunOptions | undefined): Promise<ToolOutcome> {
+    return this.runner.run({ id: call.id, name: this.name, input: call.input ?? {} }, options);
   }
 
   async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {
