@@ -15,6 +15,7 @@ import type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "
 import type { ToolBox } from "./tool-box";
 import type { ToolProgress } from "./tool-run";
 import type { ProtocolEra } from "./protocol-era";
+import type { InputRound } from "./input-round";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -27,6 +28,8 @@ export interface InvokeOptions {
   readonly peer?: ClientHostHooks;
   /** The caller's channel for the server's log messages caused by this call (see `CallLogs`). */
   readonly logs?: CallLogs;
+  /** The caller answers a 2026-07-28 server's questions itself (see `RunOptions.inputRound`). */
+  readonly inputRound?: InputRound;
 }
 
 /** One live connection to one MCP server. */

@@ -8,6 +8,7 @@ import type { JsonObject } from "./json";
 import type { CallLogs, LogLevel } from "./call-logs";
 import type { ToolRunner } from "./tool-run";
 import type { ClientHostHooks } from "./client-host";
+import type { InputRound } from "./input-round";
 
 export interface GatewayCallOptions {
   readonly signal?: AbortSignal;
@@ -18,6 +19,12 @@ export interface GatewayCallOptions {
   readonly peer?: ClientHostHooks;
   /** Where the server's log messages caused by this request go (see `CallLogs`). */
   readonly logs?: CallLogs;
+  /**
+   * The caller answers a 2026-07-28 server's questions during a `prompts/get`
+   * or `resources/read` itself: the result may then be the server's
+   * `input_required` result as sent (`resultType: "input_required"`).
+   */
+  readonly inputRound?: InputRound;
 }
 
 export type GatewayChange = "resources" | "prompts";

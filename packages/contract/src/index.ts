@@ -49,6 +49,7 @@ export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "
 export { LOG_LEVELS } from "./call-logs";
 export type { CallLogs, LogLevel } from "./call-logs";
 export type { GatewayCallOptions, GatewayCatalog, GatewayChange, ServerLogEntry } from "./gateway";
+export type { InputRound, ServerQuestions } from "./input-round";
 export type {
   InvokeOptions,
   McpEndpoint,

@@ -8,6 +8,7 @@ import type { RemoteToolRef } from "./names";
 import type { JsonObject, JsonValue } from "./json";
 import type { ToolDescriptor } from "./tool-box";
 import type { ProtocolEra } from "./protocol-era";
+import type { ServerQuestions } from "./input-round";
 
 /** A remote tool: where it lives and what the model is told about it. */
 export interface RemoteTool {
@@ -24,6 +25,8 @@ export interface RemoteCallResult {
   readonly isError: boolean;
   /** The whole `CallToolResult` as the server sent it (`_meta` and all), for gateways to pass on unchanged. */
   readonly wire?: JsonObject;
+  /** The server's questions, when the call asked for them (`InvokeOptions.inputRound`) and it asked some. */
+  readonly questions?: ServerQuestions;
 }
 
 /** Health of one endpoint at one moment. */

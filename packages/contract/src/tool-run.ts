@@ -6,6 +6,7 @@
 import type { JsonObject, JsonValue } from "./json";
 import type { ClientHostHooks } from "./client-host";
 import type { CallLogs } from "./call-logs";
+import type { InputRound, ServerQuestions } from "./input-round";
 
 /** One request from the model to run a tool. */
 export interface ToolCall {
@@ -40,6 +41,12 @@ export interface ToolResult {
    * -32021, a capability the client must declare).
    */
   readonly rpcError?: RpcError;
+  /**
+   * The server's questions for the caller, when the call asked for them
+   * (`RunOptions.inputRound`) and the server answered `input_required`
+   * (`content` says so for a model, as an error).
+   */
+  readonly questions?: ServerQuestions;
 }
 
 /** A JSON-RPC error as a server sent it. */
@@ -74,6 +81,8 @@ export interface RunOptions {
   readonly peer?: ClientHostHooks;
   /** The caller's channel for the server's log messages caused by this call (see `CallLogs`). */
   readonly logs?: CallLogs;
+  /** The caller answers a 2026-07-28 server's questions itself: the outcome hands them back (`questions`). */
+  readonly inputRound?: InputRound;
 }
 
 /** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */

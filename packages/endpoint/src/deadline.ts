@@ -36,6 +36,8 @@ export interface DeadlineOptions {
   readonly onProgress?: ((progress: ToolProgress) => void) | undefined;
   /** Extra HTTP headers for this request (Streamable HTTP only). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Hand a 2026-era `input_required` result back as it is (the SDK's manual mode) instead of answering it. */
+  readonly allowInputRequired?: boolean | undefined;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function requestWithDeadline<T>(
       // A backstop only; ours fires first.
       timeout: totalMs + 5_000,
       ...(options.headers && { headers: options.headers }),
+      ...(options.allowInputRequired === true && { allowInputRequired: true }),
       ...(resetsOnProgress && {
         onprogress: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => {
           lastActivity = Date.now();

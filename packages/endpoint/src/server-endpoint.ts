@@ -14,6 +14,7 @@ import {
   type CallLogs,
   type ClientHostHooks,
   type GatewayCallOptions,
+  type InputRound,
   type LogLevel,
   isProtocolFault,
   protocolFault,
@@ -30,7 +31,8 @@ import {
   type TransportKind,
 } from "@indus/contract";
 import { DEFAULT_CLIENT_INFO } from "./client-identity";
-import { requestWithDeadline } from "./deadline";
+import { requestWithDeadline, type DeadlineOptions } from "./deadline";
+import { readRoundResult, retryOnLegacy, withRound } from "./input-handback";
 import { resolveTimeouts, type EndpointOptions, type EndpointTimeouts } from "./endpoint-options";
 import { registerHostHandlers } from "./client-host";
 import { outsideCalls } from "./call-context";
@@ -537,7 +539,7 @@ export class McpServerEndpoint implements McpEndpoint {
       onProgress: options.onProgress,
       headers: declared ? paramHeaderValues(declared, request.params.arguments) : undefined,
     };
-    const { peer, logs } = options;
+    const { peer, logs, inputRound } = options;
     return this.router.during(
       peer,
       () =>
@@ -545,18 +547,48 @@ export class McpServerEndpoint implements McpEndpoint {
           () => `call "${name}"`,
           "call",
           (session) =>
-            (traits?.task && session.era === "legacy"
-              ? callAsTask(session.client, request, deadline)
-              : requestWithDeadline<unknown>(
-                  session.client,
-                  session.era === "2026-07-28" ? this.withMeta(request, peer, logs) : request,
-                  AnyResultSchema,
-                  deadline,
-                )
-            ).then(readCallResult),
+            inputRound === undefined
+              ? (traits?.task && session.era === "legacy"
+                  ? callAsTask(session.client, request, deadline)
+                  : requestWithDeadline<unknown>(
+                      session.client,
+                      session.era === "2026-07-28" ? this.withMeta(request, peer, logs) : request,
+                      AnyResultSchema,
+                      deadline,
+                    )
+                ).then(readCallResult)
+              : this.callInRound(session, request, deadline, options, inputRound, traits),
         ),
       logs,
     );
+  }
+
+  /**
+   * A call whose caller answers the server's questions itself: in the 2026
+   * era the `input_required` result comes back as it is (`questions`); a
+   * 2025-era server asks through the call's peer as usual, and cannot be
+   * retried with another revision's state.
+   */
+  private callInRound(
+    session: Session,
+    request: { method: string; params: Record<string, unknown> },
+    deadline: DeadlineOptions & { readonly totalMs: number },
+    options: InvokeOptions,
+    round: InputRound,
+    traits: ToolCallTraits | undefined,
+  ): Promise<RemoteCallResult> {
+    if (session.era === "2026-07-28") {
+      const sent = this.withMeta(withRound(request, round), options.peer, options.logs);
+      return requestWithDeadline<unknown>(session.client, sent, AnyResultSchema, {
+        ...deadline,
+        allowInputRequired: true,
+      }).then(readRoundResult);
+    }
+    if (round.kind === "retry") return Promise.reject(retryOnLegacy(this.config.id));
+    const plain = traits?.task
+      ? callAsTask(session.client, request, deadline)
+      : requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline);
+    return plain.then(readCallResult);
   }
 
   /**
@@ -685,14 +717,24 @@ export class McpServerEndpoint implements McpEndpoint {
     return this.router.during(
       options.peer,
       () =>
-        this.onSession(what, "list", (session) =>
-          requestWithDeadline<JsonObject>(
-            session.client,
-            session.era === "2026-07-28" ? this.withMeta(request, options.peer, options.logs) : request,
-            AnyResultSchema,
-            { timeoutMs: this.timeouts.callMs, signal: options.signal },
-          ),
-        ),
+        this.onSession(what, "list", (session) => {
+          const deadline = { timeoutMs: this.timeouts.callMs, signal: options.signal };
+          const round = options.inputRound;
+          if (session.era !== "2026-07-28") {
+            if (round?.kind === "retry") return Promise.reject(retryOnLegacy(this.config.id));
+            return requestWithDeadline<JsonObject>(session.client, request, AnyResultSchema, deadline);
+          }
+          if (round === undefined) {
+            const sent = this.withMeta(request, options.peer, options.logs);
+            return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, deadline);
+          }
+          // The caller answers the server's questions itself: an input_required result comes back as sent.
+          const sent = this.withMeta(withRound(request, round), options.peer, options.logs);
+          return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, {
+            ...deadline,
+            allowInputRequired: true,
+          });
+        }),
       options.logs,
     );
   }

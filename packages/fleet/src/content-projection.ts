@@ -2,8 +2,9 @@
  * From MCP content blocks to the kernel's: a text block stays text; images,
  * audio, resources, links and anything unrecognised ride as JSON blocks, so
  * nothing is dropped on the way to the model. `isError`,
- * `structuredContent` and the result as the server sent it (`wire`, for a
- * gateway to return unchanged) pass straight through.
+ * `structuredContent`, the result as the server sent it (`wire`, for a
+ * gateway to return unchanged) and the questions a caller asked to answer
+ * itself (`questions`) pass straight through.
  */
 import type { JsonValue, RemoteCallResult, ToolContentBlock, ToolResult } from "@indus/contract";
 
@@ -21,10 +22,12 @@ export function projectBlock(block: JsonValue): ToolContentBlock {
 }
 
 export function projectResult(result: RemoteCallResult): ToolResult & { readonly isError: boolean } {
-  return {
+  const projected = {
     content: result.content.map(projectBlock),
     isError: result.isError,
     ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
     ...(result.wire === undefined ? {} : { wire: result.wire }),
   };
+  // The server's questions, handed back to a caller that answers them itself (a gateway).
+  return result.questions === undefined ? projected : { ...projected, questions: result.questions };
 }

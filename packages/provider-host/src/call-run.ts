@@ -6,7 +6,15 @@
  * a round attaches, and the run reports to whichever round is attached.
  */
 import { randomUUID } from "node:crypto";
-import type { CallLogs, ClientHostHooks, RunOptions, ToolBox, ToolOutcome, ToolProgress } from "@indus/contract";
+import type {
+  CallLogs,
+  ClientHostHooks,
+  InputRound,
+  RunOptions,
+  ToolBox,
+  ToolOutcome,
+  ToolProgress,
+} from "@indus/contract";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { ProgressToken, ServerContext } from "@modelcontextprotocol/server";
 import { downstreamRpcError } from "./rpc-errors";
@@ -44,13 +52,16 @@ export class CallRun {
   /**
    * Starts the runner once (later calls return the same outcome). Progress
    * is asked of it only when the first request wants some; `logs` is the
-   * caller's channel for the servers' log messages the call causes.
+   * caller's channel for the servers' log messages the call causes;
+   * `inputRound`, what the call is to a 2026-era server's questions.
    */
-  start(box: ToolBox, peer: ClientHostHooks, logs?: CallLogs): Promise<ToolOutcome> {
+  start(box: ToolBox, peer: ClientHostHooks, logs?: CallLogs, inputRound?: InputRound): Promise<ToolOutcome> {
     if (this.outcome !== undefined) return this.outcome;
     const signal = this.controller.signal;
     const onProgress = this.report === undefined ? undefined : (p: ToolProgress) => this.progress(p);
-    const options = runOptions(signal, peer, onProgress, logs);
+    const plain = runOptions(signal, peer, onProgress, logs);
+    // Only a 2026-07-28 call has a round (its servers' questions handed back).
+    const options = inputRound === undefined ? plain : { ...plain, inputRound };
     this.outcome = runSafely(box, { id: this.id, name: this.name, input: this.input }, options);
     return this.outcome;
   }

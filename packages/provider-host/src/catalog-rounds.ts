@@ -2,37 +2,65 @@
  * A read, prompt get or completion of a 2026-07-28 client, when the server
  * behind asks that client something while serving it: the same rounds as a
  * tool call's (see `input-rounds`). The request is answered `input_required`
- * with the questions; the client's retry with the answers lets it go on.
+ * with the questions; the client's retry with the answers lets it go on. A
+ * 2026-era server's own `input_required` result is passed through (see
+ * `passed-state`), so nothing waits here for it.
  */
-import type { GatewayCallOptions } from "@indus/contract";
+import { isRecord } from "@indus/contract";
+import type { GatewayCallOptions, JsonObject, ServerQuestions } from "@indus/contract";
 import { inputRequired } from "@modelcontextprotocol/server";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
+import { passedThrough } from "./passed-state";
 import { envelopeCapabilities, envelopeLogLevel } from "./tool-call";
 
-/** Runs `work` for `ctx`'s client over as many rounds as its server's questions take. */
+/**
+ * Runs `work` for `ctx`'s client over as many rounds as its server's
+ * questions take; `name` names the request (`prompts/get <name>`, ...).
+ */
 export async function inRounds<T>(
   rounds: InputRounds,
   ctx: ServerContext,
   name: string,
   work: (options: GatewayCallOptions) => Promise<T>,
 ): Promise<T | ReturnType<typeof inputRequired>> {
-  const { call } = resumeOrStart(
+  const { call, inputRound } = resumeOrStart(
     rounds,
     ctx,
+    name,
     name,
     () => new RoundTripCall(name, undefined, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
   );
   const round = call.run.attach(ctx);
   call.enter(ctx);
   try {
-    const outcome = call.once(() => work({ signal: call.run.controller.signal, peer: call.peer, logs: call.logs }));
+    const signal = call.run.controller.signal;
+    const outcome = call.once(() =>
+      work(
+        inputRound === undefined
+          ? { signal, peer: call.peer, logs: call.logs }
+          : { signal, peer: call.peer, logs: call.logs, inputRound },
+      ),
+    );
     const end = await call.next(outcome);
     if (end.kind === "input") return inputRequired({ inputRequests: end.requests, requestState: rounds.suspend(call) });
-    return await outcome;
+    const result = await outcome;
+    const asked = serverQuestions(result);
+    return asked === undefined ? result : passedThrough(name, asked);
   } finally {
     call.leave(ctx);
     round.detach();
   }
+}
+
+/** The questions of a server's `input_required` result, handed back as sent (see `GatewayCallOptions.inputRound`). */
+function serverQuestions(result: unknown): ServerQuestions | undefined {
+  if (!isRecord(result) || result["resultType"] !== "input_required") return undefined;
+  const sent = result["inputRequests"];
+  const inputRequests = (isRecord(sent) ? sent : {}) as JsonObject;
+  const requestState = result["requestState"];
+  return typeof requestState === "string"
+    ? { kind: "input-required", inputRequests, requestState }
+    : { kind: "input-required", inputRequests };
 }

@@ -6,15 +6,19 @@
  * run, which kept going in the meantime, gets its answers and carries on.
  * This is the SDK's multi-round-trip flow; the difference from an SDK
  * handler is that the run is not re-entered but waits here between rounds,
- * so a retry must reach this process (as a legacy session must).
+ * so a retry must reach this process (as a legacy session must). Only a
+ * server that asks mid-call (2025 era) needs that: a 2026-era server's own
+ * `input_required` rounds are passed through, and nothing waits here (see
+ * `passed-state`).
  */
 import { randomUUID } from "node:crypto";
-import type { CallLogs, ClientHostHooks, JsonObject, LogLevel } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, InputRound, JsonObject, LogLevel } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import { ProtocolError, ProtocolErrorCode, inputRequired } from "@modelcontextprotocol/server";
 import type { ClientCapabilities, InputRequest, InputRequests, ServerContext } from "@modelcontextprotocol/server";
 import { CallRun } from "./call-run";
 import { NO_LOGS, RoundLogs } from "./call-logs";
+import { isPassedState, serverStateOf } from "./passed-state";
 import { peerHooks } from "./peer-hooks";
 import type { PeerMethod } from "./peer-hooks";
 
@@ -199,27 +203,49 @@ export class InputRounds {
   }
 }
 
+/** A first request: a 2026-era server's questions are handed back, to be passed to the client. */
+const HAND_BACK: InputRound = { kind: "hand-back" };
+
 /**
- * The run a 2026-07-28 request belongs to: a retry naming a waiting run of
- * `name` (its `requestState`) resumes it with the client's answers; a first
- * request starts one (`start`). A state naming no such run is refused -32602.
+ * The run a 2026-07-28 request belongs to, and the round it is to its
+ * servers (`inputRound`, absent when resumed). A first request starts a run
+ * (`start`); a retry of a passed-through round (see `passed-state`) starts
+ * one too, with the client's answers and the server's own state for it; a
+ * retry naming a waiting run of `name` resumes it with the client's answers.
+ * `request` names the request in passed states (`tools/call <name>`, ...). A
+ * state naming no run waiting here is refused -32602, saying why.
  */
 export function resumeOrStart(
   rounds: InputRounds,
   ctx: ServerContext,
   name: string,
+  request: string,
   start: () => RoundTripCall,
-): { readonly call: RoundTripCall; readonly fresh: boolean } {
+): { readonly call: RoundTripCall; readonly inputRound: InputRound | undefined } {
   const state = ctx.mcpReq.requestState();
-  if (typeof state !== "string") return { call: start(), fresh: true };
+  if (typeof state !== "string") return { call: start(), inputRound: HAND_BACK };
+  if (isPassedState(state)) {
+    const serverState = serverStateOf(state, request);
+    const inputResponses = (ctx.mcpReq.inputResponses ?? {}) as JsonObject;
+    const inputRound: InputRound =
+      serverState === undefined
+        ? { kind: "retry", inputResponses }
+        : { kind: "retry", inputResponses, requestState: serverState };
+    return { call: start(), inputRound };
+  }
   const resumed = rounds.resume(state, name);
   if (resumed === undefined) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid or expired requestState", {
-      reason: "invalid_request_state",
-    });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "Invalid or expired requestState: no call waits for it in this gateway process (answered already, timed out, " +
+        "or started in another one: a call whose server asks mid-call, as 2025-era servers do, waits in the gateway " +
+        "process that started it, so behind --stateless replicas only servers of the 2026-07-28 era can ask " +
+        "questions statelessly)",
+      { reason: "invalid_request_state" },
+    );
   }
   resumed.answer(ctx.mcpReq.inputResponses);
-  return { call: resumed, fresh: false };
+  return { call: resumed, inputRound: undefined };
 }
 
 /** A mounted server's request as an embedded request of the 2026-07-28 flow. */

@@ -22,6 +22,7 @@ import { CallRun } from "./call-run";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
 import type { LogRelay } from "./log-relay";
+import { passedThrough } from "./passed-state";
 import { CONNECTION_CLOSED } from "./rpc-errors";
 import { toCallToolResult, toolErrorResult } from "./tool-mapping";
 
@@ -85,28 +86,38 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
 /**
  * A 2026-07-28 call, one round of it: a new call starts the run, a retry
  * (with the `requestState` it was given) answers the run's questions; then
- * the round ends with the result, or with the run's next questions.
+ * the round ends with the result, or with the run's next questions. A
+ * 2026-era server's own questions are passed through as they are, with a
+ * state any gateway process can retry (nothing waits here); a server asking
+ * mid-call (2025 era) keeps its run waiting here between rounds.
  */
 async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: ServerContext): Promise<CallResult> {
-  const { call, fresh } = resumeOrStart(
+  const request = `tools/call ${name}`;
+  const { call, inputRound } = resumeOrStart(
     scope.rounds,
     ctx,
     name,
+    request,
     () => new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
   );
   const round = call.run.attach(ctx);
   call.enter(ctx);
   const done = tracked(scope, call.run);
   try {
-    const outcome = call.run.start(scope.box, call.peer, call.logs);
+    const outcome = call.run.start(scope.box, call.peer, call.logs, inputRound);
     // The instance is the client: one per stdio connection, one per request over HTTP.
-    if (fresh) scope.logRelay.hearDuring(call.logs, outcome, scope);
+    if (inputRound !== undefined) scope.logRelay.hearDuring(call.logs, outcome, scope);
     const end = await call.next(outcome);
     if (end.kind === "input") {
       await round.flushed();
       return inputRequired({ inputRequests: end.requests, requestState: scope.rounds.suspend(call) });
     }
-    return await finish(call.run, round.flushed(), ctx, await outcome);
+    const result = await outcome;
+    if (result.questions !== undefined) {
+      await round.flushed();
+      return passedThrough(request, result.questions);
+    }
+    return await finish(call.run, round.flushed(), ctx, result);
   } finally {
     call.leave(ctx);
     round.detach();
