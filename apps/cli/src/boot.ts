@@ -97,6 +97,9 @@ function serverOf(cap: Capability): string | undefined {
 class SwitchableSource implements CapabilitySource {
   private readonly disabled = new Set<string>();
   private readonly listeners = new Set<() => void>();
+  /** A fresh object whenever the inner source's revision or the enabled set moved. */
+  private token: object = {};
+  private innerRevision: unknown;
 
   constructor(
     private readonly inner: CapabilitySource,
@@ -117,11 +120,24 @@ class SwitchableSource implements CapabilitySource {
     return () => this.listeners.delete(listener);
   }
 
+  revision(): unknown {
+    const inner = this.inner.revision?.();
+    if (inner === undefined) return undefined;
+    if (inner !== this.innerRevision) {
+      this.innerRevision = inner;
+      this.token = {};
+    }
+    return this.token;
+  }
+
   setEnabled(server: string, enabled: boolean): void {
     const changed = enabled
       ? this.disabled.delete(server)
       : !this.disabled.has(server) && Boolean(this.disabled.add(server));
-    if (changed) this.emit();
+    if (changed) {
+      this.token = {};
+      this.emit();
+    }
   }
 
   isEnabled(server: string): boolean {

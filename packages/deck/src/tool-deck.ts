@@ -18,6 +18,12 @@ export interface CapabilitySource {
   capabilities(): readonly Capability[];
   /** Called after the set changed; returns an unsubscribe. */
   onChanged(listener: () => void): () => void;
+  /**
+   * A value that changes (by `===`) whenever the set does. With it a deck's
+   * tool box reuses its index until the value moves, instead of re-reading
+   * every capability of the source on every call; without it, it re-reads.
+   */
+  revision?(): unknown;
 }
 
 export function isCapabilitySource(value: unknown): value is CapabilitySource {
@@ -63,6 +69,21 @@ export class ToolDeck {
     for (const segment of this.segments) {
       if (segment.kind === "fixed") out.push(...segment.caps);
       else out.push(...segment.view(segment.source.capabilities()));
+    }
+    return out;
+  }
+
+  /**
+   * One value per live source that changes whenever its set does (see
+   * `CapabilitySource.revision`), or undefined when a live source keeps none.
+   */
+  revisions(): unknown[] | undefined {
+    const out: unknown[] = [];
+    for (const segment of this.segments) {
+      if (segment.kind === "fixed") continue;
+      const revision = segment.source.revision?.();
+      if (revision === undefined) return undefined;
+      out.push(revision);
     }
     return out;
   }
@@ -140,26 +161,31 @@ interface ToolIndex {
 }
 
 /**
- * The deck's tools by name and as descriptors, read afresh on every use but
- * rebuilt only when the list changed (other capabilities, or another order):
- * a gateway looks a tool up on every call, and rebuilding both for every
- * tool of the deck each time was most of a call's cost in the deck.
+ * The deck's tools by name and as descriptors, rebuilt only when the list
+ * changed (other capabilities, or another order). A gateway looks a tool up on
+ * every call: while every live source's revision stands, the index is reused
+ * without reading the sources at all (reading them costs time in proportion to
+ * the tools mounted); a source without revisions is read and compared per use.
  */
 function toolIndex(deck: ToolDeck): () => ToolIndex {
   let caps: readonly Capability[] = [];
+  let revisions: readonly unknown[] | undefined;
   let index: ToolIndex = { byName: new Map(), descriptors: [] };
   return () => {
+    const now = deck.revisions();
+    if (now !== undefined && revisions !== undefined && sameList(now, revisions)) return index;
     const current = deck.tools();
-    if (!sameCapabilities(current, caps)) {
+    if (!sameList(current, caps)) {
       const named = byName(current);
       index = { byName: named, descriptors: [...named.values()].map(describeCapability) };
       caps = current;
     }
+    revisions = now;
     return index;
   };
 }
 
-function sameCapabilities(a: readonly Capability[], b: readonly Capability[]): boolean {
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

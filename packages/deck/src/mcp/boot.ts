@@ -56,7 +56,7 @@ export interface McpBoot {
   tearDown(): Promise<void>;
 }
 
-const EMPTY_SOURCE: CapabilitySource = { capabilities: () => [], onChanged: () => () => undefined };
+const EMPTY_SOURCE: CapabilitySource = { capabilities: () => [], onChanged: () => () => undefined, revision: () => 0 };
 
 export async function loadMcpCapabilities(
   invocation: McpInvocation,

@@ -54,6 +54,11 @@ export class LiveBridge implements CapabilitySource {
     return out;
   }
 
+  /** The ledger: a new value after every change of the tools this bridge serves. */
+  revision(): unknown {
+    return this.#ledger;
+  }
+
   onChanged(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

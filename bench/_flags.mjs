@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// The stdio gateway hop of the real gateway: one v2 client calling
+// server-everything's `echo` directly, and through `indusr mcp serve` (stdio,
+// server-everything mounted over stdio, `--names as-is --no-builtins`), in the
+// 2025 era and from a 2026-07-28 client; beside them a line relay (an extra
+// process that only passes lines: the floor no stdio gateway gets under) and
+// a bare v2 SDK forwarder (a low-level SDK Server forwarding to an SDK Client,
+// no indus code: the floor of any gateway built on two SDK stacks).
+// Sequential calls in interleaved blocks, so load on a shared machine hits
+// every path alike. Prints p50/p99 per path, the hop ratio (gateway p50 /
+// direct p50; issue 11's bound: 2.0x), both floors, what indus adds over the
+// SDK's own floor, modern/legacy through the gateway, and the CPU the spawned process spent per call (from /proc, Linux).
+// The provider host's own hop, without the CLI, is
+// packages/provider-host/bench/stdio-hop.mjs.
+//
+//   pnpm build && node bench/stdio-gateway.mjs     (full)
+//   BENCH_QUICK=1 node bench/stdio-gateway.mjs     (reduced; bench/ci.sh)
+//   BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there.
+//   BENCH_TRACE=1: also prints the gateway's own part of a call (T1: client's
+//   line read -> upstream written; T2: upstream's line read -> client written;
+//   see bench/hop-trace.mjs), beside the line relay's.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { connectPath, measurePaths, printPaths } from "../packages/provider-host/bench/stdio-paths.mjs";
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const QUICK = process.env.BENCH_QUICK === "1";
+const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
+const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const LINE_RELAY = join(root, "packages", "provider-host", "bench", "line-relay.mjs");
+const SDK_FORWARDER = join(root, "packages", "provider-host", "bench", "sdk-forwarder.mjs");
+const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
+const TRACE = process.env.BENCH_TRACE === "1";
+const HOP_TRACE = join(root, "bench", "hop-trace.mjs");
+
+const BLOCKS = QUICK ? 60 : 300;
+const WARMUP = QUICK ? 50 : 200;
+/** Issue 11's bound: gateway p50 at most this many times a direct call. */
+const HOP_BOUND = 2.0;
+
+if (!existsSync(INDUSR)) throw new Error(`build first: ${INDUSR} is missing (pnpm build)`);
+const work = mkdtempSync(join(tmpdir(), "indus-stdio-gateway-bench-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+const config = join(work, "mcp.json");
+writeFileSync(
+  config,
+  JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+);
+const GATEWAY = [...(process.env.GW_FLAGS ? process.env.GW_FLAGS.split(" ") : []),
+  ...PROFILE,
+  INDUSR,
+  ...["mcp", "serve", "--names", "as-is", "--no-builtins", "--mcp", config, "--log-dir", join(work, "logs")],
+];
+
+/** Under BENCH_TRACE, a spawned process's p50 T1/T2 go to this file (read after it exits). */
+const traceFile = (name) => join(work, `trace-${name.replace(/\W+/g, "-")}.json`);
+
+/** A path; under BENCH_TRACE, anything but the direct server runs with the trace hooks loaded. */
+const path = (name, args, era) =>
+  connectPath(name, TRACE && name !== "direct" ? ["--import", HOP_TRACE, ...args] : args, era, {
+    cwd: work,
+    ...(TRACE ? { env: { ...process.env, HOP_TRACE_FILE: traceFile(name) } } : {}),
+  });
+const paths = [
+  await path("direct", [EVERYTHING, "stdio"], "legacy"),
+  await path("indusr mcp serve (2025 era)", GATEWAY, "legacy"),
+  await path("indusr mcp serve (2026-07-28)", GATEWAY, "modern"),
+  await path("line relay (floor)", [LINE_RELAY], "legacy"),
+  await path("bare v2 SDK forwarder", [...(process.env.GW_FLAGS ? process.env.GW_FLAGS.split(" ") : []), SDK_FORWARDER], "legacy"),
+];
+const [direct, legacy, modern, relay, sdk] = paths;
+
+await measurePaths(paths, { blocks: BLOCKS, warmup: WARMUP });
+// A CPU profile is written on a clean exit only: end the gateways by closing their stdin.
+for (const each of paths) await each.client.close();
+/** The processes write their trace on exit, a moment after their stdin closed. */
+const traceOf = async (name) => {
+  for (let tries = 0; tries < 50; tries++) {
+    if (existsSync(traceFile(name))) return JSON.parse(readFileSync(traceFile(name), "utf8"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+};
+
+console.log(
+  `stdio gateway hop, ${direct.samples.length} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}`,
+);
+const p50 = printPaths(paths);
+const ratio = (a, b) => (p50[a.name] / p50[b.name]).toFixed(2);
+console.log(
+  `hop ratio (indusr p50 / direct p50, 2025 era): ${ratio(legacy, direct)}x (bound ${HOP_BOUND.toFixed(1)}x)`,
+);
+console.log(`hop ratio (indusr p50 / direct p50, 2026-07-28 client): ${ratio(modern, direct)}x`);
+console.log(`floor (line relay p50 / direct p50): ${ratio(relay, direct)}x`);
+console.log(`SDK floor (bare v2 SDK forwarder p50 / direct p50): ${ratio(sdk, direct)}x`);
+console.log(`indus over the SDK floor (indusr p50 / bare SDK forwarder p50, 2025 era): ${ratio(legacy, sdk)}x`);
+console.log(`modern / legacy p50 through the gateway: ${ratio(modern, legacy)}x`);
+if (TRACE) {
+  console.log(
+    "own part of a call (p50 us): T1 client line read -> upstream written, T2 upstream line read -> client written",
+  );
+  for (const each of [legacy, modern, relay, sdk]) {
+    const trace = await traceOf(each.name);
+    if (trace)
+      console.log(
+        `  ${each.name.padEnd(32)} T1 ${trace.t1.toFixed(1).padStart(6)}  T2 ${trace.t2.toFixed(1).padStart(6)}`,
+      );
+  }
+}
+process.exit(0);
