@@ -14,7 +14,7 @@ module.exports = function preset(dir) {
     testEnvironment: "node",
     testMatch: ["<rootDir>/test/**/*.test.ts"],
     transform: {
-      "^.+\\.(t|j|mj)sx?$": [
+      "^.+\\.(t|j|mj|cj)sx?$": [
         "@swc/jest",
         {
           jsc: { parser: { syntax: "typescript" }, target: "es2022" },
@@ -24,7 +24,9 @@ module.exports = function preset(dir) {
       ],
     },
     // ESM-only dependencies must be transformed too (Jest's module system is CJS here).
-    transformIgnorePatterns: ["/node_modules/\\.pnpm/(?!(ulid|pkce-challenge|eventsource-parser|eventsource)@)"],
+    transformIgnorePatterns: [
+      "/node_modules/\\.pnpm/(?!(ulid|pkce-challenge|eventsource-parser|eventsource|jose|@modelcontextprotocol\\+client)@)",
+    ],
     moduleNameMapper: {
       "^@indus/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
       "^@indus/([a-z-]+)/testing$": path.join(root, "packages/$1/src/testing/index.ts"),

@@ -255,6 +255,8 @@ export async function connectMcp(
             // Each server's protocol era is negotiated once, then remembered here.
             eraVerdicts: fileEraVerdictStore(eraVerdictFile(options.env ?? process.env)),
             oauth: sessionOAuth(options.env ?? process.env),
+            // client_credentials servers read their secret or key from here when they connect.
+            env: options.env ?? process.env,
             ...(options.clientHost ? { host: options.clientHost } : {}),
           },
         }),

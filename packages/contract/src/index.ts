@@ -25,9 +25,12 @@ export {
 } from "./server-config";
 export type {
   BridgeConfig,
+  ClientAuthMethod,
   ConfigIssue,
   ConfigParse,
   HttpServerConfig,
+  JwtSigningAlgorithm,
+  OAuthGrant,
   OAuthSettings,
   ReconnectPolicy,
   ServerConfig,

@@ -43,23 +43,107 @@ const sharedFields = {
   protocol: z.enum(PROTOCOL_MODES).optional(),
 };
 
+/** OAuth grants a remote server can be signed in with. */
+export const OAUTH_GRANTS = ["authorization_code", "client_credentials"] as const;
+/** How a client_credentials client proves itself at the token endpoint. */
+export const CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"] as const;
+/** Asymmetric JWS algorithms for a private_key_jwt client assertion. */
+export const JWT_SIGNING_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+] as const;
+
+const envVarName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must name an environment variable");
+
+/** Fields that only mean something for one grant, with what to say when the other grant has them. */
+const CLIENT_CREDENTIALS_ONLY = [
+  "authMethod",
+  "privateKeyEnv",
+  "privateKeyFile",
+  "signingAlgorithm",
+  "issuer",
+] as const;
+const AUTHORIZATION_CODE_ONLY = ["callbackPort", "clientMetadataUrl"] as const;
+
 /**
  * OAuth 2.1 sign-in settings for a remote server. All optional: without them
  * the client discovers the authorization server and registers itself
- * (client ID metadata document or dynamic registration). A pre-registered
- * client gives `clientId` (and `clientSecret` for a confidential client; the
- * config file holds it as a `${VAR}` reference, expanded when loaded).
+ * (client ID metadata document or dynamic registration) and the user signs in
+ * in a browser (`grant` `authorization_code`, the default). A pre-registered
+ * client gives `clientId` (and a secret for a confidential client: config
+ * files hold `clientSecret` as a `${VAR}` reference, or name the variable in
+ * `clientSecretEnv`).
+ *
+ * `grant: "client_credentials"` is the machine-to-machine grant (headless
+ * agents, CI): no browser, the client authenticates with a secret
+ * (`client_secret_basic`, the default, or `client_secret_post`) or a signed
+ * JWT (`private_key_jwt`, key from `privateKeyEnv` or `privateKeyFile`).
+ * Secrets and keys are named, never written here: the endpoint reads them
+ * when it connects.
  */
-export const OAuthSettingsSchema = z.strictObject({
-  clientId: z.string().min(1).optional(),
-  clientSecret: z.string().min(1).optional(),
-  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
-  scopes: z.array(z.string().min(1)).optional(),
-  /** Fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`); a free one otherwise. */
-  callbackPort: z.number().int().min(1).max(65_535).optional(),
-  /** An https URL serving this client's metadata document, used as its client_id where the server accepts one. */
-  clientMetadataUrl: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
-});
+export const OAuthSettingsSchema = z
+  .strictObject({
+    /** `authorization_code` (a user signs in; the default) or `client_credentials` (machine-to-machine). */
+    grant: z.enum(OAUTH_GRANTS).optional(),
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    /** The environment variable holding the client secret (read when connecting). */
+    clientSecretEnv: envVarName.optional(),
+    /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+    scopes: z.array(z.string().min(1)).optional(),
+    /** Fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`); a free one otherwise. */
+    callbackPort: z.number().int().min(1).max(65_535).optional(),
+    /** An https URL serving this client's metadata document, used as its client_id where the server accepts one. */
+    clientMetadataUrl: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+    /** client_credentials: how the client authenticates; `private_key_jwt` when a key is named, else `client_secret_basic`. */
+    authMethod: z.enum(CLIENT_AUTH_METHODS).optional(),
+    /** private_key_jwt: the environment variable holding the private key (PKCS#8 PEM or a JWK as JSON). */
+    privateKeyEnv: envVarName.optional(),
+    /** private_key_jwt: a file holding the private key (PKCS#8 PEM or a JWK as JSON). */
+    privateKeyFile: z.string().min(1).optional(),
+    /** private_key_jwt: the JWS algorithm the key signs with. */
+    signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
+    /** client_credentials: the authorization server's issuer; credentials go to no other one. */
+    issuer: httpUrl.optional(),
+  })
+  .superRefine((oauth, ctx) => {
+    const problem = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
+    const secretGiven = oauth.clientSecret !== undefined || oauth.clientSecretEnv !== undefined;
+    if (oauth.clientSecret !== undefined && oauth.clientSecretEnv !== undefined)
+      problem("clientSecretEnv", "give the secret once: clientSecret or clientSecretEnv, not both");
+    if (oauth.grant !== "client_credentials") {
+      for (const field of CLIENT_CREDENTIALS_ONLY)
+        if (oauth[field] !== undefined) problem(field, 'only applies with grant = "client_credentials"');
+      return;
+    }
+    for (const field of AUTHORIZATION_CODE_ONLY)
+      if (oauth[field] !== undefined)
+        problem(field, "only applies to the authorization_code grant (a browser sign-in)");
+    if (oauth.clientId === undefined) problem("clientId", "the client_credentials grant needs the client's id");
+    const keyGiven = oauth.privateKeyEnv !== undefined || oauth.privateKeyFile !== undefined;
+    const method = oauth.authMethod ?? (keyGiven ? "private_key_jwt" : "client_secret_basic");
+    if (method !== "private_key_jwt") {
+      if (!secretGiven) problem("clientSecretEnv", `${method} needs the client secret: name its variable here`);
+      for (const field of ["privateKeyEnv", "privateKeyFile", "signingAlgorithm"] as const)
+        if (oauth[field] !== undefined) problem(field, "only applies to authMethod private_key_jwt");
+      return;
+    }
+    if (oauth.privateKeyEnv !== undefined && oauth.privateKeyFile !== undefined)
+      problem("privateKeyFile", "give the key once: privateKeyEnv or privateKeyFile, not both");
+    if (!keyGiven) problem("privateKeyEnv", "private_key_jwt needs the private key: privateKeyEnv or privateKeyFile");
+    if (oauth.signingAlgorithm === undefined)
+      problem("signingAlgorithm", `private_key_jwt needs the key's algorithm (${JWT_SIGNING_ALGORITHMS.join(", ")})`);
+    if (secretGiven)
+      problem(oauth.clientSecret !== undefined ? "clientSecret" : "clientSecretEnv", "private_key_jwt uses no secret");
+  });
 
 export const StdioServerConfigSchema = z.strictObject({
   transport: z.literal("stdio"),
@@ -98,6 +182,9 @@ export const BridgeConfigSchema = z.strictObject({
 
 export type ReconnectPolicy = z.output<typeof ReconnectPolicySchema>;
 export type OAuthSettings = z.output<typeof OAuthSettingsSchema>;
+export type OAuthGrant = (typeof OAUTH_GRANTS)[number];
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+export type JwtSigningAlgorithm = (typeof JWT_SIGNING_ALGORITHMS)[number];
 export type StdioServerConfig = z.output<typeof StdioServerConfigSchema>;
 export type SseServerConfig = z.output<typeof SseServerConfigSchema>;
 export type StreamableHttpServerConfig = z.output<typeof StreamableHttpServerConfigSchema>;

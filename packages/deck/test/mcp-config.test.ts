@@ -272,6 +272,70 @@ describe("config rows", () => {
     });
   });
 
+  it("keeps a client_credentials server's settings: names of variables, a key file resolved like cwd", () => {
+    const load = parse(
+      {
+        mcpServers: {
+          ci: {
+            url: "https://mcp.example/mcp",
+            oauth: {
+              grant: "client_credentials",
+              clientId: "bot",
+              clientSecretEnv: "CI_SECRET",
+              scopes: ["mcp:tools"],
+            },
+          },
+          signer: {
+            url: "https://mcp.example/mcp",
+            oauth: {
+              grant: "client_credentials",
+              clientId: "bot",
+              privateKeyFile: "${KEYS}/bot.pem",
+              signingAlgorithm: "ES256",
+            },
+          },
+          home: {
+            url: "https://mcp.example/mcp",
+            oauth: {
+              grant: "client_credentials",
+              clientId: "bot",
+              privateKeyFile: "~/bot.pem",
+              signingAlgorithm: "RS256",
+            },
+          },
+        },
+      },
+      { KEYS: "keys", HOME: "/home/u" },
+    );
+    expect(load.diagnostics).toEqual([]);
+    expect(load.servers.map((s) => s.transport !== "stdio" && s.oauth)).toEqual([
+      // The secret stays a name: it is read when connecting, never written into the loaded config.
+      { grant: "client_credentials", clientId: "bot", clientSecretEnv: "CI_SECRET", scopes: ["mcp:tools"] },
+      { grant: "client_credentials", clientId: "bot", privateKeyFile: "/cfg/keys/bot.pem", signingAlgorithm: "ES256" },
+      { grant: "client_credentials", clientId: "bot", privateKeyFile: "/home/u/bot.pem", signingAlgorithm: "RS256" },
+    ]);
+  });
+
+  it("skips a client_credentials server whose settings cannot work, naming the server and the field", () => {
+    const load = parse({
+      mcpServers: {
+        ci: { url: "https://mcp.example/mcp", oauth: { grant: "client_credentials", clientSecretEnv: "S" } },
+        jwt: {
+          url: "https://mcp.example/mcp",
+          oauth: { grant: "client_credentials", clientId: "bot", privateKeyEnv: "K" },
+        },
+      },
+    });
+    expect(load.servers).toEqual([]);
+    expect(load.diagnostics.map((d) => [d.row, d.message])).toEqual([
+      ["mcpServers.ci", "oauth.clientId: the client_credentials grant needs the client's id; server skipped"],
+      [
+        "mcpServers.jwt",
+        "oauth.signingAlgorithm: private_key_jwt needs the key's algorithm (RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA); server skipped",
+      ],
+    ]);
+  });
+
   it("expands ${VAR} and ${VAR:-default} in command, args, env, url and headers", () => {
     const load = parse(
       {

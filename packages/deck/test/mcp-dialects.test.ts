@@ -61,6 +61,37 @@ enabled = false
     expect(load.origins.get("remote")).toMatchObject({ dialect: "codex", row: "mcp_servers.remote" });
   });
 
+  it("config.toml: a client_credentials server's oauth table", () => {
+    const { home, project, env } = world();
+    write(home, {
+      ".codex/config.toml": `
+[mcp_servers.ci]
+url = "https://mcp.example/mcp"
+
+[mcp_servers.ci.oauth]
+grant = "client_credentials"
+clientId = "ci-bot"
+authMethod = "private_key_jwt"
+privateKeyFile = "~/.config/indusr/ci-bot.pem"
+signingAlgorithm = "ES256"
+issuer = "https://auth.example"
+`,
+    });
+    const load = loadMcpConfig(path.join(home, ".codex/config.toml"), { env, cwd: project });
+    expect(load.diagnostics).toEqual([]);
+    expect(load.servers[0]).toMatchObject({
+      id: "ci",
+      oauth: {
+        grant: "client_credentials",
+        clientId: "ci-bot",
+        authMethod: "private_key_jwt",
+        privateKeyFile: path.join(home, ".config/indusr/ci-bot.pem"),
+        signingAlgorithm: "ES256",
+        issuer: "https://auth.example",
+      },
+    });
+  });
+
   it("opencode.json: mcp, local/remote, command arrays, environment, {env:VAR}, timeout bounds the listing", () => {
     const { project, env } = world();
     write(project, {

@@ -12,6 +12,10 @@
  * the code. Elicitations are accepted with nothing filled in, so the
  * schema's defaults are what the server gets back. A pre-registered client comes from MCP_CONFORMANCE_CONTEXT, as a
  * user's config would give it.
+ *
+ * auth/client-credentials-* scenarios use the client_credentials grant: the
+ * context's secret or private key goes into an environment variable and the
+ * config names it, as a CI job's config would (no sign-in, no token store).
  */
 import { pathToFileURL } from "node:url";
 
@@ -72,11 +76,36 @@ function oauthSettings() {
   };
 }
 
-const auth = scenario.startsWith("auth/");
+/** The machine-to-machine grant: client id from the context, secret or key through a named variable. */
+function clientCredentialsSettings() {
+  const ctx = context();
+  if (ctx.private_key_pem) {
+    return {
+      grant: "client_credentials",
+      clientId: ctx.client_id,
+      privateKeyEnv: "INDUS_CONFORMANCE_CLIENT_KEY",
+      signingAlgorithm: ctx.signing_algorithm,
+    };
+  }
+  return { grant: "client_credentials", clientId: ctx.client_id, clientSecretEnv: "INDUS_CONFORMANCE_CLIENT_SECRET" };
+}
+
+function credentialEnv() {
+  const ctx = context();
+  return {
+    ...(ctx.private_key_pem ? { INDUS_CONFORMANCE_CLIENT_KEY: ctx.private_key_pem } : {}),
+    ...(ctx.client_secret ? { INDUS_CONFORMANCE_CLIENT_SECRET: ctx.client_secret } : {}),
+  };
+}
+
+const machine = scenario.startsWith("auth/client-credentials");
+const auth = scenario.startsWith("auth/") && !machine;
+const settings = machine ? clientCredentialsSettings() : auth ? oauthSettings() : undefined;
 const endpoint = createServerEndpoint(
-  { transport: "streamable-http", id: "conformance", url, headers: {}, ...(auth ? { oauth: oauthSettings() } : {}) },
+  { transport: "streamable-http", id: "conformance", url, headers: {}, ...(settings ? { oauth: settings } : {}) },
   undefined,
   {
+    ...(machine ? { env: credentialEnv() } : {}),
     timeouts: { startupMs: 20_000, listMs: 20_000, callMs: 20_000 },
     // A user who accepts every question as asked: the endpoint fills in the schema's defaults (SEP-1034).
     host: { elicit: async () => ({ action: "accept", content: {} }) },

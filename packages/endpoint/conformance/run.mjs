@@ -3,7 +3,7 @@
  * Runs the official MCP conformance suite's client scenarios against
  * @indus/endpoint (through conformance/client.mjs).
  *
- *   node conformance/run.mjs            CI scenarios (initialize, tools_call, sse-retry, elicitation defaults, four auth/*); exit 1 on failure
+ *   node conformance/run.mjs            CI scenarios (initialize, tools_call, sse-retry, elicitation defaults, six auth/*); exit 1 on failure
  *   node conformance/run.mjs --all      every client scenario, checked against baseline.json
  *   node conformance/run.mjs --all --write-baseline   record the results in baseline.json (keeps notes)
  *   node conformance/run.mjs --scenario auth/basic-cimd   one scenario
@@ -22,7 +22,7 @@ import { bundleSource } from "../scripts/bundle-source.mjs";
 
 /** The suite version; `INDUS_CONFORMANCE_SUITE` picks another (e.g. `@modelcontextprotocol/conformance@0.2.0-alpha.12`). */
 export const SUITE_PACKAGE = process.env.INDUS_CONFORMANCE_SUITE ?? "@modelcontextprotocol/conformance@0.1.16";
-/** The auth scenarios in CI cover discovery + registration, URL client ids, step-up and pre-registration. */
+/** The auth scenarios in CI cover discovery + registration, URL client ids, step-up, pre-registration and client credentials. */
 export const CI_SCENARIOS = [
   "initialize",
   "tools_call",
@@ -32,6 +32,9 @@ export const CI_SCENARIOS = [
   "auth/basic-cimd",
   "auth/scope-step-up",
   "auth/pre-registration",
+  // Machine-to-machine (client_credentials) with client_secret_basic and private_key_jwt.
+  "auth/client-credentials-basic",
+  "auth/client-credentials-jwt",
   // 2026-07-28 client scenarios, present from 0.2.0-alpha on.
   ...(process.env.INDUS_CONFORMANCE_SUITE
     ? ["request-metadata", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers"]

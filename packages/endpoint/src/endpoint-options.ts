@@ -88,8 +88,14 @@ export interface EndpointOptions {
    * in either era. Absent: the client offers none of them.
    */
   readonly host?: ClientHostHooks;
-  /** Sign-in for HTTP servers that require OAuth; without it a 401 is an `unauthorized` fault. */
+  /**
+   * Sign-in for HTTP servers that require OAuth; without it a 401 is an
+   * `unauthorized` fault. Servers configured with the client_credentials
+   * grant need none of it: they get their tokens when they connect.
+   */
   readonly oauth?: EndpointOAuthOptions;
+  /** Where `oauth.clientSecretEnv` and `oauth.privateKeyEnv` are read when connecting; `process.env` by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The deadlines one server gets: its config over the options over the defaults. */

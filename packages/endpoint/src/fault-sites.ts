@@ -43,6 +43,8 @@ export interface ServerEvidence {
   readonly stderr: readonly string[];
   /** What the user does to sign in (an `unauthorized` fault ends with it). */
   readonly signInHint?: string | undefined;
+  /** The server signs in with the client_credentials grant: no user to ask, so no hint. */
+  readonly machineGrant?: boolean | undefined;
 }
 
 function errorText(error: unknown): string {
@@ -117,6 +119,13 @@ export function faultAt(site: FaultSite, server: string, error: unknown, evidenc
   if (error instanceof CallerAborted) return fault("tool-error", `server "${server}": call ${error.message}`, error);
   const unauthorized = authFailure(error);
   if (unauthorized !== undefined) {
+    if (evidence.machineGrant) {
+      return fault(
+        "unauthorized",
+        `server "${server}" could not get an access token with its client credentials: ${unauthorized}`,
+        error,
+      );
+    }
     const hint = evidence.signInHint ? `; ${evidence.signInHint}` : "";
     return fault("unauthorized", `server "${server}" needs a sign-in: ${unauthorized}${hint}`, error);
   }

@@ -16,12 +16,13 @@ import {
   UnauthorizedError,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { CredentialsUnavailable } from "./client-credentials";
 import { SignInRequired, type StoredOAuthProvider } from "./oauth-provider";
 
 /** Why `error` (or what caused it) is an authorization failure; `undefined` when it is not one. */
 export function authFailure(error: unknown): string | undefined {
   for (let current = error, depth = 0; current !== undefined && depth < 6; depth += 1) {
-    if (current instanceof SignInRequired) return current.message;
+    if (current instanceof SignInRequired || current instanceof CredentialsUnavailable) return current.message;
     if (current instanceof InsufficientScopeError) {
       return `the server wants more access (scope ${JSON.stringify(current.requiredScope ?? "")})`;
     }

@@ -40,6 +40,7 @@ import { PeerRouter } from "./peer-routing";
 import { RelayMembers } from "./relay-members";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import type { ResponseTooLargeError } from "./response-cap";
+import { usesClientCredentials } from "./client-credentials";
 import { authFailure, redeemSignIn } from "./http-auth";
 import { isSessionGone } from "./http-transports";
 import { ProcessStdioTransport } from "./process-stdio-transport";
@@ -485,6 +486,7 @@ export class McpServerEndpoint implements McpEndpoint {
       pipeLoss: stdio?.pipeLoss,
       stderr: this.stderr.tail(),
       signInHint: this.options.oauth?.signInHint?.(this.config.id),
+      machineGrant: this.config.transport !== "stdio" && usesClientCredentials(this.config),
     });
   }
 

@@ -6,7 +6,13 @@
  * (`startup-deadline.ts`). Owns what a connect leaves behind: the latest
  * stdio process (for fault details), the HTTP fetch and the OAuth provider.
  */
-import { SdkError, SdkErrorCode, type PriorDiscovery, type Transport } from "@modelcontextprotocol/client";
+import {
+  SdkError,
+  SdkErrorCode,
+  type OAuthClientProvider,
+  type PriorDiscovery,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import {
   SERVER_ID_PATTERN,
   parseServerConfig,
@@ -30,6 +36,8 @@ import { processEraVerdicts, serverIdentity } from "./era-verdicts";
 import { authFailure, redeemSignIn } from "./http-auth";
 import { createHttpFetch, type HttpFetch } from "./http-fetch";
 import { createSseTransport, createStreamableTransport, isLegacyServerHint } from "./http-transports";
+import { ClientCredentialsGrant } from "./client-credentials-provider";
+import { readClientProof, readClientSecret, usesClientCredentials } from "./client-credentials";
 import { StoredOAuthProvider } from "./oauth-provider";
 import { ProcessStdioTransport } from "./process-stdio-transport";
 import type { ResponseTooLargeError } from "./response-cap";
@@ -73,6 +81,8 @@ export class SessionOpener {
   pid: number | undefined;
   /** The stored sign-in of an HTTP server, when the embedder keeps sign-ins (`options.oauth`). */
   oauth: StoredOAuthProvider | undefined;
+  /** What signs the transports' requests: the stored sign-in, or a client_credentials grant. */
+  private authProvider: OAuthClientProvider | undefined;
   private httpFetch: HttpFetch | undefined;
   /** Cancels the connect in progress (closes its transport). */
   private abortConnect: (() => void) | undefined;
@@ -232,11 +242,11 @@ export class SessionOpener {
 
   /** A Streamable HTTP transport with this server's fetch and sign-in. */
   streamableTransport(url: string, headers: Readonly<Record<string, string>> | undefined): Transport {
-    return createStreamableTransport(url, headers, this.http().fetch, this.oauth);
+    return createStreamableTransport(url, headers, this.http().fetch, this.authProvider);
   }
 
   private sseTransport(url: string, headers: Readonly<Record<string, string>> | undefined): Transport {
-    return createSseTransport(url, headers, this.http().fetch, this.oauth);
+    return createSseTransport(url, headers, this.http().fetch, this.authProvider);
   }
 
   /**
@@ -266,18 +276,39 @@ export class SessionOpener {
     }
   }
 
-  /** The OAuth provider for this server's stored sign-in, when the embedder keeps sign-ins. */
+  /**
+   * The OAuth provider for this server: a client_credentials grant when the
+   * config asks for one (its secret or key read now), else the stored sign-in
+   * when the embedder keeps sign-ins.
+   */
   private async loadSignIn(config: HttpServerConfig): Promise<void> {
-    const oauth = this.setup.options.oauth;
+    const { options } = this.setup;
+    const env = options.env ?? process.env;
+    const clientName = options.oauth?.clientName ?? this.setup.clientInfo.name;
+    if (config.oauth && usesClientCredentials(config)) {
+      this.authProvider = new ClientCredentialsGrant(config, {
+        proof: await readClientProof(config.oauth, env),
+        clientName,
+        fetch: this.http().fetch,
+        ...(options.oauth?.refreshSkewMs === undefined ? {} : { refreshSkewMs: options.oauth.refreshSkewMs }),
+      });
+      return;
+    }
+    const oauth = options.oauth;
     if (!oauth) return;
-    this.oauth = await StoredOAuthProvider.load(config, {
+    // A pre-registered confidential client may name its secret's variable; it is read here, never stored.
+    const secret = config.oauth ? readClientSecret(config.oauth, env) : undefined;
+    const withSecret =
+      secret === undefined || !config.oauth ? config : { ...config, oauth: { ...config.oauth, clientSecret: secret } };
+    this.oauth = await StoredOAuthProvider.load(withSecret, {
       store: oauth.store,
-      clientName: oauth.clientName ?? this.setup.clientInfo.name,
+      clientName,
       fetch: this.http().fetch,
       ...(oauth.authorize ? { authorize: oauth.authorize } : {}),
       ...(oauth.redirectUrl ? { redirectUrl: oauth.redirectUrl } : {}),
       ...(oauth.refreshSkewMs === undefined ? {} : { refreshSkewMs: oauth.refreshSkewMs }),
     });
+    this.authProvider = this.oauth;
   }
 
   /** Connect `transport` in `mode` (or from a `prior` verdict) and wire the session's notifications. */

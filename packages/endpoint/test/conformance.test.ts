@@ -1,6 +1,6 @@
 /**
  * The official MCP conformance suite's CI client scenarios (initialize,
- * tools_call, sse-retry, elicitation defaults (SEP-1034), and four OAuth ones) against the current source, via conformance/run.mjs.
+ * tools_call, sse-retry, elicitation defaults (SEP-1034), and six OAuth ones, client credentials included) against the current source, via conformance/run.mjs.
  * Needs the npm registry once (npx fetches Node 22 and the suite, then caches
  * them). INDUS_SKIP_CONFORMANCE=1 skips it offline.
  */
@@ -24,7 +24,14 @@ const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
     expect(output).toMatch(/PASS {2}tools_call/);
     expect(output).toMatch(/PASS {2}sse-retry/);
     expect(output).toMatch(/PASS {2}elicitation-sep1034-client-defaults/);
-    for (const scenario of ["metadata-default", "basic-cimd", "scope-step-up", "pre-registration"]) {
+    for (const scenario of [
+      "metadata-default",
+      "basic-cimd",
+      "scope-step-up",
+      "pre-registration",
+      "client-credentials-basic",
+      "client-credentials-jwt",
+    ]) {
       expect(output).toMatch(new RegExp(`PASS {2}auth/${scenario}`));
     }
     expect(code).toBe(0);

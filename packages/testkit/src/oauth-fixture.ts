@@ -14,6 +14,8 @@ export interface OAuthFixture {
   readonly mcpUrl: string;
   readonly issuer: string;
   readonly adminUrl: string;
+  /** The PKCS#8 PEM private key the `ci-jwt` client signs its assertions with. */
+  readonly clientKeyPem: string;
   stats(): Promise<OAuthStats>;
   /** From now on the server answers 401 to every token it has seen (as if revoked). */
   rejectSeenTokens(): Promise<void>;
@@ -28,6 +30,21 @@ export interface OAuthStats {
   readonly toolCalls: number;
   readonly resources: (string | null)[];
   readonly pkceMethods: (string | null)[];
+  /** One entry per client_credentials grant: who, how it authenticated, and the JWT assertion's claims. */
+  readonly clientAuth: readonly ClientAuthRecord[];
+}
+
+/** The secret the fixture's `ci-basic` and `ci-post` clients were registered with. */
+export const FIXTURE_CLIENT_SECRET = "ci-secret";
+
+export interface ClientAuthRecord {
+  readonly clientId: string;
+  readonly via: "basic-header" | "post-body" | "jwt";
+  readonly scope: string | null;
+  readonly resource: string | null;
+  readonly claims?: Record<string, unknown>;
+  readonly alg?: string;
+  readonly tokenEndpoint?: string;
 }
 
 export async function startOAuthFixture(options: { tokenTtlSeconds?: number } = {}): Promise<OAuthFixture> {
@@ -41,7 +58,7 @@ export async function startOAuthFixture(options: { tokenTtlSeconds?: number } = 
     lines.once("line", resolve);
     child.once("exit", (code) => reject(new Error(`oauth fixture exited with ${code}`)));
   });
-  const info = JSON.parse(first) as { mcpUrl: string; issuer: string; adminUrl: string };
+  const info = JSON.parse(first) as { mcpUrl: string; issuer: string; adminUrl: string; clientKeyPem: string };
   return {
     ...info,
     async stats() {

@@ -37,6 +37,7 @@ function authOf(server: ServerConfig): string {
   if (server.transport === "stdio") return "n/a (stdio)";
   const header = Object.keys(server.headers).find((h) => h.toLowerCase() === "authorization");
   if (header) return `static ${header} header`;
+  if (server.oauth?.grant === "client_credentials") return "OAuth client credentials";
   if (server.oauth) return "OAuth";
   return "none";
 }

@@ -7,10 +7,10 @@
  * a remote shell, the user pastes the URL the browser ended on.
  */
 import readline from "node:readline";
-import type { ServerConfig } from "@indus/contract";
+import type { OAuthSettings, ServerConfig } from "@indus/contract";
 import { SERVER_ID_PATTERN, isProtocolFault } from "@indus/contract";
 import { resolveMcpConfig } from "@indus/deck";
-import { signIn } from "@indus/endpoint";
+import { createServerEndpoint, signIn } from "@indus/endpoint";
 import { FileTokenStore, defaultAuthDir } from "../auth/file-token-store";
 import { listenForRedirect } from "../auth/loopback-redirect";
 import { hasDisplay, openBrowser } from "../auth/open-browser";
@@ -93,6 +93,7 @@ export async function mcpLoginCommand(name: string, flags: LoginFlags): Promise<
     return EXIT.usage;
   }
   const cli = cliEnv(flags);
+  if (server.oauth?.grant === "client_credentials") return checkClientCredentials(server, cli.env);
   const store = new FileTokenStore(defaultAuthDir(cli.env));
   let listener;
   try {
@@ -143,6 +144,37 @@ export async function mcpLoginCommand(name: string, flags: LoginFlags): Promise<
     paste?.stop();
     await redirect.close();
   }
+}
+
+/**
+ * A client_credentials server has no browser step and nothing to store: every
+ * connect runs the grant. `login` runs it once to show that the credentials work.
+ */
+async function checkClientCredentials(server: ServerConfig, env: NodeJS.ProcessEnv): Promise<number> {
+  const name = server.id;
+  const method = server.transport === "stdio" ? "" : describeMethod(server.oauth ?? {});
+  say(`"${name}" signs in with the client_credentials grant (${method}): no browser, nothing stored.`);
+  const endpoint = createServerEndpoint(server, undefined, { env });
+  try {
+    await endpoint.open();
+    const tools = await endpoint.listTools();
+    say(
+      `Got an access token for "${name}": ${tools.length} tools. Every connect runs the grant again, ` +
+        "and again before a token expires.",
+    );
+    return EXIT.ok;
+  } catch (error) {
+    const message = isProtocolFault(error) ? error.message : (error as Error).message;
+    say(`indusr: ${message}`);
+    return EXIT.failed;
+  } finally {
+    await endpoint.close();
+  }
+}
+
+function describeMethod(oauth: OAuthSettings): string {
+  const keyNamed = oauth.privateKeyEnv !== undefined || oauth.privateKeyFile !== undefined;
+  return oauth.authMethod ?? (keyNamed ? "private_key_jwt" : "client_secret_basic");
 }
 
 export async function mcpLogoutCommand(name: string, flags: { readonly cwd?: string }): Promise<number> {

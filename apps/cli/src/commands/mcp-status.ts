@@ -16,8 +16,13 @@ import { table } from "./tools";
 export type StatusRow =
   ServerReport | (Omit<ServerReport, "phase" | "fault"> & { readonly phase: "needs-login"; readonly signIn: string });
 
-export function statusRow(report: ServerReport): StatusRow {
-  if (report.fault?.kind !== "unauthorized") return report;
+/**
+ * `machineGrant`: the server signs in with the client_credentials grant, so an
+ * `unauthorized` fault is a failure to fix in its config or environment, not a
+ * sign-in to run.
+ */
+export function statusRow(report: ServerReport, machineGrant = false): StatusRow {
+  if (report.fault?.kind !== "unauthorized" || machineGrant) return report;
   const { fault, ...rest } = report;
   return { ...rest, phase: "needs-login", signIn: fault.message };
 }
@@ -30,7 +35,10 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   try {
     warnDiagnostics(cli, diagnostics);
     const reported = reports();
-    const servers = reported.map(statusRow);
+    const machine = new Set(
+      mcp.servers.filter((s) => s.transport !== "stdio" && s.oauth?.grant === "client_credentials").map((s) => s.id),
+    );
+    const servers = reported.map((report) => statusRow(report, machine.has(report.id)));
     const signIn = servers.filter((s) => s.phase === "needs-login");
     const failed = servers.filter((s) => (s.phase !== "ready" && s.phase !== "needs-login") || s.listFault);
     // A listing failure is not in the table's phase column: say it on stderr too.

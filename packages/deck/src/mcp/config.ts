@@ -393,10 +393,19 @@ class Accumulator {
     } else {
       out.url = expand(String(row.url));
       out.headers = expandMap(row.headers);
-      // `oauth.clientSecret` is written as a `${VAR}` reference; the rest is validated by the schema as is.
+      // `oauth.clientSecret` is written as a `${VAR}` reference and `oauth.privateKeyFile` is a path
+      // (placeholders, `~`, relative to the config like `cwd`); the rest is validated by the schema as is.
       const oauth = row.oauth as Row | undefined;
-      if (oauth && typeof oauth === "object" && typeof oauth.clientSecret === "string")
-        out.oauth = { ...oauth, clientSecret: expand(oauth.clientSecret) };
+      if (oauth && typeof oauth === "object") {
+        const expanded: Record<string, unknown> = { ...oauth };
+        if (typeof oauth.clientSecret === "string") expanded.clientSecret = expand(oauth.clientSecret);
+        if (typeof oauth.privateKeyFile === "string") {
+          let file = expand(oauth.privateKeyFile);
+          if (file === "~" || file.startsWith("~/")) file = path.join(homeOf(this.env), file.slice(1));
+          expanded.privateKeyFile = path.resolve(baseDir, file);
+        }
+        out.oauth = expanded;
+      }
     }
     if (missing.size === 0) return out;
     for (const placeholder of missing) {
