@@ -19,7 +19,8 @@ export interface EverythingHttp {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A port free on loopback now (for a process that must be told its port up front). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
