@@ -7,7 +7,7 @@
  * something spans several (see `input-rounds`).
  */
 import { LOG_LEVELS } from "@indus/contract";
-import type { CallLogs, ClientHostHooks, LogLevel, ToolBox, ToolDescriptor, ToolOutcome } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, LogLevel, ToolBox, ToolOutcome } from "@indus/contract";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
@@ -19,6 +19,7 @@ import {
 import type { CallToolRequest, CallToolResult, ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ArgumentValidator } from "./argument-validator";
 import { CallRun } from "./call-run";
+import { findDescriptor } from "./descriptor-index";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
 import type { LogRelay } from "./log-relay";
@@ -167,17 +168,4 @@ export function envelopeLogLevel(ctx: ServerContext): LogLevel | undefined {
 /** The client capabilities a 2026-07-28 request declares. */
 export function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   return envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-const descriptorIndex = new WeakMap<readonly ToolDescriptor[], Map<string, ToolDescriptor>>();
-
-/** Looks a tool up by name, indexing each descriptor list the box hands out once. */
-function findDescriptor(box: ToolBox, name: string): ToolDescriptor | undefined {
-  const descriptors = box.descriptors();
-  let index = descriptorIndex.get(descriptors);
-  if (index === undefined) {
-    index = new Map(descriptors.map((descriptor) => [descriptor.name, descriptor]));
-    descriptorIndex.set(descriptors, index);
-  }
-  return index.get(name);
 }

@@ -17,6 +17,7 @@ import { announceChanges } from "../host-instance";
 import { subscriptionsOf } from "../provider-host";
 import type { ProviderHost } from "../provider-host";
 import { ListenSubscriptions } from "../subscriptions";
+import { findDescriptor } from "../descriptor-index";
 import { HEADER_MISMATCH, paramMismatch } from "./param-headers";
 
 export interface PerRequestLegOptions {
@@ -89,7 +90,8 @@ const declarationsOf = new WeakMap<ToolDescriptor, readonly ParamHeaderDeclarati
 function refusedForParamHeaders(box: ToolBox, request: IncomingMessage, response: ServerResponse, body: unknown) {
   const call = body as CallBody | null;
   if (call?.method !== "tools/call" || call.params?._meta?.[PROTOCOL_VERSION_META_KEY] === undefined) return false;
-  const descriptor = box.descriptors().find((each) => each.name === call.params?.name);
+  const name = call.params?.name;
+  const descriptor = typeof name === "string" ? findDescriptor(box, name) : undefined;
   if (descriptor === undefined) return false;
   let declarations = declarationsOf.get(descriptor);
   if (declarations === undefined) {
