@@ -113,6 +113,8 @@ export const OAuthSettingsSchema = z
     signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
     /** client_credentials: the authorization server's issuer; credentials go to no other one. */
     issuer: httpUrl.optional(),
+    /** Ask for DPoP-bound tokens (RFC 9449): every request carries a proof signed by a key kept with the sign-in. */
+    dpop: z.boolean().optional(),
   })
   .superRefine((oauth, ctx) => {
     const problem = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });

@@ -19,6 +19,8 @@ export interface StoredCredentials {
   readonly client?: JsonObject;
   /** Discovery results (protected-resource and authorization-server metadata), so a refresh skips discovery. */
   readonly discovery?: JsonObject;
+  /** The DPoP key pair (`alg`, private and public JWK, thumbprint) the tokens are bound to, when `oauth.dpop` is on. */
+  readonly dpopKey?: JsonObject;
 }
 
 /** Loads, saves and forgets one server's credentials. Implementations never log what they hold. */

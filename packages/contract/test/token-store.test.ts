@@ -56,6 +56,7 @@ describe("client_credentials settings", () => {
         authMethod: "client_secret_post",
         scopes: ["mcp:tools"],
         issuer: "https://auth.example",
+        dpop: true,
       }).ok,
     ).toBe(true);
     expect(

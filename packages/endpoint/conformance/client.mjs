@@ -71,6 +71,8 @@ function oauthSettings() {
   const ctx = context();
   return {
     clientMetadataUrl: CLIENT_METADATA_URL,
+    // The DPoP scenarios: ask for sender-constrained tokens, as a config opting in would.
+    ...(scenario.startsWith("auth/dpop") ? { dpop: true } : {}),
     ...(ctx.client_id ? { clientId: ctx.client_id } : {}),
     ...(ctx.client_secret ? { clientSecret: ctx.client_secret } : {}),
   };

@@ -35,9 +35,16 @@ export const CI_SCENARIOS = [
   // Machine-to-machine (client_credentials) with client_secret_basic and private_key_jwt.
   "auth/client-credentials-basic",
   "auth/client-credentials-jwt",
-  // 2026-07-28 client scenarios, present from 0.2.0-alpha on.
+  // 2026-07-28 client scenarios and DPoP (SEP-1932), present from 0.2.0-alpha on.
   ...(process.env.INDUS_CONFORMANCE_SUITE
-    ? ["request-metadata", "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers"]
+    ? [
+        "request-metadata",
+        "http-standard-headers",
+        "http-custom-headers",
+        "http-invalid-tool-headers",
+        "auth/dpop",
+        "auth/dpop-nonce",
+      ]
     : []),
 ];
 

@@ -15,6 +15,7 @@
 import {
   auth,
   createPrivateKeyJwtAuth,
+  DpopSession,
   type AddClientAuthentication,
   type FetchLike,
   type OAuthClientMetadata,
@@ -41,6 +42,9 @@ const DEFAULT_REFRESH_SKEW_MS = 60_000;
 export class ClientCredentialsGrant implements OAuthClientProvider {
   /** Signs the private_key_jwt assertion; absent for a client secret (the SDK then applies basic or post). */
   readonly addClientAuthentication?: AddClientAuthentication;
+  /** With `oauth.dpop`: a key for this endpoint's life (its tokens live no longer); the SDK signs the proofs. */
+  readonly dpop?: () => Promise<DpopSession>;
+  private dpopSession: Promise<DpopSession> | undefined;
   private current: StoredOAuthTokens | undefined;
   private expiresAt: number | undefined;
   private regranting: Promise<void> | undefined;
@@ -53,6 +57,7 @@ export class ClientCredentialsGrant implements OAuthClientProvider {
   ) {
     this.now = options.now ?? Date.now;
     this.clientId = config.oauth?.clientId ?? "";
+    if (config.oauth?.dpop) this.dpop = () => (this.dpopSession ??= DpopSession.create());
     const proof = options.proof;
     if (proof.kind === "private_key_jwt") {
       // RFC 7523 §3: iss and sub are the client id; the SDK sets aud to the authorization server's issuer.

@@ -13,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import {
   auth,
+  type DpopSession,
   type FetchLike,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -21,6 +22,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import type { HttpServerConfig, JsonObject, StoredCredentials, TokenStore } from "@indus/contract";
+import { dpopSession } from "./dpop-key";
 
 /** Shows the user an authorization URL and resolves with the redirect's query (`code`, `state`, `iss`). */
 export type AuthorizationStep = (authorizationUrl: URL) => Promise<URLSearchParams>;
@@ -58,6 +60,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private readonly now: () => number;
   /** An https URL serving this client's metadata document (its client_id where the server accepts one). */
   readonly clientMetadataUrl?: string;
+  /** With `oauth.dpop`: the key the tokens are bound to (the SDK signs the proofs); absent otherwise. */
+  readonly dpop?: () => Promise<DpopSession>;
+  private dpopLoading: Promise<DpopSession> | undefined;
 
   private constructor(
     private readonly config: HttpServerConfig,
@@ -68,6 +73,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.record = record?.serverUrl === config.url ? record : { serverUrl: config.url };
     this.now = options.now ?? Date.now;
     if (config.oauth?.clientMetadataUrl) this.clientMetadataUrl = config.oauth.clientMetadataUrl;
+    if (config.oauth?.dpop) {
+      this.dpop = () => (this.dpopLoading ??= dpopSession(this.record.dpopKey, (dpopKey) => this.update({ dpopKey })));
+    }
     const { clientId, clientSecret } = config.oauth ?? {};
     if (clientId) {
       this.preRegistered = {

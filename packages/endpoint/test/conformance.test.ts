@@ -40,7 +40,7 @@ const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
 );
 
 (skip ? it.skip : it)(
-  "passes the 2026-07-28 client scenarios of conformance 0.2.0-alpha.12 (request _meta, standard and Mcp-Param headers)",
+  "passes the 2026-07-28 client scenarios of conformance 0.2.0-alpha.12 (request _meta, standard and Mcp-Param headers) and DPoP",
   async () => {
     const script = path.join(__dirname, "..", "conformance", "run.mjs");
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
@@ -60,6 +60,8 @@ const skip = process.env.INDUS_SKIP_CONFORMANCE === "1";
       "http-standard-headers",
       "http-custom-headers",
       "http-invalid-tool-headers",
+      "auth/dpop",
+      "auth/dpop-nonce",
     ]) {
       expect(output).toMatch(new RegExp(`PASS {2}${scenario}`));
     }

@@ -32,6 +32,8 @@ export interface OAuthStats {
   readonly pkceMethods: (string | null)[];
   /** One entry per client_credentials grant: who, how it authenticated, and the JWT assertion's claims. */
   readonly clientAuth: readonly ClientAuthRecord[];
+  /** DPoP proofs the MCP server accepted (each checked against the token's bound key). */
+  readonly dpopProofs: number;
 }
 
 /** The secret the fixture's `ci-basic` and `ci-post` clients were registered with. */
