@@ -13,7 +13,6 @@
  * grant re-run) shortly before it expires or whenever the server refuses it.
  */
 import {
-  auth,
   createPrivateKeyJwtAuth,
   DpopSession,
   type AddClientAuthentication,
@@ -25,6 +24,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { HttpServerConfig } from "@indus/contract";
 import type { ClientProof } from "./client-credentials";
+import { expiresSoon, singleRenewal } from "./token-renewal";
 
 export interface ClientCredentialsOptions {
   readonly proof: ClientProof;
@@ -37,8 +37,6 @@ export interface ClientCredentialsOptions {
   readonly now?: () => number;
 }
 
-const DEFAULT_REFRESH_SKEW_MS = 60_000;
-
 export class ClientCredentialsGrant implements OAuthClientProvider {
   /** Signs the private_key_jwt assertion; absent for a client secret (the SDK then applies basic or post). */
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -47,7 +45,8 @@ export class ClientCredentialsGrant implements OAuthClientProvider {
   private dpopSession: Promise<DpopSession> | undefined;
   private current: StoredOAuthTokens | undefined;
   private expiresAt: number | undefined;
-  private regranting: Promise<void> | undefined;
+  /** Runs the grant again (one run at a time) when the token is about to expire. */
+  private readonly regrant: () => Promise<void>;
   private readonly now: () => number;
   private readonly clientId: string;
 
@@ -56,6 +55,7 @@ export class ClientCredentialsGrant implements OAuthClientProvider {
     private readonly options: ClientCredentialsOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.regrant = singleRenewal(this, config.url, options.fetch);
     this.clientId = config.oauth?.clientId ?? "";
     if (config.oauth?.dpop) this.dpop = () => (this.dpopSession ??= DpopSession.create());
     const proof = options.proof;
@@ -108,7 +108,8 @@ export class ClientCredentialsGrant implements OAuthClientProvider {
 
   /** The current token; the transport's per-request read (no `ctx`) re-runs the grant first when it is about to expire. */
   async tokens(ctx?: { issuer: string }): Promise<StoredOAuthTokens | undefined> {
-    if (ctx === undefined && this.current !== undefined && this.expiresSoon()) await this.regrantOnce();
+    const soon = expiresSoon(this.expiresAt, this.current?.expires_in, this.options.refreshSkewMs, this.now());
+    if (ctx === undefined && this.current !== undefined && soon) await this.regrant();
     return this.current;
   }
 
@@ -140,28 +141,5 @@ export class ClientCredentialsGrant implements OAuthClientProvider {
 
   codeVerifier(): string {
     throw new Error("the client_credentials grant has no code verifier");
-  }
-
-  private expiresSoon(): boolean {
-    if (this.expiresAt === undefined) return false;
-    const lifetimeMs = typeof this.current?.expires_in === "number" ? this.current.expires_in * 1000 : 0;
-    const skew = Math.min(this.options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS, lifetimeMs / 2);
-    return this.expiresAt - this.now() <= skew;
-  }
-
-  /** One grant at a time; a failed one leaves the old token, and the server's 401 takes it from there. */
-  private regrantOnce(): Promise<void> {
-    this.regranting ??= auth(this, {
-      serverUrl: this.config.url,
-      ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
-    })
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        this.regranting = undefined;
-      });
-    return this.regranting;
   }
 }

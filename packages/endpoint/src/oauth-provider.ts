@@ -12,7 +12,6 @@
  */
 import { randomBytes } from "node:crypto";
 import {
-  auth,
   type DpopSession,
   type FetchLike,
   type OAuthClientMetadata,
@@ -23,6 +22,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { HttpServerConfig, JsonObject, StoredCredentials, TokenStore } from "@indus/contract";
 import { dpopSession } from "./dpop-key";
+import { expiresSoon, singleRenewal } from "./token-renewal";
 
 /** Shows the user an authorization URL and resolves with the redirect's query (`code`, `state`, `iss`). */
 export type AuthorizationStep = (authorizationUrl: URL) => Promise<URLSearchParams>;
@@ -47,7 +47,6 @@ export interface OAuthProviderOptions {
   readonly now?: () => number;
 }
 
-const DEFAULT_REFRESH_SKEW_MS = 60_000;
 const DEFAULT_REDIRECT = "http://127.0.0.1/callback";
 
 export class StoredOAuthProvider implements OAuthClientProvider {
@@ -55,7 +54,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   private expectedState: string | undefined;
   private pending: Promise<URLSearchParams> | undefined;
-  private refreshing: Promise<void> | undefined;
+  /** Refreshes (one run at a time) when the access token is about to expire. */
+  private readonly refresh: () => Promise<void>;
   private preRegistered: StoredOAuthClientInformation | undefined;
   private readonly now: () => number;
   /** An https URL serving this client's metadata document (its client_id where the server accepts one). */
@@ -72,6 +72,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     // Credentials issued for another URL never travel to this one.
     this.record = record?.serverUrl === config.url ? record : { serverUrl: config.url };
     this.now = options.now ?? Date.now;
+    this.refresh = singleRenewal(this, config.url, options.fetch);
     if (config.oauth?.clientMetadataUrl) this.clientMetadataUrl = config.oauth.clientMetadataUrl;
     if (config.oauth?.dpop) {
       this.dpop = () => (this.dpopLoading ??= dpopSession(this.record.dpopKey, (dpopKey) => this.update({ dpopKey })));
@@ -140,7 +141,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
    * meets a 401 for an expired token.
    */
   async tokens(ctx?: { issuer: string }): Promise<StoredOAuthTokens | undefined> {
-    if (ctx === undefined && this.expiresSoon() && this.canRefresh()) await this.refreshOnce();
+    const soon = expiresSoon(
+      this.record.expiresAt,
+      this.record.tokens?.expires_in,
+      this.options.refreshSkewMs,
+      this.now(),
+    );
+    if (ctx === undefined && soon && this.canRefresh()) await this.refresh();
     return this.record.tokens as StoredOAuthTokens | undefined;
   }
 
@@ -224,30 +231,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   private canRefresh(): boolean {
     return typeof this.record.tokens?.refresh_token === "string";
-  }
-
-  private expiresSoon(): boolean {
-    const expiresAt = this.record.expiresAt;
-    if (expiresAt === undefined) return false;
-    const lifetimeMs = typeof this.record.tokens?.expires_in === "number" ? this.record.tokens.expires_in * 1000 : 0;
-    const skew = Math.min(this.options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS, lifetimeMs / 2);
-    return expiresAt - this.now() <= skew;
-  }
-
-  /** One refresh at a time; a failed one leaves the old token, and the server's 401 takes it from there. */
-  private refreshOnce(): Promise<void> {
-    this.refreshing ??= auth(this, {
-      serverUrl: this.config.url,
-      ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
-    })
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        this.refreshing = undefined;
-      });
-    return this.refreshing;
   }
 
   private async update(patch: Partial<StoredCredentials>): Promise<void> {
