@@ -48,6 +48,11 @@ it("status and calls get a token from the environment's secret; login checks it 
   );
   expect(login.stderr).toContain('Got an access token for "ci": 1 tools.');
   expect(fs.existsSync(path.join(state(), "indusr", "auth", "ci.json"))).toBe(false);
+
+  const doctor = await runCli(["doctor", "--json", "--mcp", config], { sandbox, env });
+  expect((JSON.parse(doctor.stdout) as { servers: unknown[] }).servers).toEqual([
+    expect.objectContaining({ name: "ci", phase: "ready", auth: "OAuth client credentials" }),
+  ]);
 });
 
 it("a missing secret variable fails the server, naming the variable and the server, not needs-login", async () => {
