@@ -311,15 +311,25 @@ export class FleetCatalog implements GatewayCatalog {
     );
   }
 
-  /** Resource or prompt lists changed on some server, or the fleet was restarted. */
+  /** Resource or prompt lists changed on some server, a server joined while the fleet started, or it was restarted. */
   onChanged(listener: (change: GatewayChange) => void): () => void {
-    return followEndpoints(
+    const both = () => {
+      listener("resources");
+      listener("prompts");
+    };
+    const offFollow = followEndpoints(
       this.fleet,
       (endpoint) => endpoint.onCatalogChanged((change) => listener(change)),
-      () => {
-        listener("resources");
-        listener("prompts");
-      },
+      both,
     );
+    const offJoined = this.fleet.onEndpointSettled((endpoint) => {
+      if (endpoint.phase !== "ready") return;
+      if (endpoint.serverCapabilities?.resources !== undefined) listener("resources");
+      if (endpoint.serverCapabilities?.prompts !== undefined) listener("prompts");
+    });
+    return () => {
+      offFollow();
+      offJoined();
+    };
   }
 }

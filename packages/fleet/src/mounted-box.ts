@@ -44,7 +44,8 @@ export class MountedToolBox implements ToolBox {
   private routes = new Map<string, Route>();
   private descriptorList: readonly ToolDescriptor[] = [];
   private readonly listeners = new Set<() => void>();
-  private unsubscribers: (() => void)[] = [];
+  /** The endpoint each server's tools were listed from, and the unsubscribe of its change listener. */
+  private readonly followed = new Map<string, { readonly endpoint: McpEndpoint; readonly off: () => void }>();
   private refreshing: Promise<void> = Promise.resolve();
   private readonly clashLog = new ClashLog();
   readonly names: NamingMode;
@@ -57,6 +58,7 @@ export class MountedToolBox implements ToolBox {
     this.runner = { run: (call, options) => this.run(call, options) };
     this.catalog = new FleetCatalog(fleet, { names: this.names });
     fleet.onEndpointsReplaced(() => void this.refresh());
+    fleet.onEndpointSettled((endpoint) => void this.join(endpoint));
   }
 
   /**
@@ -101,7 +103,9 @@ export class MountedToolBox implements ToolBox {
   /**
    * Re-read every ready endpoint's tools (cached listings are reused) and
    * follow their changes from now on. Servers not ready, or whose listing
-   * fails (or last failed), contribute nothing.
+   * fails (or last failed), contribute nothing; one reconnecting under its
+   * policy keeps its last tools. A server settling while the fleet still
+   * starts joins on its own, without a refresh.
    */
   refresh(): Promise<void> {
     // Serialized: a refresh asked for during another runs after it.
@@ -114,38 +118,66 @@ export class MountedToolBox implements ToolBox {
     return this.refreshing;
   }
 
+  /**
+   * One server settled while the fleet was still starting (the others may be
+   * connecting for a while yet): its tools join now, not when the last server
+   * settles. Serialized with refreshes.
+   */
+  private join(endpoint: McpEndpoint): Promise<void> {
+    this.refreshing = this.refreshing.then(async () => {
+      if (this.fleet.endpoint(endpoint.config.id) !== endpoint) return;
+      await this.list(endpoint);
+      this.rebuild();
+    });
+    return this.refreshing;
+  }
+
   private async relist(): Promise<void> {
-    for (const off of this.unsubscribers) off();
-    this.unsubscribers = [];
-    this.perServer.clear();
     const endpoints = this.fleet.endpoints();
-    await Promise.all(
-      endpoints.map(async (endpoint) => {
-        // A listing that just failed (timed out) is not run again at once: that would double the wait.
-        if (endpoint.phase !== "ready" || endpoint.listFault) return;
-        const keep = toolFilter(endpoint.config);
-        try {
-          const tools = await endpoint.listTools();
-          this.perServer.set(
-            endpoint.config.id,
-            tools.filter((tool) => keep(tool.ref.name)),
-          );
-        } catch {
-          return;
-        }
-        this.unsubscribers.push(
-          endpoint.onToolsChanged((change) => {
-            if (this.fleet.endpoint(endpoint.config.id) !== endpoint) return;
-            this.perServer.set(
-              endpoint.config.id,
-              change.tools.filter((tool) => keep(tool.ref.name)),
-            );
-            this.rebuild();
-          }),
-        );
-      }),
-    );
+    const current = new Set(endpoints);
+    for (const [server, { endpoint }] of this.followed) if (!current.has(endpoint)) this.drop(server);
+    await Promise.all(endpoints.map((endpoint) => this.list(endpoint)));
     this.rebuild();
+  }
+
+  /** Read one endpoint's tools (a cached listing is reused) and follow its changes; a server not ready contributes nothing. */
+  private async list(endpoint: McpEndpoint): Promise<void> {
+    const server = endpoint.config.id;
+    if (endpoint.phase !== "ready" || endpoint.listFault) {
+      // Reconnecting under its policy (same endpoint): it keeps its tools and follower, the tools come back with it.
+      if (endpoint.phase === "connecting" && this.followed.get(server)?.endpoint === endpoint) return;
+      // A listing that just failed (timed out) is not run again at once: that would double the wait.
+      this.drop(server);
+      return;
+    }
+    const keep = toolFilter(endpoint.config);
+    try {
+      const tools = await endpoint.listTools();
+      this.perServer.set(
+        server,
+        tools.filter((tool) => keep(tool.ref.name)),
+      );
+    } catch {
+      this.drop(server);
+      return;
+    }
+    if (this.followed.get(server)?.endpoint === endpoint) return;
+    this.followed.get(server)?.off();
+    const off = endpoint.onToolsChanged((change) => {
+      if (this.fleet.endpoint(server) !== endpoint) return;
+      this.perServer.set(
+        server,
+        change.tools.filter((tool) => keep(tool.ref.name)),
+      );
+      this.rebuild();
+    });
+    this.followed.set(server, { endpoint, off });
+  }
+
+  private drop(server: string): void {
+    this.followed.get(server)?.off();
+    this.followed.delete(server);
+    this.perServer.delete(server);
   }
 
   /** Recompute routes and descriptors; notify subscribers if anything changed. */

@@ -58,6 +58,7 @@ export class EndpointFleet implements McpFleet {
   private byId = new Map<string, McpEndpoint>();
   private lastConfig: BridgeConfig | undefined;
   private readonly replacedListeners = new Set<() => void>();
+  private readonly settledListeners = new Set<(endpoint: McpEndpoint) => void>();
   private generation = 0;
 
   constructor(
@@ -75,6 +76,7 @@ export class EndpointFleet implements McpFleet {
     for (const server of servers) next.set(server.id, this.mint(server));
     this.byId = next;
     await Promise.all(previous.map((endpoint) => endpoint.close()));
+    let pending = next.size;
     await runBounded([...next.values()], this.options.concurrency ?? defaultConcurrency(), async (endpoint) => {
       if (generation !== this.generation) return;
       try {
@@ -83,6 +85,9 @@ export class EndpointFleet implements McpFleet {
       } catch {
         // The endpoint keeps its own fault; peers are unaffected.
       }
+      // The last one to settle is announced by the replacement that follows.
+      pending -= 1;
+      if (generation === this.generation && pending > 0) this.emitSettled(endpoint);
     });
     if (generation === this.generation) this.emitReplaced();
   }
@@ -156,6 +161,27 @@ export class EndpointFleet implements McpFleet {
   onEndpointsReplaced(listener: () => void): () => void {
     this.replacedListeners.add(listener);
     return () => this.replacedListeners.delete(listener);
+  }
+
+  /**
+   * Called as each endpoint of a start settles (ready, its `afterOpen` work
+   * done, or faulted) while others of that start are still connecting: a
+   * host serving before every server settled hears of each one that joins.
+   * The last to settle is announced by `onEndpointsReplaced` instead.
+   */
+  onEndpointSettled(listener: (endpoint: McpEndpoint) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  private emitSettled(endpoint: McpEndpoint): void {
+    for (const listener of this.settledListeners) {
+      try {
+        listener(endpoint);
+      } catch {
+        // A listener's bug must not break the fleet.
+      }
+    }
   }
 
   private emitReplaced(): void {
