@@ -139,3 +139,23 @@ it("a token revoked mid-session is refreshed on the 401 and the call retried onc
     await gateway.close();
   }
 }, 60_000);
+
+it("with oauth.dpop the sign-in's key is kept in the auth file, so the next process can prove possession", async () => {
+  config = writeConfig(sandbox.root, { guarded: { url: fixture.mcpUrl, oauth: { dpop: true } } });
+  const signed = await login();
+  expect(signed.code).toBe(0);
+  const record = JSON.parse(fs.readFileSync(tokenFile, "utf8")) as {
+    tokens: { token_type: string };
+    dpopKey: { alg: string };
+  };
+  expect(record.tokens.token_type).toBe("DPoP");
+  expect(record.dpopKey.alg).toBe("ES256");
+  expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+  const before = await fixture.stats();
+  // Another process: the bound token is accepted only with proofs signed by the stored key.
+  const call = await runCli(["call", "guarded__whoami", "--mcp", config], { sandbox, env });
+  expect(call).toMatchObject({ code: 0, stdout: "signed in as test-user\n" });
+  const after = await fixture.stats();
+  expect(after.dpopProofs).toBeGreaterThan(before.dpopProofs);
+  expect(after.unauthorized).toBe(before.unauthorized);
+}, 60_000);
