@@ -98,6 +98,11 @@ export interface BootedDeck {
   readonly unoffered?: readonly UnofferedTool[];
   /** The mounted servers' name clashes (`names: "as-is"`); absent when nothing was mounted. */
   readonly names?: NameClashes;
+  /**
+   * Resolves once every mounted server is ready or failed: already, unless a
+   * boot wait (`bootWaitMs`) cut the wait short. Absent: nothing to wait for.
+   */
+  readonly settled?: Promise<void>;
   close(): Promise<void>;
 }
 

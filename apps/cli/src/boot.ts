@@ -82,6 +82,12 @@ export interface BootOptions {
   readonly names?: NamingMode;
   /** False: no built-in tools or app cards, only the mounted servers' (a gateway standing in for them). */
   readonly builtins?: boolean;
+  /**
+   * Stop waiting for the mounted servers after this long (`mcp serve`'s boot
+   * wait); the ones still connecting join when ready (`BootedDeck.settled`).
+   * None: wait until every server is ready or failed.
+   */
+  readonly bootWaitMs?: number;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -155,8 +161,10 @@ function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): Server
     const server = serverOf(cap);
     if (server !== undefined) mounted.set(server, (mounted.get(server) ?? 0) + 1);
   }
+  // Live: a server still connecting at boot (a boot wait) reports how it settled later.
+  const statuses = mcp.fleet?.status() ?? mcp.status;
   return mcp.servers.map((server) => {
-    const status = mcp.status.get(server.id);
+    const status = statuses.get(server.id) ?? mcp.status.get(server.id);
     const endpoint = mcp.fleet?.endpoint(server.id);
     const origin = mcp.origins.get(server.id);
     const tail = endpoint?.stderrTail(20) ?? [];
@@ -221,7 +229,16 @@ function sessionOAuth(env: NodeJS.ProcessEnv): EndpointOAuthOptions {
 export async function connectMcp(
   options: Pick<
     BootOptions,
-    "cwd" | "mcp" | "logDir" | "env" | "progress" | "selectServers" | "interactive" | "clientHost" | "names"
+    | "cwd"
+    | "mcp"
+    | "logDir"
+    | "env"
+    | "progress"
+    | "selectServers"
+    | "interactive"
+    | "clientHost"
+    | "names"
+    | "bootWaitMs"
   >,
 ): Promise<{
   mcp: McpBoot;
@@ -263,6 +280,7 @@ export async function connectMcp(
       ),
       onProgress: progressFeed(sink, connectMs),
       ...(options.selectServers ? { select: options.selectServers } : {}),
+      ...(options.bootWaitMs !== undefined ? { settleWithinMs: options.bootWaitMs } : {}),
     });
   } finally {
     sink.finish();
@@ -420,6 +438,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     unoffered,
     ...(names ? { names } : {}),
     ...(search ? { webSearch: { name: search.backend.name, source: search.source } } : {}),
+    settled: mcp.settled,
     close,
   };
 }

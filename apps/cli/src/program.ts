@@ -214,6 +214,11 @@ export function buildProgram(run: RunLazy): Command {
         .option(
           "--no-builtins",
           "Publish only the mounted servers (no built-in tools or app cards): with --names as-is, a gateway lists exactly its servers' tools",
+        )
+        .option(
+          "--boot-wait <ms>",
+          "Start serving once every mounted server has connected or failed, or after this many milliseconds; slower servers join later (list_changed)",
+          "3000",
         ),
       ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
     ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand), [options])),

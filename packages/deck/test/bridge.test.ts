@@ -82,7 +82,40 @@ describe("attachBridgeCapabilities", () => {
     const ledger = emptyBridgeLedger();
     const result = await attachBridgeCapabilities(ledger, { servers: [] }, { mount: unused });
     expect(result.ledger).toBe(ledger);
-    expect(result).toEqual({ ledger, enrolled: 0 });
+    expect(result).toEqual({ ledger, enrolled: 0, settled: expect.any(Promise) });
+  });
+
+  it("with settleWithinMs, returns while a server still connects; it joins the live bridge when ready", async () => {
+    let descriptors: ToolDescriptor[] = [{ name: "quick__echo", description: "echo", parameters: {} }];
+    const changed = new Set<() => void>();
+    let settle!: () => void;
+    const box: ToolBox = {
+      descriptors: () => descriptors,
+      runner: { run: (call) => Promise.resolve({ callId: call.id, content: [], isError: false }) },
+      onDescriptorsChanged: (listener) => {
+        changed.add(listener);
+        return () => changed.delete(listener);
+      },
+    };
+    const fleet = {
+      status: () => new Map(),
+      endpoints: () => [],
+      endpoint: () => undefined,
+      tearDown: () => Promise.resolve(),
+    } as unknown as McpFleet;
+    const mount: MountServers = () => ({ box, fleet, settled: new Promise<void>((resolve) => (settle = resolve)) });
+    const servers = [stdioServer("quick", "x"), stdioServer("slow", "x")];
+    const result = await attachBridgeCapabilities(emptyBridgeLedger(), servers, { mount, settleWithinMs: 20 });
+    expect(result.live?.capabilities().map((cap) => cap.name)).toEqual(["quick__echo"]);
+    let settled = false;
+    void result.settled.then(() => (settled = true));
+    descriptors = [...descriptors, { name: "slow__echo", description: "echo", parameters: {} }];
+    for (const listener of changed) listener();
+    expect(result.live?.capabilities().map((cap) => cap.name)).toEqual(["quick__echo", "slow__echo"]);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    settle();
+    await result.settled;
   });
 
   it("skips invalid rows with a bridge fault, never throwing", async () => {

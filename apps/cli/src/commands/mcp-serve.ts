@@ -32,6 +32,20 @@ interface ServeFlags extends DeckFlags {
   readonly names?: string;
   /** Commander folds `--no-builtins` into `builtins: false`. */
   readonly builtins?: boolean;
+  readonly bootWait?: string;
+}
+
+/**
+ * `--boot-wait`: how long serving waits for the mounted servers. 3 s by
+ * default, under the ~4 s Claude Code probes a server before giving up (Codex
+ * gives one 10 s), so a server that hangs at startup never holds the healthy
+ * ones, or the gateway, for its whole startup timeout.
+ */
+function bootWaitOf(value: string | undefined): number {
+  const ms = Number(value ?? "3000");
+  if (value === "" || !Number.isInteger(ms) || ms < 0)
+    throw new UsageError(`--boot-wait must be a whole number of milliseconds (0 or more), not "${value}"`);
+  return ms;
 }
 
 type Names = "prefixed" | "as-is";
@@ -41,7 +55,12 @@ function namesOf(value: string | undefined): Names {
   throw new UsageError(`--names must be prefixed or as-is, not "${value}"`);
 }
 
-/** What the gateway tells its clients about the mounted servers, worded for how their tools are named. */
+/**
+ * What the gateway tells its clients about the mounted servers, worded for
+ * how their tools are named. Built from the servers settled when serving
+ * starts: instructions are sent once, at initialize, so a server that joins
+ * after the boot wait adds none.
+ */
 export function gatewayInstructions(servers: readonly ServerReport[], names: Names): string {
   const speaking = servers.filter((s) => s.instructions);
   if (names === "as-is") {
@@ -57,9 +76,11 @@ function say(line: string): void {
 }
 
 /**
- * As-is naming: the clashes standing once the servers settled stop the
- * gateway (a client calling a name must reach the server it expects); later
- * ones (a list change) keep the first server's item, with a warning.
+ * As-is naming: the clashes standing when serving starts (the servers
+ * settled by then, or the boot wait passed) stop the gateway (a client
+ * calling a name must reach the server it expects); later ones (a list
+ * change, a server joining after the boot wait) keep the first server's
+ * item, with a warning.
  */
 async function refuseClashes(deck: BootedDeck): Promise<boolean> {
   const standing: readonly ProtocolFault[] = (await deck.names?.standing()) ?? [];
@@ -79,6 +100,25 @@ async function refuseClashes(deck: BootedDeck): Promise<boolean> {
   for (const fault of standing) say(`cannot serve with --names as-is: ${fault.message}`);
   say("rename or filter one of them (includeTools/excludeTools in its config), or serve with --names prefixed");
   return true;
+}
+
+/**
+ * Servers still connecting when serving started (the boot wait passed) and
+ * failing afterwards get the boot's warning, once each, when the last server
+ * has settled. Returns a stop for shutdown: closing the gateway ends the
+ * stragglers' connects, which is no failure of theirs.
+ */
+function warnLateFailures(deck: BootedDeck, warn: (servers: readonly ServerReport[]) => void): () => void {
+  let stopped = false;
+  const connecting = new Set(deck.servers.filter((s) => s.phase !== "ready" && s.phase !== "faulted").map((s) => s.id));
+  if (connecting.size === 0 || !deck.settled) return () => undefined;
+  void deck.settled.then(() => {
+    // The warning names only those that failed (or connected but could not list their tools).
+    if (!stopped) warn(deck.mcp.servers().filter((s) => connecting.has(s.id)));
+  });
+  return () => {
+    stopped = true;
+  };
 }
 
 /** The bound address's own loopback names stay allowed next to the listed ones. */
@@ -133,6 +173,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
     throw new UsageError("--session-prefix must be 1-32 visible ASCII characters");
   }
   const names = namesOf(flags.names);
+  const bootWaitMs = bootWaitOf(flags.bootWait);
   const builtins = flags.builtins !== false;
   if (!builtins && Array.isArray(flags.tools))
     throw new UsageError("--tools picks built-ins: it cannot go with --no-builtins");
@@ -141,8 +182,12 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   const input = flags.http ? undefined : watchedStdin();
   const { bootDeck } = await import("../boot");
   const clientHost = lateClientHost();
-  const deck = await bootDeck({ ...options, names, builtins, clientHost: clientHost.hooks });
-  const unregister = onTeardown(() => deck.close());
+  const deck = await bootDeck({ ...options, names, builtins, bootWaitMs, clientHost: clientHost.hooks });
+  const stopLateWarnings = warnLateFailures(deck, (servers) => warnFailedServers(cli, servers));
+  const unregister = onTeardown(() => {
+    stopLateWarnings();
+    return deck.close();
+  });
   warnDiagnostics(cli, deck.diagnostics);
   warnFailedServers(cli, deck.servers);
   const box = deck.box;
@@ -184,6 +229,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
     await running.cancel();
     return EXIT.ok;
   } finally {
+    stopLateWarnings();
     unregister();
     await deck.close();
   }

@@ -39,6 +39,14 @@ export interface AttachOptions {
   readonly onProgress?: (progress: ServerProgress) => void;
   /** How often phases are sampled for `onProgress` (default 50 ms). */
   readonly progressIntervalMs?: number;
+  /**
+   * Stop waiting for the servers after this long (default: wait until every
+   * one is ready or faulted). Servers still connecting then join the live
+   * bridge when they become ready; `settled` says when the last one has.
+   * For a gateway that must answer its clients before a hung server's
+   * startup timeout.
+   */
+  readonly settleWithinMs?: number;
 }
 
 export interface AttachResult {
@@ -55,6 +63,19 @@ export interface AttachResult {
   readonly live?: LiveBridge;
   /** The fleet's own tool box. */
   readonly box?: ToolBox;
+  /** Resolves once every server is ready or faulted: already, unless `settleWithinMs` cut the wait short. */
+  readonly settled: Promise<void>;
+}
+
+/** `settled`, or `ms` passed, whichever comes first (no deadline: `settled`). */
+function settledOrAfter(settled: Promise<void>, ms: number | undefined): Promise<void> {
+  if (ms === undefined) return settled;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  return Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
 }
 
 function validServers(servers: readonly unknown[]): { valid: ServerConfig[]; problems: string[] } {
@@ -101,7 +122,8 @@ function watchProgress(fleet: ServerFleet, started: number, options: AttachOptio
 
 /**
  * Connects every server in `config`, enrolls each ready server's tools into
- * `ledger`, and returns the new ledger with the live fleet. Never throws: an
+ * `ledger`, and returns the new ledger with the live fleet (once every server
+ * settled, or `settleWithinMs` passed). Never throws: an
  * empty config returns the input ledger untouched; invalid rows are skipped
  * and named in `fault`; unreachable servers show in `status`.
  */
@@ -111,19 +133,19 @@ export async function attachBridgeCapabilities(
   options: AttachOptions,
 ): Promise<AttachResult> {
   const servers: readonly unknown[] = Array.isArray(config) ? config : ((config as BridgeConfig).servers ?? []);
-  if (servers.length === 0) return { ledger, enrolled: 0 };
+  if (servers.length === 0) return { ledger, enrolled: 0, settled: Promise.resolve() };
   const { valid, problems } = validServers(servers);
   const fault =
     problems.length > 0
       ? new DeckFault("bridge", `invalid MCP server config skipped: ${problems.join("; ")}`)
       : undefined;
-  if (valid.length === 0) return { ledger, enrolled: 0, ...(fault ? { fault } : {}) };
+  if (valid.length === 0) return { ledger, enrolled: 0, settled: Promise.resolve(), ...(fault ? { fault } : {}) };
 
   const started = Date.now();
   const { box, fleet, settled } = options.mount(valid);
   const stop = watchProgress(fleet, started, options);
   try {
-    await settled;
+    await settledOrAfter(settled, options.settleWithinMs);
   } finally {
     stop();
   }
@@ -136,6 +158,7 @@ export async function attachBridgeCapabilities(
     ...(fault ? { fault } : {}),
     live,
     box,
+    settled,
   };
 }
 

@@ -52,6 +52,8 @@ export interface McpBoot {
   readonly fault?: DeckFault;
   /** The enrollment ledger right after boot (`live.ledger()` is the current one). */
   readonly ledger: DeckBridgeLedger;
+  /** Resolves once every server is ready or faulted: already, unless `settleWithinMs` cut the wait short. */
+  readonly settled: Promise<void>;
   /** Closes every server; never throws. */
   tearDown(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function loadMcpCapabilities(
     status: attached.status ?? new Map(),
     ...(attached.fault ? { fault: attached.fault } : {}),
     ledger: attached.ledger,
+    settled: attached.settled,
     async tearDown() {
       if (live) await live.detach().catch(() => undefined);
       else await attached.fleet?.tearDown().catch(() => undefined);

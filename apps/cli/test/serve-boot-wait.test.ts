@@ -1,0 +1,150 @@
+/**
+ * `indusr mcp serve` starts serving once every mounted server has settled or
+ * the boot wait (`--boot-wait`, 3 s by default) has passed: a server that
+ * hangs at startup must not hold the healthy ones hostage for its whole
+ * startup timeout (Codex gives an MCP server 10 s, Claude Code probes for
+ * about 4 s). Servers still connecting join later, announced by
+ * list_changed; one that fails later is warned about on stderr.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
+import { servedUrl, stopChild } from "./support/relay-client";
+import { writeConfig } from "./support/servers";
+
+jest.setTimeout(120_000);
+
+const FIXTURES = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures");
+const fixture = (name: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [path.join(FIXTURES, name), ...args],
+});
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+/** A 2025-era client on `indusr mcp serve --stdio`, with the gateway's stderr collected. */
+function stdioClient(config: string, flags: string[] = []) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp", "serve", "--stdio", "--no-builtins", ...flags, "--mcp", config],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: "boot-wait", version: "1.0.0" }, { capabilities: {} });
+  return { client, transport, stderr: () => stderr };
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it("answers initialize and tools/list within the boot wait while a mounted server never initializes", async () => {
+  const config = writeConfig(sandbox.root, {
+    hung: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 8_000 },
+    tiny: fixture("tiny-server.mjs", "tiny"),
+  });
+  const { client, transport, stderr } = stdioClient(config);
+  const started = Date.now();
+  try {
+    await client.connect(transport);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    const elapsed = Date.now() - started;
+    expect(names).toEqual(["tiny__echo"]);
+    // The default boot wait is 3 s; the hung server's own timeout is 8 s.
+    expect(elapsed).toBeLessThan(6_000);
+    expect(stderr()).not.toMatch(/hung/);
+    // Once the hung server's startup deadline passes, stderr names its failure (once).
+    await until(() => /hung/.test(stderr()), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stderr().match(/MCP server "hung" failed \(timeout\)/g)).toHaveLength(1);
+    const echoed = await client.callTool({ name: "tiny__echo", arguments: { message: "still here" } });
+    expect(echoed.content).toEqual([{ type: "text", text: "tiny: still here" }]);
+  } finally {
+    await client.close();
+  }
+});
+
+it("rejects a --boot-wait that is not a number of milliseconds", async () => {
+  const config = writeConfig(sandbox.root, { tiny: fixture("tiny-server.mjs") });
+  const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio", "--boot-wait", "soon", "--mcp", config], {
+    cwd: sandbox.cwd,
+    env: sandbox.env,
+    stdio: ["pipe", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  expect(code).toBe(2);
+  expect(stderr).toMatch(/--boot-wait must be/);
+});
+
+it("a server slower than the boot wait joins later over stdio: tools/list_changed, then its tool is listed and called", async () => {
+  const config = writeConfig(sandbox.root, {
+    tiny: fixture("tiny-server.mjs", "tiny"),
+    late: fixture("modern-server.mjs", "delay=2500"),
+  });
+  const { client, transport } = stdioClient(config, ["--boot-wait", "500"]);
+  let changed = 0;
+  client.setNotificationHandler("notifications/tools/list_changed", () => {
+    changed += 1;
+  });
+  try {
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["tiny__echo"]);
+    await until(() => changed > 0, 20_000);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["tiny__echo", "late__echo"]));
+    const echoed = await client.callTool({ name: "late__echo", arguments: { message: "joined" } });
+    expect(JSON.stringify(echoed.content)).toContain("joined");
+  } finally {
+    await client.close();
+  }
+});
+
+it("a server slower than the boot wait joins later over HTTP for a 2026-07-28 client listening for changes", async () => {
+  const config = writeConfig(sandbox.root, {
+    tiny: fixture("tiny-server.mjs", "tiny"),
+    late: fixture("modern-server.mjs", "delay=2500"),
+  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "mcp", "serve", "--http", "--port", "0", "--no-builtins", "--boot-wait", "500", "--mcp", config],
+    { cwd: sandbox.cwd, env: sandbox.env, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const client = new Client(
+    { name: "boot-wait-2026", version: "1.0.0" },
+    { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  let changed = 0;
+  client.setNotificationHandler("notifications/tools/list_changed", () => {
+    changed += 1;
+  });
+  try {
+    const url = await servedUrl(child);
+    await client.connect(new StreamableHTTPClientTransport(url));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["tiny__echo"]);
+    const subscription = await client.listen({ toolsListChanged: true });
+    await until(() => changed > 0, 20_000);
+    await subscription.close();
+    const names = (await client.listTools({}, { cacheMode: "bypass" })).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["tiny__echo", "late__echo"]));
+    const echoed = await client.callTool({ name: "late__echo", arguments: { message: "joined" } });
+    expect(JSON.stringify(echoed.content)).toContain("joined");
+  } finally {
+    await client.close().catch(() => undefined);
+    await stopChild(child);
+  }
+});
