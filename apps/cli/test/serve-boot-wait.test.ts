@@ -148,3 +148,45 @@ it("a server slower than the boot wait joins later over HTTP for a 2026-07-28 cl
     await stopChild(child);
   }
 });
+
+it("--names as-is: a server joining after the boot wait with a clashing name is warned about, and the first server keeps it", async () => {
+  const config = writeConfig(sandbox.root, {
+    tiny: fixture("tiny-server.mjs", "tiny"),
+    late: fixture("modern-server.mjs", "delay=2500"),
+  });
+  const { client, transport, stderr } = stdioClient(config, ["--names", "as-is", "--boot-wait", "500"]);
+  try {
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo"]);
+    await until(() => /"tiny" keeps it/.test(stderr()), 20_000);
+    expect(stderr()).toContain('indusr: warning: servers "tiny" and "late" both offer tool "echo"; "tiny" keeps it');
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names.filter((name) => name === "echo")).toHaveLength(1);
+    expect(names).toContain("region");
+    const echoed = await client.callTool({ name: "echo", arguments: { message: "who" } });
+    expect(echoed.content).toEqual([{ type: "text", text: "tiny: who" }]);
+  } finally {
+    await client.close();
+  }
+});
+
+it("a client leaving while a server still connects ends the gateway without warning that server failed", async () => {
+  const config = writeConfig(sandbox.root, {
+    hung: fixture("never-initializes.mjs"),
+    tiny: fixture("tiny-server.mjs", "tiny"),
+  });
+  const { client, transport, stderr } = stdioClient(config, ["--boot-wait", "200"]);
+  await client.connect(transport);
+  expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["tiny__echo"]);
+  const pid = transport.pid;
+  await client.close();
+  await until(() => {
+    try {
+      process.kill(pid!, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  }, 10_000);
+  expect(stderr()).not.toMatch(/hung/);
+});
