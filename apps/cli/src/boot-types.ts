@@ -103,6 +103,8 @@ export interface BootedDeck {
    * boot wait (`bootWaitMs`) cut the wait short. Absent: nothing to wait for.
    */
   readonly settled?: Promise<void>;
+  /** Hear of each mounted server that settles (ready or failed) while others still connect; the last one settles `settled`. */
+  onServerSettled?(listener: (server: string) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -245,6 +245,8 @@ export async function connectMcp(
   reports: () => ServerReport[];
   diagnostics: ConfigDiagnostic[];
   mounted?: MountedToolBox;
+  /** Each server that settles while others still connect (the last settles `mcp.settled`); returns an unsubscribe. */
+  onServerSettled?: (listener: (server: string) => void) => () => void;
 }> {
   const sink = options.progress ?? silentProgress;
   const connectMs = new Map<string, number>();
@@ -295,7 +297,16 @@ export async function connectMcp(
   if (mcp.fault && isDeckFault(mcp.fault))
     diagnostics.push({ file: "(config)", message: mcp.fault.message, severity: "warning" });
   const fleetBox = mounted?.box;
-  return { mcp, reports: () => reportsOf(mcp, connectMs), diagnostics, ...(fleetBox ? { mounted: fleetBox } : {}) };
+  const fleet = mounted?.fleet;
+  return {
+    mcp,
+    reports: () => reportsOf(mcp, connectMs),
+    diagnostics,
+    ...(fleetBox ? { mounted: fleetBox } : {}),
+    ...(fleet
+      ? { onServerSettled: (listener) => fleet.onEndpointSettled((endpoint) => listener(endpoint.config.id)) }
+      : {}),
+  };
 }
 
 /** A mount port that also hands each mount to `seen` (the deck only keeps the contract's view of it). */
@@ -371,7 +382,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   }
 
   const builtinNames = new Set(deck.tools().map((cap) => cap.name));
-  const { mcp, reports, diagnostics, mounted } = await connectMcp(options);
+  const { mcp, reports, diagnostics, mounted, onServerSettled } = await connectMcp(options);
   const names = mounted ? nameClashes(mounted, builtinNames) : undefined;
   const deferred = deferralOf(mcp, options.mcpToolBudget);
   gateway.attach(mcp.source);
@@ -439,6 +450,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     ...(names ? { names } : {}),
     ...(search ? { webSearch: { name: search.backend.name, source: search.source } } : {}),
     settled: mcp.settled,
+    ...(onServerSettled ? { onServerSettled } : {}),
     close,
   };
 }

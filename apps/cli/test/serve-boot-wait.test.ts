@@ -190,3 +190,20 @@ it("a client leaving while a server still connects ends the gateway without warn
   }, 10_000);
   expect(stderr()).not.toMatch(/hung/);
 });
+
+it("each server failing after serving began is warned about when it fails, not when the slowest one settles", async () => {
+  const config = writeConfig(sandbox.root, {
+    early: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 1_500 },
+    later: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 15_000 },
+    tiny: fixture("tiny-server.mjs", "tiny"),
+  });
+  const { client, transport, stderr } = stdioClient(config, ["--boot-wait", "500"]);
+  try {
+    await client.connect(transport);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["tiny__echo"]);
+    await until(() => /MCP server "early" failed/.test(stderr()), 10_000);
+    expect(stderr()).not.toMatch(/"later"/);
+  } finally {
+    await client.close();
+  }
+});

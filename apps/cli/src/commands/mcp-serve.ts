@@ -104,20 +104,27 @@ async function refuseClashes(deck: BootedDeck): Promise<boolean> {
 
 /**
  * Servers still connecting when serving started (the boot wait passed) and
- * failing afterwards get the boot's warning, once each, when the last server
- * has settled. Returns a stop for shutdown: closing the gateway ends the
- * stragglers' connects, which is no failure of theirs.
+ * failing afterwards get the boot's warning, once each, as each settles.
+ * Returns a stop for shutdown: closing the gateway ends the stragglers'
+ * connects, which is no failure of theirs.
  */
 function warnLateFailures(deck: BootedDeck, warn: (servers: readonly ServerReport[]) => void): () => void {
+  const pending = new Set(deck.servers.filter((s) => s.phase !== "ready" && s.phase !== "faulted").map((s) => s.id));
+  if (pending.size === 0 || !deck.settled) return () => undefined;
   let stopped = false;
-  const connecting = new Set(deck.servers.filter((s) => s.phase !== "ready" && s.phase !== "faulted").map((s) => s.id));
-  if (connecting.size === 0 || !deck.settled) return () => undefined;
+  // The warning names only those that failed (or connected but could not list their tools).
+  const settle = (ids: readonly string[]) => {
+    const settling = ids.filter((id) => pending.delete(id));
+    if (!stopped && settling.length > 0) warn(deck.mcp.servers().filter((s) => settling.includes(s.id)));
+  };
+  const off = deck.onServerSettled?.((server) => settle([server]));
   void deck.settled.then(() => {
-    // The warning names only those that failed (or connected but could not list their tools).
-    if (!stopped) warn(deck.mcp.servers().filter((s) => connecting.has(s.id)));
+    off?.();
+    settle([...pending]);
   });
   return () => {
     stopped = true;
+    off?.();
   };
 }
 
