@@ -217,8 +217,7 @@ export function buildProgram(run: RunLazy): Command {
         )
         .option(
           "--boot-wait <ms>",
-          "Start serving once every mounted server has connected or failed, or after this many milliseconds; slower servers join later (list_changed)",
-          "3000",
+          "Start serving once every mounted server has connected or failed, or this many milliseconds after launch (default 3000, or $INDUSR_BOOT_WAIT_MS); slower servers join later (list_changed)",
         ),
       ["mcp", "tools", "no-tools", "profile", "cwd", "log-dir"],
     ).action((options) => run(() => import("./commands/mcp-serve").then((m) => m.mcpServeCommand), [options])),

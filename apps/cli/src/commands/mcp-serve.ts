@@ -36,15 +36,18 @@ interface ServeFlags extends DeckFlags {
 }
 
 /**
- * `--boot-wait`: how long serving waits for the mounted servers. 3 s by
- * default, under the ~4 s Claude Code probes a server before giving up (Codex
- * gives one 10 s), so a server that hangs at startup never holds the healthy
- * ones, or the gateway, for its whole startup timeout.
+ * `--boot-wait`: how long after the process starts serving waits for the
+ * mounted servers. 3 s by default, under the ~4 s Claude Code probes a server
+ * before giving up (Codex gives one 10 s), so a server that hangs at startup
+ * never holds the healthy ones, or the gateway, for its whole startup timeout.
+ * `INDUSR_BOOT_WAIT_MS` sets it when the flag is not given.
  */
-function bootWaitOf(value: string | undefined): number {
-  const ms = Number(value ?? "3000");
-  if (value === "" || !Number.isInteger(ms) || ms < 0)
-    throw new UsageError(`--boot-wait must be a whole number of milliseconds (0 or more), not "${value}"`);
+function bootWaitOf(flag: string | undefined, env: NodeJS.ProcessEnv): number {
+  const [name, value] = flag !== undefined ? ["--boot-wait", flag] : ["INDUSR_BOOT_WAIT_MS", env.INDUSR_BOOT_WAIT_MS];
+  if (value === undefined) return 3_000;
+  const ms = Number(value);
+  if (value.trim() === "" || !Number.isInteger(ms) || ms < 0)
+    throw new UsageError(`${name} must be a whole number of milliseconds (0 or more), not "${value}"`);
   return ms;
 }
 
@@ -180,16 +183,18 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
     throw new UsageError("--session-prefix must be 1-32 visible ASCII characters");
   }
   const names = namesOf(flags.names);
-  const bootWaitMs = bootWaitOf(flags.bootWait);
   const builtins = flags.builtins !== false;
   if (!builtins && Array.isArray(flags.tools))
     throw new UsageError("--tools picks built-ins: it cannot go with --no-builtins");
   // stdout carries the protocol in stdio mode: nothing else may write to it.
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
+  const bootWaitMs = bootWaitOf(flags.bootWait, cli.env);
   const input = flags.http ? undefined : watchedStdin();
   const { bootDeck } = await import("../boot");
   const clientHost = lateClientHost();
-  const deck = await bootDeck({ ...options, names, builtins, bootWaitMs, clientHost: clientHost.hooks });
+  // Counted from the process's start: a client's startup probe times the whole launch, loading included.
+  const untilBootWait = Math.max(0, bootWaitMs - Math.round(performance.now()));
+  const deck = await bootDeck({ ...options, names, builtins, bootWaitMs: untilBootWait, clientHost: clientHost.hooks });
   const stopLateWarnings = warnLateFailures(deck, (servers) => warnFailedServers(cli, servers));
   const unregister = onTeardown(() => {
     stopLateWarnings();

@@ -31,6 +31,9 @@ export function makeSandbox(): Sandbox {
     XDG_CONFIG_HOME: xdg,
     NO_COLOR: "1",
     LANG: "C.UTF-8",
+    // `mcp serve` waits for every mounted server, as tests that list a server's tools at once expect even
+    // under load; serve-boot-wait.test.ts removes it to test the 3 s default.
+    INDUSR_BOOT_WAIT_MS: "120000",
   };
   return {
     root,
