@@ -135,6 +135,9 @@ function lineMatching(stream, pattern, timeoutMs = 60_000) {
 
 const node = (args, options = {}) => track(spawn(process.execPath, args, { stdio: "ignore", ...options }));
 
+/** The bench calls the mounted server at once: the gateway waits for it however loaded the machine is. */
+const WAIT = ["--boot-wait", "120000"];
+
 /** Each starter spawns one target and resolves with its URL and process. */
 const starters = {
   async everything() {
@@ -151,7 +154,20 @@ const starters = {
       JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
     );
     const child = node(
-      [...PROFILE, INDUSR, "mcp", "serve", "--http", "--port", "0", "--mcp", config, "--log-dir", join(work, "logs")],
+      [
+        ...PROFILE,
+        INDUSR,
+        "mcp",
+        "serve",
+        "--http",
+        "--port",
+        "0",
+        ...WAIT,
+        "--mcp",
+        config,
+        "--log-dir",
+        join(work, "logs"),
+      ],
       { cwd: work, stdio: ["ignore", "ignore", "pipe"] },
     );
     const href = await lineMatching(child.stderr, /at (http:\S+) /);

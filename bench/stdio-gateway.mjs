@@ -54,6 +54,8 @@ const GATEWAY = [
   ...PROFILE,
   INDUSR,
   ...["mcp", "serve", "--names", "as-is", "--no-builtins", "--mcp", config, "--log-dir", join(work, "logs")],
+  // The bench calls the mounted server at once: wait for it however loaded the machine is.
+  ...["--boot-wait", "120000"],
 ];
 
 /** Under BENCH_TRACE, a spawned process's p50 T1/T2 go to this file (read after it exits). */

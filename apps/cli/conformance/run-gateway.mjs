@@ -172,7 +172,8 @@ async function gatewayFlags(env) {
 async function startGateway(sandbox, env, flags, mount) {
   const config = join(sandbox, `mcp-${process.hrtime.bigint()}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: { server: mount } }));
-  const args = [INDUSR, "mcp", "serve", "--http", "--port", "0", ...flags, "--mcp", config];
+  // The suite talks to what is mounted at once: wait for every server however loaded the machine is.
+  const args = [INDUSR, "mcp", "serve", "--http", "--port", "0", "--boot-wait", "120000", ...flags, "--mcp", config];
   const gateway = start([...args, "-C", join(sandbox, "project")], env, /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
   return { url: await gateway.ready, stop: () => stop(gateway.child) };
 }

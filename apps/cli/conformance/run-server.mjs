@@ -61,12 +61,15 @@ const sandbox = mkdtempSync(join(tmpdir(), "indusr-conformance-"));
 const env = { PATH: process.env.PATH, HOME: join(sandbox, "home"), XDG_CONFIG_HOME: join(sandbox, "xdg") };
 for (const dir of [env.HOME, env.XDG_CONFIG_HOME, join(sandbox, "project")]) mkdirSync(dir, { recursive: true });
 let code;
+/** The suite talks to what is mounted at once: the gateway waits for it however loaded the machine is. */
+const WAIT = ["--boot-wait", "120000"];
+
 try {
   const boxUrl = await start([BOX_HOST, "conformance", "0"], process.env, /^(http:\S+)$/);
   const config = join(sandbox, "mcp.json");
   writeFileSync(config, JSON.stringify({ mcpServers: { box: { url: boxUrl } } }));
   const url = await start(
-    [INDUSR, "mcp", "serve", "--http", "--port", "0", "--mcp", config, "-C", join(sandbox, "project")],
+    [INDUSR, "mcp", "serve", "--http", "--port", "0", ...WAIT, "--mcp", config, "-C", join(sandbox, "project")],
     env,
     /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
   );
