@@ -37,9 +37,12 @@ interface ServeFlags extends DeckFlags {
 
 /**
  * `--boot-wait`: how long after the process starts serving waits for the
- * mounted servers. 3 s by default, under the ~4 s Claude Code probes a server
- * before giving up (Codex gives one 10 s), so a server that hangs at startup
- * never holds the healthy ones, or the gateway, for its whole startup timeout.
+ * mounted servers. 3 s by default, well inside the 10 s Codex gives a server
+ * to start, so a server that hangs at startup never holds the healthy ones,
+ * or the gateway, for its whole startup timeout. (Claude Code 2.1.330 waits
+ * ~2.9 s for its `server/discover` probe before it sends `initialize`: a
+ * shorter wait keeps it in the 2026-07-28 era when a mount is slow, at the
+ * cost of that mount's tools arriving by list_changed.)
  * `INDUSR_BOOT_WAIT_MS` sets it when the flag is not given.
  */
 function bootWaitOf(flag: string | undefined, env: NodeJS.ProcessEnv): number {
