@@ -155,6 +155,19 @@ class SwitchableSource implements CapabilitySource {
   }
 }
 
+/**
+ * Why a tool may be missing: servers still connecting (a gateway serving
+ * before every server settled, or a server reconnecting). A prefixed name
+ * of one of them says so; otherwise they are named as possible owners.
+ */
+function stillConnecting(servers: readonly ServerReport[], name: string): string | undefined {
+  const connecting = servers.filter((s) => s.phase === "connecting" || s.phase === "idle").map((s) => s.id);
+  const owner = connecting.find((id) => name.startsWith(`${id}__`));
+  if (owner !== undefined) return `server "${owner}" is still connecting: its tools join when it is ready`;
+  if (connecting.length === 0) return undefined;
+  return `still connecting: ${connecting.map((id) => `"${id}"`).join(", ")} (their tools join when ready)`;
+}
+
 function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): ServerReport[] {
   const mounted = new Map<string, number>();
   for (const cap of mcp.source.capabilities()) {
@@ -409,7 +422,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   if (options.resourceTools === true && withResources().length > 0)
     deck = deck.graft(resourceTools(catalog, withResources));
   // Mounted servers' resources and prompts ride on the box, for `mcp serve` to republish.
-  const deckBox = deck.intoToolBox();
+  const deckBox = deck.intoToolBox({ whyUnknown: (name) => stillConnecting(reports(), name) });
   const box: ToolBox = mcp.catalog ? { ...deckBox, catalog: mcp.catalog } : deckBox;
   const servers = reports();
 

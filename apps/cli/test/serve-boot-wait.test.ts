@@ -2,8 +2,8 @@
  * `indusr mcp serve` starts serving once every mounted server has settled or
  * the boot wait (`--boot-wait`, 3 s by default) has passed: a server that
  * hangs at startup must not hold the healthy ones hostage for its whole
- * startup timeout (Codex gives an MCP server 10 s, Claude Code probes for
- * about 4 s). Servers still connecting join later, announced by
+ * startup timeout (Codex gives an MCP server 10 s, Claude Code waits ~2.9 s
+ * for its server/discover probe). Servers still connecting join later, announced by
  * list_changed; one that fails later is warned about on stderr.
  */
 import { spawn } from "node:child_process";
@@ -89,6 +89,10 @@ it("answers initialize and tools/list within the boot wait while a mounted serve
     await client.listTools();
     // The default boot wait is 3 s after launch; the hung server's own timeout is 8 s.
     expect(Date.now() - started).toBeLessThan(6_000);
+    // A call of the hung server's tool meanwhile is refused saying why there is none yet.
+    await expect(client.callTool({ name: "hung__anything", arguments: {} })).rejects.toThrow(
+      'Unknown tool: hung__anything (server "hung" is still connecting: its tools join when it is ready)',
+    );
     // Tiny is ready well within the boot wait (on a loaded machine it may join just after, announced).
     expect(await listedWith(client, changes, "tiny__echo")).toEqual(["tiny__echo"]);
     expect(stderr()).not.toMatch(/hung/);

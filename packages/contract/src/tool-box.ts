@@ -40,4 +40,10 @@ export interface ToolBox {
   onDescriptorsChanged?(listener: () => void): () => void;
   /** Resources and prompts of the servers behind the box, when it has any. */
   readonly catalog?: GatewayCatalog;
+  /**
+   * Why `name` may be missing from `descriptors()` now (a server behind the
+   * box still connecting, say), for the error a call of it gets; undefined
+   * when the box knows no reason.
+   */
+  whyUnknown?(name: string): string | undefined;
 }

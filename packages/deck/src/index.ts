@@ -58,7 +58,7 @@ export {
 export type { BuiltinDescriptor } from "./builtin";
 export { cardsForDeckProfile, provisionDeck } from "./provision";
 export { ToolDeck, describeCapability, isCapabilitySource } from "./tool-deck";
-export type { CapabilitySource } from "./tool-deck";
+export type { CapabilitySource, ToolBoxOptions } from "./tool-deck";
 export { deckContext, optionsOf } from "./options";
 export type { DeckOptions, DeckSetup, SearchEngine } from "./options";
 export { foldResult, resultText } from "./results";

@@ -128,9 +128,13 @@ export class ToolDeck {
     };
   }
 
-  /** The runtime box a conductor (or the provider host) consumes. */
-  intoToolBox(): ToolBox {
-    return deckToolBox(this);
+  /**
+   * The runtime box a conductor (or the provider host) consumes.
+   * `whyUnknown` may add why a name is not there (a server still
+   * connecting, say) to the error a call of an unknown tool gets.
+   */
+  intoToolBox(options: ToolBoxOptions = {}): ToolBox {
+    return deckToolBox(this, options);
   }
 
   /** Stops the session's background processes and releases what the deck's cards hold. */
@@ -199,6 +203,10 @@ function byName(caps: readonly Capability[]): Map<string, Capability> {
 
 const NEVER = new AbortController().signal;
 
+function unknownToolText(name: string, listed: string, why: string | undefined): string {
+  return `unknown tool "${name}"; ${why === undefined ? "" : `${why}; `}available tools: ${listed}`;
+}
+
 function failure(call: ToolCall, error: unknown, signal: AbortSignal): ToolOutcome {
   return {
     callId: call.id,
@@ -207,7 +215,13 @@ function failure(call: ToolCall, error: unknown, signal: AbortSignal): ToolOutco
   };
 }
 
-function deckToolBox(deck: ToolDeck): ToolBox {
+/** What a deck's tool box may be told when it is made (`ToolDeck.intoToolBox`). */
+export interface ToolBoxOptions {
+  /** Why `name` may be missing, added to an unknown tool's error (and the box's `whyUnknown`); undefined adds nothing. */
+  readonly whyUnknown?: (name: string) => string | undefined;
+}
+
+function deckToolBox(deck: ToolDeck, boxOptions: ToolBoxOptions): ToolBox {
   // One base context per deck; each call gets the call's signal on a copy bound to the same session.
   const base = bindSession(localToolContext(deck.context.cwd), deck.session);
   const index = toolIndex(deck);
@@ -224,7 +238,7 @@ function deckToolBox(deck: ToolDeck): ToolBox {
         return {
           callId: call.id,
           isError: true,
-          content: [{ type: "text", text: `unknown tool "${call.name}"; available tools: ${listed}` }],
+          content: [{ type: "text", text: unknownToolText(call.name, listed, boxOptions.whyUnknown?.(call.name)) }],
         };
       }
       const signal = options?.signal ?? NEVER;
@@ -262,6 +276,7 @@ function deckToolBox(deck: ToolDeck): ToolBox {
   };
 
   const box: { -readonly [K in keyof ToolBox]: ToolBox[K] } = { descriptors, runner };
+  if (boxOptions.whyUnknown) box.whyUnknown = boxOptions.whyUnknown;
   if (deck.isLive) box.onDescriptorsChanged = (listener) => deck.onChanged(listener);
   return box;
 }

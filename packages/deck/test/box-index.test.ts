@@ -80,3 +80,18 @@ it("sees a change its source announces, in lists and calls, and in the change li
   expect(gone.isError).toBe(true);
   expect(text(gone)).toMatch(/unknown tool "one"; available tools: three/);
 });
+
+it("adds the reason it is told to an unknown tool's error, and offers it as the box's whyUnknown", async () => {
+  const box = provisionDeck("all", deckContext(tempDir()))
+    .retain(() => false)
+    .graft([echoCard("one")])
+    .intoToolBox({
+      whyUnknown: (name) => (name.startsWith("late__") ? 'server "late" is still connecting' : undefined),
+    });
+  const late = await box.runner.run({ id: "1", name: "late__x", input: {} });
+  expect(text(late)).toBe('unknown tool "late__x"; server "late" is still connecting; available tools: one');
+  expect(text(await box.runner.run({ id: "2", name: "other", input: {} }))).toBe(
+    'unknown tool "other"; available tools: one',
+  );
+  expect(box.whyUnknown?.("late__x")).toBe('server "late" is still connecting');
+});

@@ -57,7 +57,7 @@ export async function callTool(
     // A gateway standing in for one server passes unknown names on, so the
     // caller gets that server's own answer; otherwise it is ours to refuse.
     const runner = scope.box.catalog?.unlistedTool?.(name);
-    if (runner === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (runner === undefined) throw unknownTool(scope.box, name);
     const unlisted: CallScope = { ...scope, box: { descriptors: () => [], runner } };
     return isModern(ctx) ? roundTrip(unlisted, name, input, ctx) : oneRequest(unlisted, name, input, ctx);
   }
@@ -68,6 +68,15 @@ export async function callTool(
     if (!check.ok) return toolErrorResult(check.message);
   }
   return isModern(ctx) ? roundTrip(scope, name, input, ctx) : oneRequest(scope, name, input, ctx);
+}
+
+/** -32602 for a name the box does not list, with the box's reason when it knows one (a server still connecting). */
+function unknownTool(box: ToolBox, name: string): ProtocolError {
+  const why = box.whyUnknown?.(name);
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown tool: ${name}${why === undefined ? "" : ` (${why})`}`,
+  );
 }
 
 /** A 2025-era call: one request, the client's own answers arriving as related requests. */
