@@ -53,6 +53,7 @@ export { LOG_LEVELS } from "./call-logs";
 export type { CallLogs, LogLevel } from "./call-logs";
 export type { GatewayCallOptions, GatewayCatalog, GatewayChange, ServerLogEntry } from "./gateway";
 export type { InputRound, ServerQuestions } from "./input-round";
+export { serverQuestionsOf } from "./input-round";
 export type {
   InvokeOptions,
   McpEndpoint,

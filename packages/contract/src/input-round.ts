@@ -8,7 +8,7 @@
  * so nothing of the call waits in its process between rounds) says so per
  * request with an `InputRound`, and gets the questions back instead.
  */
-import type { JsonObject } from "./json";
+import { isRecord, type JsonObject } from "./json";
 
 /**
  * Hand the server's questions back rather than answer them (`hand-back`: a
@@ -32,4 +32,19 @@ export interface ServerQuestions {
   readonly inputRequests: JsonObject;
   /** The server's own state for the retry, when it gave one: opaque, passed back byte for byte. */
   readonly requestState?: string;
+}
+
+/**
+ * The questions of a 2026-07-28 `input_required` result (`resultType`), as a
+ * server sent them; undefined for any other result. The one reading of that
+ * wire shape for the client that gets it and the gateway that passes it on.
+ */
+export function serverQuestionsOf(result: unknown): ServerQuestions | undefined {
+  if (!isRecord(result) || result["resultType"] !== "input_required") return undefined;
+  const sent = result["inputRequests"];
+  const inputRequests = (isRecord(sent) ? sent : {}) as JsonObject;
+  const requestState = result["requestState"];
+  return typeof requestState === "string"
+    ? { kind: "input-required", inputRequests, requestState }
+    : { kind: "input-required", inputRequests };
 }

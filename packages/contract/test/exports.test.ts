@@ -37,6 +37,7 @@ it("exports exactly these runtime names", () => {
       "isRecord",
       "paramHeaderArgument",
       "paramHeaderDeclarations",
+      "serverQuestionsOf",
       "decliningClientHost",
       "parseBridgeConfig",
       "parseServerConfig",

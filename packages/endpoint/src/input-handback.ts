@@ -6,8 +6,8 @@
  * the client's `inputResponses` and the server's `requestState` as given.
  * Nothing of the request is kept here between rounds.
  */
-import { isRecord, protocolFault } from "@indus/contract";
-import type { InputRound, JsonObject, ProtocolFault, RemoteCallResult } from "@indus/contract";
+import { protocolFault, serverQuestionsOf } from "@indus/contract";
+import type { InputRound, ProtocolFault, RemoteCallResult } from "@indus/contract";
 import { ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { readCallResult } from "./wire";
 
@@ -19,31 +19,13 @@ export function withRound<R extends { params: Record<string, unknown> }>(request
   return { ...request, params };
 }
 
-/** What the SDK hands back in manual mode when the server asked something. */
-interface HandedBack {
-  readonly resultType: "input_required";
-  readonly inputRequests?: JsonObject;
-  readonly requestState?: string;
-}
-
-function isInputRequired(result: unknown): result is HandedBack {
-  return isRecord(result) && result["resultType"] === "input_required";
-}
-
 /** A `tools/call` result of a round: the server's questions, or its result as usual. */
 export function readRoundResult(result: unknown): RemoteCallResult {
-  if (!isInputRequired(result)) return readCallResult(result);
-  const inputRequests = result.inputRequests ?? {};
-  const asked = Object.keys(inputRequests).join(", ");
+  const questions = serverQuestionsOf(result);
+  if (questions === undefined) return readCallResult(result);
+  const asked = Object.keys(questions.inputRequests).join(", ");
   const text = `the server asks for input the caller answers (input_required: ${asked === "" ? "no questions" : asked})`;
-  return {
-    content: [{ type: "text", text }],
-    isError: true,
-    questions:
-      result.requestState === undefined
-        ? { kind: "input-required", inputRequests }
-        : { kind: "input-required", inputRequests, requestState: result.requestState },
-  };
+  return { content: [{ type: "text", text }], isError: true, questions };
 }
 
 /**

@@ -6,8 +6,8 @@
  * 2026-era server's own `input_required` result is passed through (see
  * `passed-state`), so nothing waits here for it.
  */
-import { isRecord } from "@indus/contract";
-import type { GatewayCallOptions, JsonObject, ServerQuestions } from "@indus/contract";
+import { serverQuestionsOf } from "@indus/contract";
+import type { GatewayCallOptions } from "@indus/contract";
 import { inputRequired } from "@modelcontextprotocol/server";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
@@ -46,21 +46,10 @@ export async function inRounds<T>(
     const end = await call.next(outcome);
     if (end.kind === "input") return inputRequired({ inputRequests: end.requests, requestState: rounds.suspend(call) });
     const result = await outcome;
-    const asked = serverQuestions(result);
+    const asked = serverQuestionsOf(result);
     return asked === undefined ? result : passedThrough(name, asked);
   } finally {
     call.leave(ctx);
     round.detach();
   }
-}
-
-/** The questions of a server's `input_required` result, handed back as sent (see `GatewayCallOptions.inputRound`). */
-function serverQuestions(result: unknown): ServerQuestions | undefined {
-  if (!isRecord(result) || result["resultType"] !== "input_required") return undefined;
-  const sent = result["inputRequests"];
-  const inputRequests = (isRecord(sent) ? sent : {}) as JsonObject;
-  const requestState = result["requestState"];
-  return typeof requestState === "string"
-    ? { kind: "input-required", inputRequests, requestState }
-    : { kind: "input-required", inputRequests };
 }
