@@ -514,8 +514,15 @@ export class McpServerEndpoint implements McpEndpoint {
    */
   invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
     const traits = this.tools.callTraits(name);
-    if (traits === undefined && this.tools.cached === undefined && offersToolTasks(this.capabilitiesValue)) {
-      // Which tools must run as tasks only the listing says: list first (a failed listing calls plainly).
+    if (
+      traits === undefined &&
+      this.tools.cached === undefined &&
+      this.tools.listFault === undefined &&
+      this.session?.era === "legacy" &&
+      offersToolTasks(this.capabilitiesValue)
+    ) {
+      // Which tools must run as tasks (2025 era) only the listing says: list first. A failed listing calls
+      // plainly, and is not run again before every call (that would add its timeout to each).
       const call = () => this.call(name, args, options, this.tools.callTraits(name));
       return this.tools.list().then(call, call);
     }

@@ -165,9 +165,10 @@ it("a task that outlives the call's total bound is cancelled and fails as a time
 });
 
 describe("task edges (testkit/fixtures/task-server.mjs)", () => {
-  async function taskServer(log: string): Promise<McpServerEndpoint> {
+  async function taskServer(log: string, extra: string[] = [], listTimeoutMs?: number): Promise<McpServerEndpoint> {
     const config = fixture("tasks", "task-server.mjs", [], {
-      args: [TAP, log, process.execPath, path.join(FIXTURES, "task-server.mjs")],
+      args: [TAP, log, process.execPath, path.join(FIXTURES, "task-server.mjs"), ...extra],
+      ...(listTimeoutMs === undefined ? {} : { listTimeoutMs }),
     });
     const endpoint = createServerEndpoint(config);
     open.push(endpoint);
@@ -195,5 +196,16 @@ describe("task edges (testkit/fixtures/task-server.mjs)", () => {
     await expect(endpoint.invoke("pace", {})).resolves.toMatchObject({ content: [{ type: "text", text: "paced" }] });
     // 300 ms of work at the 50 ms floor: a handful of polls, not hundreds.
     expect(sent(log).filter((m) => m.method === "tasks/get").length).toBeLessThan(12);
+  });
+
+  it("a tool listing that failed is not run again before every call of a task server", async () => {
+    const log = tapLog();
+    const endpoint = await taskServer(log, ["hang-list"], 300);
+    // Which tools are task-only only the listing says: the first call lists first, and that listing times out.
+    await endpoint.invoke("quick", {}).catch(() => undefined);
+    const started = Date.now();
+    await endpoint.invoke("quick", {}).catch(() => undefined);
+    expect(sent(log).filter((m) => m.method === "tools/list")).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(300);
   });
 });
