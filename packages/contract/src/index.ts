@@ -17,6 +17,7 @@ export {
   StdioServerConfigSchema,
   StreamableHttpServerConfigSchema,
   TRANSPORT_KINDS,
+  clientAuthMethod,
   parseBridgeConfig,
   parseServerConfig,
   sseServer,

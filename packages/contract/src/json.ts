@@ -7,8 +7,8 @@ export type JsonObject = { [key: string]: JsonValue };
 export type JsonSchema = { [key: string]: unknown };
 
 /**
- * Whether `value` is a JSON object (not null, not an array): the one guard
- * every package reads untrusted wire data with before looking at its fields.
+ * Whether `value` is a JSON object (not null, not an array): the guard for
+ * untrusted wire data before its fields are read.
  */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

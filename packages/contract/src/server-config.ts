@@ -73,6 +73,14 @@ const CLIENT_CREDENTIALS_ONLY = [
 ] as const;
 const AUTHORIZATION_CODE_ONLY = ["callbackPort", "clientMetadataUrl"] as const;
 
+/** How a client_credentials client authenticates: as configured, else by the key when one is named, else the secret (basic). */
+export function clientAuthMethod(
+  oauth: Pick<OAuthSettings, "authMethod" | "privateKeyEnv" | "privateKeyFile">,
+): NonNullable<OAuthSettings["authMethod"]> {
+  const keyNamed = oauth.privateKeyEnv !== undefined || oauth.privateKeyFile !== undefined;
+  return oauth.authMethod ?? (keyNamed ? "private_key_jwt" : "client_secret_basic");
+}
+
 /**
  * OAuth 2.1 sign-in settings for a remote server. All optional: without them
  * the client discovers the authorization server and registers itself
@@ -86,8 +94,9 @@ const AUTHORIZATION_CODE_ONLY = ["callbackPort", "clientMetadataUrl"] as const;
  * agents, CI): no browser, the client authenticates with a secret
  * (`client_secret_basic`, the default, or `client_secret_post`) or a signed
  * JWT (`private_key_jwt`, key from `privateKeyEnv` or `privateKeyFile`).
- * Secrets and keys are named, never written here: the endpoint reads them
- * when it connects.
+ * Name the secret or key (`clientSecretEnv`, `privateKeyEnv`,
+ * `privateKeyFile`) rather than write it here: the endpoint reads it when it
+ * connects.
  */
 export const OAuthSettingsSchema = z
   .strictObject({
@@ -131,7 +140,7 @@ export const OAuthSettingsSchema = z
         problem(field, "only applies to the authorization_code grant (a browser sign-in)");
     if (oauth.clientId === undefined) problem("clientId", "the client_credentials grant needs the client's id");
     const keyGiven = oauth.privateKeyEnv !== undefined || oauth.privateKeyFile !== undefined;
-    const method = oauth.authMethod ?? (keyGiven ? "private_key_jwt" : "client_secret_basic");
+    const method = clientAuthMethod(oauth);
     if (method !== "private_key_jwt") {
       if (!secretGiven) problem("clientSecretEnv", `${method} needs the client secret: name its variable here`);
       for (const field of ["privateKeyEnv", "privateKeyFile", "signingAlgorithm"] as const)

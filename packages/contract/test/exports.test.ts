@@ -23,6 +23,7 @@ it("exports exactly these runtime names", () => {
       "TOOL_NAME_PATTERN",
       "TRANSPORT_KINDS",
       "brandFault",
+      "clientAuthMethod",
       "faultBrand",
       "hasFaultBrand",
       "isIndusFault",

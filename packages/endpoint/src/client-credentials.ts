@@ -8,6 +8,7 @@ import { createPrivateKey, type JsonWebKey } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { clientAuthMethod } from "@indus/contract";
 import type { HttpServerConfig, JwtSigningAlgorithm, OAuthSettings } from "@indus/contract";
 
 /** Where credentials named by variable are read; `process.env` unless the embedder says otherwise. */
@@ -46,8 +47,7 @@ export function readClientSecret(oauth: OAuthSettings, env: CredentialEnv): stri
 
 /** The proof a client_credentials config asks for; the schema has checked that the fields fit together. */
 export async function readClientProof(oauth: OAuthSettings, env: CredentialEnv): Promise<ClientProof> {
-  const keyNamed = oauth.privateKeyEnv !== undefined || oauth.privateKeyFile !== undefined;
-  const method = oauth.authMethod ?? (keyNamed ? "private_key_jwt" : "client_secret_basic");
+  const method = clientAuthMethod(oauth);
   if (method !== "private_key_jwt") {
     const secret = readClientSecret(oauth, env);
     if (secret === undefined) throw new CredentialsUnavailable(`${method} needs oauth.clientSecretEnv`);

@@ -19,6 +19,7 @@
  */
 import {
   QUALIFIER,
+  isRecord,
   protocolFault,
   type GatewayCallOptions,
   type GatewayCatalog,
@@ -198,9 +199,7 @@ export class FleetCatalog implements GatewayCatalog {
     const result = await endpoint.readResource(owner.original, options);
     if (owner.original === uri || !Array.isArray(result["contents"])) return result;
     const contents = result["contents"].map((content) =>
-      typeof content === "object" && content !== null && !Array.isArray(content) && content["uri"] === owner.original
-        ? { ...content, uri }
-        : content,
+      isRecord(content) && content["uri"] === owner.original ? { ...content, uri } : content,
     );
     return { ...result, contents };
   }
