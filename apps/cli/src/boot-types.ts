@@ -3,7 +3,7 @@
  * plus grafted MCP tools), where each tool came from, each server's outcome,
  * config diagnostics, live MCP control, and one teardown.
  */
-import type { EndpointPhase, FaultKind, JsonObject, ProtocolFault, ToolBox } from "@indus/contract";
+import type { EndpointPhase, FaultKind, JsonObject, ProtocolFault, ToolBox, ToolDescriptor } from "@indus/contract";
 
 export type ToolOrigin = "built-in" | "app" | "server";
 
@@ -80,6 +80,8 @@ export interface UnofferedTool {
 export interface DeferredTools {
   /** Server id -> why: marked `"defer": true`, or over the tool-definition budget. */
   readonly servers: ReadonlyMap<string, "config" | "budget">;
+  /** Their tools, named as a call names them (`indusr tools` lists them marked deferred). */
+  descriptors(): readonly ToolDescriptor[];
   /** Estimated tokens of every MCP tool definition, and of those still sent to the model. */
   readonly tokensBefore: number;
   readonly tokensAfter: number;

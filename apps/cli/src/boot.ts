@@ -11,6 +11,7 @@ import {
   builtinIds,
   chooseSearchBackend,
   deckContext,
+  describeCapability,
   loadMcpCapabilities,
   provisionDeck,
   selectTools,
@@ -88,6 +89,8 @@ export interface BootOptions {
    * None: wait until every server is ready or failed.
    */
   readonly bootWaitMs?: number;
+  /** Keep deferred servers' tools in the box too (a one-shot `call` runs any tool `indusr tools` lists). */
+  readonly offerDeferred?: boolean;
 }
 
 const BUILTIN = new Set<string>(builtinIds());
@@ -347,8 +350,14 @@ function deferralOf(mcp: McpBoot, budgetTokens: number | undefined): DeferredToo
     servers: mcp.servers,
     ...(budgetTokens !== undefined ? { budgetTokens } : {}),
   });
+  const deferredTools = () =>
+    mcp.source
+      .capabilities()
+      .filter((cap) => chosen.reasons.has(serverOf(cap) ?? ""))
+      .map(describeCapability);
   return {
     servers: chosen.reasons,
+    descriptors: deferredTools,
     tokensBefore: chosen.tokensBefore,
     tokensAfter: chosen.tokensAfter,
     ...(budgetTokens !== undefined ? { budgetTokens } : {}),
@@ -412,7 +421,10 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     deck = deck.retain((cap) => cap.name !== "task");
     unoffered.push({ tool: "task", reason: "only the agent (indusr -p, or the interactive session) runs sub-agents" });
   }
-  const switchable = new SwitchableSource(mcp.source, new Set(deferred.servers.keys()));
+  const switchable = new SwitchableSource(
+    mcp.source,
+    new Set(options.offerDeferred === true ? [] : deferred.servers.keys()),
+  );
   deck = deck.graft(switchable);
   const catalog = serverCatalog(mcp.fleet);
   const withResources = () =>

@@ -25,7 +25,7 @@ describe("indusr tools", () => {
     expect(lines.find((l) => l.startsWith("bash "))).toMatch(/^bash\s+built-in\s+no\s+/);
     expect(lines.find((l) => l.startsWith("todo "))).toMatch(/^todo\s+app\s+no\s+/);
     expect(lines.find((l) => l.startsWith("everything__echo "))).toMatch(
-      /^everything__echo\s+server\s+no\s+Echoes back/,
+      /^everything__echo\s+server\s+no\s+\[everything\] Echoes back/,
     );
     expect(lines.some((l) => l.startsWith("memory__create_entities "))).toBe(true);
     expect(result.stdout).toMatch(/tools \(2 of 2 MCP servers ready\)/);

@@ -56,6 +56,8 @@ it("keeps a grafted tool's wire form and passes the call's peer and the server's
   });
   const box = provisionDeck("authoring", deckContext(tempDir())).graft(attached.live!).intoToolBox();
   expect(box.descriptors().find((d) => d.name === "s__shot")?.wire).toEqual(wireTool);
+  // The model reads whose tool it is; the gateway republishes the server's own text (wire).
+  expect(box.descriptors().find((d) => d.name === "s__shot")?.description).toBe("[s] d");
   // Built-ins have no wire form.
   expect(box.descriptors().find((d) => d.name !== "s__shot")).not.toHaveProperty("wire");
 

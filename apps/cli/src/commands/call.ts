@@ -87,16 +87,19 @@ function printOutcome(outcome: ToolOutcome): void {
     out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
 }
 
+/** Cards that reach every mounted server (`saas-action` discovers and runs their tools). */
+const FLEET_CARDS = new Set(["saas-action", "list_resources", "read_resource"]);
+
 /**
- * The configured server that owns `tool` (`<server>__<tool>`, longest id
- * first), or none for a built-in: a one-shot call waits for no other server.
+ * The servers a one-shot call of `tool` must mount so it resolves exactly as
+ * `indusr tools` lists it: every server whose id prefixes the name (two can
+ * claim one name, `a` + `b__c` and `a__b` + `c`, and the fleet settles that by
+ * config order, so both must be there), every server for a card that works
+ * across them, and none for a built-in (a one-shot call waits for no server).
  */
-export function ownerOf(tool: string): (servers: readonly ServerConfig[]) => readonly ServerConfig[] {
-  return (servers) => {
-    const owners = servers.filter((server) => tool.startsWith(`${server.id}__`));
-    owners.sort((a, b) => b.id.length - a.id.length);
-    return owners.slice(0, 1);
-  };
+export function serversFor(tool: string): (servers: readonly ServerConfig[]) => readonly ServerConfig[] {
+  return (servers) =>
+    FLEET_CARDS.has(tool) ? servers : servers.filter((server) => tool.startsWith(`${server.id}__`));
 }
 
 export async function callCommand(tool: string, json: string | undefined, flags: CallFlags): Promise<number> {
@@ -139,6 +142,6 @@ export async function callCommand(tool: string, json: string | undefined, flags:
         process.off("SIGINT", onSignal);
       }
     },
-    { selectServers: ownerOf(tool) },
+    { selectServers: serversFor(tool), offerDeferred: true },
   );
 }

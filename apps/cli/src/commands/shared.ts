@@ -92,6 +92,8 @@ export async function withDeck<T>(
     readonly delegate?: DelegateRunner;
     /** Connect only these of the configured servers (a one-shot call: the tool's owner). */
     readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
+    /** Deferred servers' tools in the box too (a one-shot call). */
+    readonly offerDeferred?: boolean;
     /** The user's `websearch` settings (`indusr tools` names the backend the agent would use). */
     readonly webSearch?: {
       readonly searxngUrl?: string;

@@ -1,4 +1,5 @@
 /** `indusr tools`: the deck as the agent sees it. */
+import type { ToolDescriptor } from "@indus/contract";
 import type { BootedDeck } from "../boot-types";
 import { listingOnlyDelegate } from "../agent/sub-agent-roster";
 import { loadSettings } from "../agent/settings";
@@ -65,39 +66,51 @@ function webSearchSettings(flags: DeckFlags) {
   };
 }
 
+/** Every tool as `--json` lists it: the model's tools, then the deferred ones marked `deferred: true`. */
+function jsonRows(deck: BootedDeck): unknown[] {
+  const row = (d: ToolDescriptor, deferred: boolean) => ({
+    ...d,
+    origin: deck.origin(d.name),
+    readOnly: d.annotations?.readOnlyHint === true,
+    deferred,
+  });
+  return [
+    ...deck.box.descriptors().map((d) => row(d, false)),
+    ...(deck.deferred?.descriptors() ?? []).map((d) => row(d, true)),
+  ];
+}
+
+function printTable(deck: BootedDeck): void {
+  const descriptors = deck.box.descriptors();
+  const deferred = deck.deferred?.descriptors() ?? [];
+  const line = (d: ToolDescriptor, origin: string) => [
+    d.name,
+    origin,
+    d.annotations?.readOnlyHint === true ? "yes" : "no",
+    firstLine(d.description),
+  ];
+  const rows = [["NAME", "ORIGIN", "READ-ONLY", "DESCRIPTION"]];
+  for (const d of descriptors) rows.push(line(d, deck.origin(d.name)));
+  // Not in the model's list, but `call` and saas-action's execute run them.
+  for (const d of deferred) rows.push(line(d, "deferred"));
+  process.stdout.write(`${table(rows)}\n`);
+  const ready = deck.servers.filter((s) => s.phase === "ready").length;
+  const more = deferred.length > 0 ? ` (+${deferred.length} deferred)` : "";
+  const servers = deck.servers.length > 0 ? ` (${ready} of ${deck.servers.length} MCP servers ready)` : "";
+  process.stdout.write(`\n${descriptors.length} tools${more}${servers}\n`);
+  for (const text of omissionLines(deck)) process.stdout.write(`${text}\n`);
+}
+
 export async function toolsCommand(flags: DeckFlags): Promise<number> {
   const budget = flags.mcpToolBudget ?? Math.floor(defaultContextWindow("openai") * DEFAULT_BUDGET_SHARE);
   // The agent always has a sub-agent runner, so list `task` as it would see it.
   return withDeck(
     { ...flags, mcpToolBudget: budget },
     "all",
-    async (deck) => {
-      const descriptors = deck.box.descriptors();
-      if (flags.json) {
-        const out = descriptors.map((d) => ({
-          ...d,
-          origin: deck.origin(d.name),
-          readOnly: d.annotations?.readOnlyHint === true,
-        }));
-        process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-        return EXIT.ok;
-      }
-      const rows = [["NAME", "ORIGIN", "READ-ONLY", "DESCRIPTION"]];
-      for (const d of descriptors) {
-        rows.push([
-          d.name,
-          deck.origin(d.name),
-          d.annotations?.readOnlyHint === true ? "yes" : "no",
-          firstLine(d.description),
-        ]);
-      }
-      process.stdout.write(`${table(rows)}\n`);
-      const servers = deck.servers.filter((s) => s.phase === "ready").length;
-      process.stdout.write(
-        `\n${descriptors.length} tools${deck.servers.length > 0 ? ` (${servers} of ${deck.servers.length} MCP servers ready)` : ""}\n`,
-      );
-      for (const line of omissionLines(deck)) process.stdout.write(`${line}\n`);
-      return EXIT.ok;
+    (deck) => {
+      if (flags.json) process.stdout.write(`${JSON.stringify(jsonRows(deck), null, 2)}\n`);
+      else printTable(deck);
+      return Promise.resolve(EXIT.ok);
     },
     { delegate: listingOnlyDelegate, webSearch: webSearchSettings(flags) },
   );

@@ -99,7 +99,7 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   // Slash commands.
   tmux.type("/tools");
   screen = await tmux.waitFor(/\d+ tools\s*\n/);
-  expect(screen).toMatch(/everything__echo\s+server\s+Echoes back/);
+  expect(screen).toMatch(/everything__echo\s+server\s+\[everything\] Echoes back/);
   expect(screen).toMatch(/\nread\s+built-in\s+✓/);
   expect(screen).toMatch(/\nbash\s+built-in/);
   await waitForPrompt(tmux);

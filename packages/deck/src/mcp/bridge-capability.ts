@@ -5,6 +5,10 @@
  * the call's signal, progress callback and peer, and returns the projected
  * result. The tool and the result as the server sent them (`wire`) ride along
  * untouched, for a gateway to republish.
+ *
+ * The description the model reads starts with `[<server>]` (the dispatch
+ * seed): the model can tell at a glance whose tool it is, and a server's text
+ * cannot pass itself off as a built-in's.
  */
 import type {
   JsonObject,
@@ -47,7 +51,7 @@ export class BridgeCapability implements Card {
   ) {
     this.name = descriptor.name;
     this.label = descriptor.name;
-    this.description = descriptor.description;
+    this.description = serverTagged(server, descriptor.description);
     this.parameters = descriptor.parameters;
     this.annotations = descriptor.annotations;
     if (descriptor.wire !== undefined) this.wire = descriptor.wire;
@@ -80,6 +84,13 @@ export class BridgeCapability implements Card {
       ...(outcome.rpcError === undefined ? {} : { rpcError: outcome.rpcError }),
     };
   }
+}
+
+/** `[<server>] <description>`, once (a description already tagged keeps its one tag). */
+function serverTagged(server: string, description: string): string {
+  const tag = `[${server}]`;
+  if (description.startsWith(tag)) return description;
+  return description.length > 0 ? `${tag} ${description}` : tag;
 }
 
 /** A box that can say which server (and server-side name) a descriptor routes to, like the fleet's mounted box. */
