@@ -98,8 +98,7 @@ const FLEET_CARDS = new Set(["saas-action", "list_resources", "read_resource"]);
  * across them, and none for a built-in (a one-shot call waits for no server).
  */
 export function serversFor(tool: string): (servers: readonly ServerConfig[]) => readonly ServerConfig[] {
-  return (servers) =>
-    FLEET_CARDS.has(tool) ? servers : servers.filter((server) => tool.startsWith(`${server.id}__`));
+  return (servers) => (FLEET_CARDS.has(tool) ? servers : servers.filter((server) => tool.startsWith(`${server.id}__`)));
 }
 
 export async function callCommand(tool: string, json: string | undefined, flags: CallFlags): Promise<number> {
