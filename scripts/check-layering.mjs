@@ -17,10 +17,11 @@ export const ALLOWED_EDGES = {
   contract: [],
   "schema-normalizer": ["contract"],
   ledger: ["contract"],
-  endpoint: ["contract", "schema-normalizer"],
+  "state-file": ["contract"],
+  endpoint: ["contract", "schema-normalizer", "state-file"],
   fleet: ["contract", "endpoint"],
   "provider-host": ["contract"],
-  deck: ["contract", "ledger"],
+  deck: ["contract", "ledger", "state-file"],
   cli: "*",
   testkit: ["contract"],
 };

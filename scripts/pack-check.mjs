@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Proves every package installs as its users get it: packs the seven libraries
+// Proves every package installs as its users get it: packs the eight libraries
 // and indusr (`pnpm pack` turns workspace:/catalog: ranges into versions),
 // then, for each library and for npm and pnpm, installs it alone from its
 // tarball (the @indus/* tarballs it depends on come in as what the registry
@@ -19,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const LIBS = ["contract", "schema-normalizer", "ledger", "endpoint", "fleet", "provider-host", "deck"];
+const LIBS = ["contract", "schema-normalizer", "ledger", "state-file", "endpoint", "fleet", "provider-host", "deck"];
 const only = process.env.ONLY ? new Set(process.env.ONLY.split(",")) : undefined;
 const jobs = Number(process.env.JOBS ?? 4);
 // The README examples start `mcp-server-everything` from PATH, as their users are told to install it.

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 
 const root = path.join(__dirname, "..", "..");
-const LIBS = ["contract", "schema-normalizer", "ledger", "endpoint", "fleet", "provider-host", "deck"];
+const LIBS = ["contract", "schema-normalizer", "ledger", "state-file", "endpoint", "fleet", "provider-host", "deck"];
 
 jest.setTimeout(60_000);
 

@@ -2,7 +2,7 @@
  * Edits of an MCP config file that keep everything else in it: unrelated keys,
  * comments and formatting survive (jsonc-parser edits text in place), and the
  * file is replaced atomically (temp file + rename) so an error never loses it.
- * Each edit holds the file's lock from read to rename (see `config-lock.ts`),
+ * Each edit holds the file's lock from read to rename (`@indus/state-file`),
  * writes through symlinks to their target, and keeps a UTF-8 BOM and CRLF
  * line ends as it found them.
  */
@@ -18,7 +18,7 @@ import {
   type Node,
   type ParseError,
 } from "jsonc-parser";
-import { ConfigLockTimeout, withConfigLock, writeTarget } from "./config-lock";
+import { StateFileError, withFileLockSync, writeFileAtomicSync, writeTarget } from "@indus/state-file";
 
 export type Scope = "project" | "user";
 
@@ -104,52 +104,39 @@ function detectIndent(text: string): { insertSpaces: boolean; tabSize: number } 
 function editLocked<T>(file: string, edit: (loaded: LoadedText) => { text?: string; result: T }): T {
   const target = writeTarget(file);
   try {
-    return withConfigLock(target, () => {
-      const loaded = load(target);
-      const { text, result } = edit(loaded);
-      if (text !== undefined) writeFileAtomic(target, loaded.bom ? BOM + text : text);
-      return result;
-    });
+    return withFileLockSync(
+      target,
+      () => {
+        const loaded = load(target);
+        const { text, result } = edit(loaded);
+        if (text !== undefined) writeFileAtomic(target, loaded.bom ? BOM + text : text);
+        return result;
+      },
+      FOLDERS,
+    );
   } catch (error) {
     if (error instanceof ConfigFileError) throw error;
-    if (error instanceof ConfigLockTimeout) throw new ConfigFileError(file, error.message, { cause: error });
-    // Creating the folder or the lock failed (a read-only folder): nothing was written.
-    throw new ConfigFileError(file, `cannot write: ${(error as Error).message}; the file is unchanged`, {
-      cause: error,
-    });
+    // The lock was held too long, or creating the folder, the lock or the file failed: nothing was written.
+    throw new ConfigFileError(file, `${whyUnwritten(error)}; the file is unchanged`, { cause: error });
   }
 }
+
+function whyUnwritten(error: unknown): string {
+  if (StateFileError.isInstance(error) && error.kind === "locked") return "another indusr is still writing it";
+  const cause = StateFileError.isInstance(error) ? error.cause : error;
+  return `cannot write: ${(cause as Error).message}`;
+}
+
+/** Config folders are ordinary folders (the umask decides), unlike private state folders. */
+const FOLDERS = { dirMode: 0o777 } as const;
 
 /** Write `text` to `file` atomically: a sibling temp file, fsync, rename. Symlinks: the target is written. */
 export function writeFileAtomic(linkOrFile: string, text: string): void {
   const file = writeTarget(linkOrFile);
-  const dir = path.dirname(file);
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    writeFileAtomicSync(file, text, FOLDERS);
   } catch (error) {
-    throw new ConfigFileError(file, `cannot create ${dir}: ${(error as Error).message}`, { cause: error });
-  }
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let mode: number | undefined;
-  try {
-    mode = fs.statSync(file).mode & 0o777;
-  } catch {
-    mode = undefined;
-  }
-  try {
-    const fd = fs.openSync(temp, "w", mode ?? 0o600);
-    try {
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw new ConfigFileError(file, `cannot write: ${(error as Error).message}; the file is unchanged`, {
-      cause: error,
-    });
+    throw new ConfigFileError(file, `${whyUnwritten(error)}; the file is unchanged`, { cause: error });
   }
 }
 

@@ -42,3 +42,19 @@ it("lives under XDG_STATE_HOME, else ~/.local/state", () => {
   expect(defaultAuthDir({ XDG_STATE_HOME: "/x/state", HOME: "/home/u" })).toBe("/x/state/indusr/auth");
   expect(defaultAuthDir({ HOME: "/home/u" })).toBe("/home/u/.local/state/indusr/auth");
 });
+
+it("updates in one locked step, so two stores (two processes) changing one file keep both changes", async () => {
+  const dir = path.join(root, "auth");
+  const [a, b] = [new FileTokenStore(dir), new FileTokenStore(dir)];
+  await a.save("linear", record);
+  await Promise.all([
+    a.update("linear", (current) => ({ ...current!, tokens: { ...record.tokens, access_token: "at-2" } })),
+    b.update("linear", (current) => ({ ...current!, discovery: { issuer: "https://as.example" } })),
+  ]);
+  expect(await a.load("linear")).toEqual({
+    ...record,
+    tokens: { ...record.tokens, access_token: "at-2" },
+    discovery: { issuer: "https://as.example" },
+  });
+  expect(fs.readdirSync(dir)).toEqual(["linear.json"]);
+});

@@ -29,6 +29,16 @@ export interface TokenStore {
   save(server: string, credentials: StoredCredentials): Promise<void>;
   /** Forget the server's credentials; `true` when there were some. */
   remove(server: string): Promise<boolean>;
+  /**
+   * Change the server's record in one step (read, `edit`, write) and return
+   * what is stored now, so processes changing it at once keep each other's
+   * changes (a refreshed token, a registration). A store shared between
+   * processes should offer it; without it, each change is a `save`.
+   */
+  update?(
+    server: string,
+    edit: (current: StoredCredentials | undefined) => StoredCredentials,
+  ): Promise<StoredCredentials>;
 }
 
 /** A store that lives as long as the process: for tests and for hosts that sign in on every run. */
@@ -41,5 +51,10 @@ export function memoryTokenStore(): TokenStore {
       return Promise.resolve();
     },
     remove: (server) => Promise.resolve(records.delete(server)),
+    update: (server, edit) => {
+      const next = structuredClone(edit(structuredClone(records.get(server))));
+      records.set(server, next);
+      return Promise.resolve(structuredClone(next));
+    },
   };
 }

@@ -39,6 +39,7 @@ export async function bundleSource(outDir) {
       options.alias = {
         "@indus/contract": path.join(repoRoot, "packages", "contract", "src", "index.ts"),
         "@indus/schema-normalizer": path.join(repoRoot, "packages", "schema-normalizer", "src", "index.ts"),
+        "@indus/state-file": path.join(repoRoot, "packages", "state-file", "src", "index.ts"),
       };
     },
   });

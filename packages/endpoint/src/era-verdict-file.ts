@@ -1,14 +1,17 @@
 /**
  * The file-backed verdict store: one JSON file of `{identity: verdict}`,
- * read on each load and rewritten atomically (temp file, rename) on each
- * change. Verdicts are hints, so a missing or corrupt file is an empty store
- * and a lost concurrent write only costs one more negotiation.
+ * read on each load and updated under its lock (`@indus/state-file`) on each
+ * change. Verdicts are hints, so a missing, corrupt or oversized file is an
+ * empty store.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { LEGACY_VERDICT_REASONS, type EraVerdict, type EraVerdictStore } from "@indus/contract";
+import { readJsonState, updateJsonState } from "@indus/state-file";
 
 type VerdictFile = Record<string, EraVerdict>;
+
+/** Verdicts are hints: a file grown past this is read as empty and rewritten small. */
+const MAX_FILE_BYTES = 1024 * 1024;
+const FILE_OPTIONS = { maxBytes: MAX_FILE_BYTES } as const;
 
 function isLegacyReason(value: unknown): boolean {
   return (LEGACY_VERDICT_REASONS as readonly unknown[]).includes(value);
@@ -23,40 +26,33 @@ function isVerdict(value: unknown): value is EraVerdict {
   return record["kind"] === "modern" && typeof record["discover"] === "object" && record["discover"] !== null;
 }
 
-async function readVerdicts(file: string): Promise<VerdictFile> {
-  try {
-    const parsed: unknown = JSON.parse(await readFile(file, "utf8"));
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
-    const verdicts: VerdictFile = {};
-    for (const [identity, verdict] of Object.entries(parsed)) if (isVerdict(verdict)) verdicts[identity] = verdict;
-    return verdicts;
-  } catch {
-    return {};
-  }
+/** Whatever the file holds, reduced to the verdicts it validly stores. */
+function decodeVerdicts(parsed: unknown): VerdictFile {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+  const verdicts: VerdictFile = {};
+  for (const [identity, verdict] of Object.entries(parsed)) if (isVerdict(verdict)) verdicts[identity] = verdict;
+  return verdicts;
 }
 
-async function writeVerdicts(file: string, verdicts: VerdictFile): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temp, `${JSON.stringify(verdicts, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, file);
-}
-
-/** Verdicts kept in `file` (created with its folder on the first save). */
+/**
+ * Verdicts kept in `file` (created with its folder on the first save). Every
+ * change is a locked read-modify-write, so processes saving at once keep
+ * each other's verdicts.
+ */
 export function fileEraVerdictStore(file: string): EraVerdictStore {
-  let queue: Promise<unknown> = Promise.resolve();
-  // Writes of this process go one after another, so none overwrites another.
-  const change = (edit: (verdicts: VerdictFile) => void): Promise<void> => {
-    const next = queue.then(async () => {
-      const verdicts = await readVerdicts(file);
-      edit(verdicts);
-      await writeVerdicts(file, verdicts);
-    });
-    queue = next.catch(() => undefined);
-    return next;
+  const change = async (edit: (verdicts: VerdictFile) => void): Promise<void> => {
+    await updateJsonState(
+      file,
+      decodeVerdicts,
+      (verdicts) => {
+        edit(verdicts);
+        return verdicts;
+      },
+      FILE_OPTIONS,
+    );
   };
   return {
-    load: async (identity) => (await readVerdicts(file))[identity],
+    load: async (identity) => (await readJsonState(file, decodeVerdicts, FILE_OPTIONS))[identity],
     save: (identity, verdict) =>
       change((verdicts) => {
         verdicts[identity] = verdict;

@@ -69,8 +69,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly options: OAuthProviderOptions,
     record: StoredCredentials | undefined,
   ) {
-    // Credentials issued for another URL never travel to this one.
-    this.record = record?.serverUrl === config.url ? record : { serverUrl: config.url };
+    this.record = this.forThisServer(record);
     this.now = options.now ?? Date.now;
     this.refresh = singleRenewal(this, config.url, options.fetch);
     if (config.oauth?.clientMetadataUrl) this.clientMetadataUrl = config.oauth.clientMetadataUrl;
@@ -153,11 +152,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const expiresIn = typeof tokens.expires_in === "number" ? tokens.expires_in : undefined;
-    const { expiresAt: _previous, ...rest } = this.record;
-    this.record = rest;
-    await this.update({
-      tokens: tokens as unknown as JsonObject,
-      ...(expiresIn === undefined ? {} : { expiresAt: this.now() + expiresIn * 1000 }),
+    await this.change((current) => {
+      const { expiresAt: _previous, ...rest } = current;
+      return {
+        ...rest,
+        tokens: tokens as unknown as JsonObject,
+        ...(expiresIn === undefined ? {} : { expiresAt: this.now() + expiresIn * 1000 }),
+      };
     });
   }
 
@@ -218,10 +219,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       tokens: ["tokens", "expiresAt"],
       discovery: ["discovery"],
     };
-    const next: Record<string, unknown> = { ...this.record };
-    for (const key of drop[scope]) delete next[key];
-    this.record = next as unknown as StoredCredentials;
-    await this.options.store.save(this.config.id, this.record);
+    await this.change((current) => {
+      const next: Record<string, unknown> = { ...current };
+      for (const key of drop[scope]) delete next[key];
+      return next as unknown as StoredCredentials;
+    });
   }
 
   /** Forget the tokens (keeping the registration), so the next connect signs in afresh. */
@@ -233,9 +235,28 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return typeof this.record.tokens?.refresh_token === "string";
   }
 
-  private async update(patch: Partial<StoredCredentials>): Promise<void> {
-    this.record = { ...this.record, ...patch };
-    await this.options.store.save(this.config.id, this.record);
+  private update(patch: Partial<StoredCredentials>): Promise<void> {
+    return this.change((current) => ({ ...current, ...patch }));
+  }
+
+  /**
+   * Apply `edit` to the stored record: to the one in the store now when the
+   * store can update in one step (another process may have refreshed or
+   * registered meanwhile), else to ours, saved whole.
+   */
+  private async change(edit: (current: StoredCredentials) => StoredCredentials): Promise<void> {
+    const { store } = this.options;
+    if (store.update) {
+      this.record = await store.update(this.config.id, (stored) => edit(this.forThisServer(stored)));
+      return;
+    }
+    this.record = edit(this.record);
+    await store.save(this.config.id, this.record);
+  }
+
+  /** Credentials issued for another URL never travel to this one. */
+  private forThisServer(record: StoredCredentials | undefined): StoredCredentials {
+    return record?.serverUrl === this.config.url ? record : { serverUrl: this.config.url };
   }
 
   private signInRequired(): SignInRequired {

@@ -63,3 +63,18 @@ it("in a session, a server with no stored sign-in is SignInRequired, and nothing
   );
   expect((await fixture.stats()).registrations).toBe(before);
 });
+
+it("keeps another process's change: each save merges into the record stored now, not the one loaded", async () => {
+  const store = memoryTokenStore();
+  const config = streamableHttpServer("shared", fixture.mcpUrl);
+  await store.save("shared", { serverUrl: fixture.mcpUrl, tokens: { access_token: "old", token_type: "Bearer" } });
+  // Two sessions (two processes sharing the file) load the same record.
+  const first = await StoredOAuthProvider.load(config, { store, clientName: "indus test" });
+  const second = await StoredOAuthProvider.load(config, { store, clientName: "indus test" });
+  await first.saveTokens({ access_token: "refreshed", token_type: "Bearer", expires_in: 3600 });
+  await second.saveDiscoveryState({ authorizationServerUrl: fixture.issuer });
+  const stored = await store.load("shared");
+  expect(stored?.tokens?.access_token).toBe("refreshed");
+  expect(stored?.discovery).toEqual({ authorizationServerUrl: fixture.issuer });
+  expect((await second.tokens({ issuer: fixture.issuer }))?.access_token).toBe("refreshed");
+});

@@ -2,14 +2,15 @@
  * The CLI's `TokenStore`: one JSON file per server under the user's state
  * folder (`$XDG_STATE_HOME/indusr/auth/<server>.json`, else
  * `~/.local/state/indusr/auth/`), readable by the user only (0600 in a 0700
- * folder), replaced atomically (write a private temp file, then rename) so a
- * reader never sees half a token and a crash never leaves one.
+ * folder), changed under the file's lock and replaced atomically
+ * (`@indus/state-file`), so a reader never sees half a token, a crash never
+ * leaves one, and two processes refreshing or registering at once keep both.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SERVER_ID_PATTERN, type StoredCredentials, type TokenStore } from "@indus/contract";
+import { updateStateFile } from "@indus/state-file";
 
 /** `$XDG_STATE_HOME/indusr/auth`, else `~/.local/state/indusr/auth`. */
 export function defaultAuthDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -36,27 +37,21 @@ export class FileTokenStore implements TokenStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    try {
-      const value = JSON.parse(text) as unknown;
-      const serverUrl = (value as { serverUrl?: unknown } | null)?.serverUrl;
-      return typeof serverUrl === "string" ? (value as StoredCredentials) : undefined;
-    } catch {
-      // A damaged file is no sign-in; the next sign-in replaces it.
-      return undefined;
-    }
+    return parseCredentials(text);
   }
 
   async save(server: string, credentials: StoredCredentials): Promise<void> {
-    const file = this.fileOf(server);
-    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-    try {
-      await fs.writeFile(temp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: "wx" });
-      await fs.rename(temp, file);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
+    await this.update(server, () => credentials);
+  }
+
+  update(
+    server: string,
+    edit: (current: StoredCredentials | undefined) => StoredCredentials,
+  ): Promise<StoredCredentials> {
+    return updateStateFile(this.fileOf(server), (text) => {
+      const next = edit(text === undefined ? undefined : parseCredentials(text));
+      return { text: `${JSON.stringify(next, null, 2)}\n`, result: next };
+    });
   }
 
   async remove(server: string): Promise<boolean> {
@@ -67,5 +62,16 @@ export class FileTokenStore implements TokenStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
       throw error;
     }
+  }
+}
+
+/** A damaged file is no sign-in; the next sign-in replaces it. */
+function parseCredentials(text: string): StoredCredentials | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    const serverUrl = (value as { serverUrl?: unknown } | null)?.serverUrl;
+    return typeof serverUrl === "string" ? (value as StoredCredentials) : undefined;
+  } catch {
+    return undefined;
   }
 }

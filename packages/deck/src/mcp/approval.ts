@@ -4,9 +4,9 @@
  * because indus was run inside it. Approvals live in the user's state folder,
  * never in the project, keyed by project folder and file.
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { readJsonStateSync, updateJsonStateSync } from "@indus/state-file";
 import type { EnvLookup } from "./placeholders";
 
 interface ApprovalState {
@@ -22,32 +22,43 @@ export function approvalStateFile(env: EnvLookup = process.env): string {
   return path.join(state, "indusvx", "approved-projects.json");
 }
 
-function readState(file: string): ApprovalState {
-  try {
-    const doc = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<ApprovalState>;
-    if (doc && typeof doc.projects === "object" && doc.projects !== null) return { version: 1, projects: doc.projects };
-  } catch {
-    // missing or unreadable: nothing approved yet
+type ProjectApproval = ApprovalState["projects"][string];
+
+function isApproval(value: unknown): value is ProjectApproval {
+  const entry = value as Partial<ProjectApproval> | null;
+  return (
+    typeof entry === "object" && entry !== null && Array.isArray(entry.files) && typeof entry.approvedAt === "string"
+  );
+}
+
+/** The approvals the file holds; a missing or unreadable file approves nothing. */
+function decodeState(doc: unknown): ApprovalState {
+  const projects: Record<string, ProjectApproval> = {};
+  const stored = (doc as Partial<ApprovalState> | null | undefined)?.projects;
+  if (typeof stored === "object" && stored !== null) {
+    for (const [project, entry] of Object.entries(stored)) if (isApproval(entry)) projects[project] = entry;
   }
-  return { version: 1, projects: {} };
+  return { version: 1, projects };
 }
 
 export function isProjectFileApproved(project: string, file: string, env: EnvLookup = process.env): boolean {
-  const entry = readState(approvalStateFile(env)).projects[path.resolve(project)];
+  const entry = readJsonStateSync(approvalStateFile(env), decodeState).projects[path.resolve(project)];
   return entry?.files.includes(path.resolve(file)) ?? false;
 }
 
-/** Records approval of `files` for `project` (written atomically, mode 0600). */
+/**
+ * Records approval of `files` for `project`: a locked read-modify-write of
+ * the state file (mode 0600), so approvals given at once in other processes
+ * are all kept.
+ */
 export function approveProjectFiles(project: string, files: readonly string[], env: EnvLookup = process.env): string {
   const stateFile = approvalStateFile(env);
-  const state = readState(stateFile);
   const key = path.resolve(project);
-  const known = new Set(state.projects[key]?.files ?? []);
-  for (const file of files) known.add(path.resolve(file));
-  state.projects[key] = { files: [...known].sort(), approvedAt: new Date().toISOString() };
-  fs.mkdirSync(path.dirname(stateFile), { recursive: true, mode: 0o700 });
-  const temp = `${stateFile}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temp, stateFile);
+  updateJsonStateSync(stateFile, decodeState, (state) => {
+    const known = new Set(state.projects[key]?.files ?? []);
+    for (const file of files) known.add(path.resolve(file));
+    state.projects[key] = { files: [...known].sort(), approvedAt: new Date().toISOString() };
+    return state;
+  });
   return stateFile;
 }
