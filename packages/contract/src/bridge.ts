@@ -16,6 +16,7 @@ import type { ToolBox } from "./tool-box";
 import type { ToolProgress } from "./tool-run";
 import type { ProtocolEra } from "./protocol-era";
 import type { InputRound } from "./input-round";
+import type { SkillEntry, SkillFile } from "./skills";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -106,6 +107,17 @@ export interface McpEndpoint extends ServerEndpoint {
   onLog?(listener: (params: JsonObject) => void): () => void;
   /** Tell the server the client's roots changed (`notifications/roots/list_changed`). */
   notifyRootsChanged?(): Promise<void>;
+  /** Skills extension: every skill the server lists (all pages), entries as sent; empty when it offers none. */
+  listSkills?(options?: GatewayCallOptions): Promise<readonly SkillEntry[]>;
+  /** `skills/get`: one skill's entry by its `SKILL.md` URI, listed or not. */
+  getSkill?(uri: string, options?: GatewayCallOptions): Promise<SkillEntry>;
+  /**
+   * Read one file of `skill` (default its `SKILL.md`; `ref` is relative to
+   * the skill's root) and verify it against the entry. A file the entry does
+   * not list, or whose size, digest or frontmatter differ, is refused with a
+   * `protocol` fault (`data.reason`, `data.uri`) and none of it is returned.
+   */
+  readSkill?(skill: SkillEntry, ref?: string, options?: GatewayCallOptions): Promise<SkillFile>;
 }
 
 /** A fleet of `McpEndpoint`s that can replace one server's connection on demand. */

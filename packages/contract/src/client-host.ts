@@ -44,6 +44,11 @@ export interface ClientHostHooks {
     signal?: AbortSignal,
     key?: string,
   ) => Promise<readonly { readonly uri: string; readonly name?: string }[]>;
+  /**
+   * MCP Apps: the MIME types of the `ui://` views the host can show (declared
+   * as the `io.modelcontextprotocol/ui` extension); absent, it shows none.
+   */
+  readonly appViews?: readonly string[];
   /** Elicitation modes the host can answer (default `["form"]`); `url` asks the user to visit a link. */
   readonly elicitModes?: readonly ElicitationMode[];
   /**

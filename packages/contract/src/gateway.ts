@@ -9,6 +9,7 @@ import type { CallLogs, LogLevel } from "./call-logs";
 import type { ToolRunner } from "./tool-run";
 import type { ClientHostHooks } from "./client-host";
 import type { InputRound } from "./input-round";
+import type { SkillEntry } from "./skills";
 
 export interface GatewayCallOptions {
   readonly signal?: AbortSignal;
@@ -68,4 +69,12 @@ export interface GatewayCatalog {
    * own answer); undefined when no such server exists.
    */
   unlistedTool?(name: string): ToolRunner | undefined;
+  /**
+   * Skills extension: every mounted server's skills, entries as the server
+   * sent them under the URIs this catalog publishes (files read through
+   * `readResource` by those URIs).
+   */
+  listSkills?(options?: GatewayCallOptions): Promise<readonly SkillEntry[]>;
+  /** `skills/get` by a `SKILL.md` URI this catalog publishes; an unknown one rejects with a `ProtocolFault`. */
+  getSkill?(uri: string, options?: GatewayCallOptions): Promise<SkillEntry>;
 }

@@ -76,5 +76,9 @@ export type {
   ToolResult,
   ToolRunner,
 } from "./tool-run";
+export { APP_VIEW_MIME_TYPE, EXTENSIONS } from "./extensions";
+export type { ExtensionName } from "./extensions";
+export { skillPath } from "./skills";
+export type { SkillEntry, SkillFile, SkillFrontmatter } from "./skills";
 export { invalidParamHeaders, paramHeaderArgument, paramHeaderDeclarations } from "./param-headers";
 export type { ParamHeaderDeclaration } from "./param-headers";

@@ -13,6 +13,13 @@
  * schema's defaults are what the server gets back. A pre-registered client comes from MCP_CONFORMANCE_CONTEXT, as a
  * user's config would give it.
  *
+ * sep-2640-client-* (Skills) scenarios: the adapter lists the server's skills
+ * (a host's registry, built from the listing alone); the verify-* ones then
+ * load the first skill as a user running `/<server>:<skill>` would
+ * (`readSkill`: SKILL.md read and verified) and, once it loads, read each
+ * supporting file it lists, as a model following the skill would. A refused
+ * skill is logged and nothing more of it is read.
+ *
  * auth/client-credentials-* scenarios use the client_credentials grant: the
  * context's secret or private key goes into an environment variable and the
  * config names it, as a CI job's config would (no sign-in, no token store).
@@ -123,8 +130,25 @@ const endpoint = createServerEndpoint(
       : {}),
   },
 );
-try {
-  await endpoint.open();
+/** The Skills scenarios: list; the verify-* ones load the first skill and, if it loads, read its other files. */
+async function useSkills() {
+  const skills = await endpoint.listSkills();
+  console.log(`[${scenario}] skills: ${skills.map((skill) => skill.uri).join(", ")}`);
+  if (!scenario.startsWith("sep-2640-client-verify") || skills.length === 0) return;
+  const [skill] = skills;
+  try {
+    const manifest = await endpoint.readSkill(skill);
+    console.log(`[${scenario}] loaded ${manifest.uri}`);
+  } catch (error) {
+    console.log(`[${scenario}] refused ${skill.uri}: ${error?.message ?? error}`);
+    return;
+  }
+  const files = Array.isArray(skill.resources) ? skill.resources.filter((file) => file.uri !== skill.uri) : [];
+  for (const file of files) await endpoint.readSkill(skill, file.uri);
+}
+
+/** Every other scenario: list the tools and make the calls it expects. */
+async function useTools() {
   const tools = await endpoint.listTools();
   console.log(
     `[${scenario}] connected to ${JSON.stringify(endpoint.serverInfo)}; tools: ${tools.map((t) => t.ref.name).join(", ")}`,
@@ -146,6 +170,11 @@ try {
       console.log(`[${scenario}] ${call.name}: the server answers no tools/call (-32601)`);
     }
   }
+}
+
+try {
+  await endpoint.open();
+  await (scenario.startsWith("sep-2640-client") ? useSkills() : useTools());
 } catch (error) {
   console.error(`[${scenario}] ${error?.kind ?? "error"}: ${error?.message ?? error}`);
   process.exitCode = 1;

@@ -7,7 +7,7 @@
  * `input_required` result through these same handlers, so both eras reach
  * the clients one way.
  */
-import type { ClientHostHooks, JsonObject } from "@indus/contract";
+import { EXTENSIONS, type ClientHostHooks, type JsonObject } from "@indus/contract";
 import { ProtocolError, type Client, type ClientCapabilities } from "@modelcontextprotocol/client";
 import { elicitModes, type PeerRouter } from "./peer-routing";
 
@@ -23,11 +23,19 @@ export function clientCapabilities(host: ClientHostHooks | undefined): ClientCap
     ...(modes.includes("form") ? { form: { applyDefaults: true } } : {}),
     ...(modes.includes("url") ? { url: {} } : {}),
   };
+  const extensions = clientExtensions(host);
   return {
     ...(Object.keys(elicitation).length > 0 ? { elicitation } : {}),
     ...(host.createMessage ? { sampling: {} } : {}),
     ...(host.listRoots ? { roots: { listChanged: true } } : {}),
+    ...(Object.keys(extensions).length > 0 ? { extensions } : {}),
   };
+}
+
+/** The extensions a client with these hooks declares (SEP-2133): MCP Apps when it shows app views. */
+function clientExtensions(host: ClientHostHooks): Record<string, JsonObject> {
+  const appViews = host.appViews ?? [];
+  return appViews.length > 0 ? { [EXTENSIONS.apps]: { mimeTypes: [...appViews] } } : {};
 }
 
 /**
@@ -43,6 +51,7 @@ export function callCapabilities(peer: ClientHostHooks, ambient: ClientHostHooks
     ...(modes.length > 0 ? { elicit: peer.elicit, elicitModes: modes } : {}),
     ...(peer.createMessage && ambient.createMessage ? { createMessage: peer.createMessage } : {}),
     ...(peer.listRoots && ambient.listRoots ? { listRoots: peer.listRoots } : {}),
+    appViews: (peer.appViews ?? []).filter((type) => ambient.appViews?.includes(type)),
   });
 }
 

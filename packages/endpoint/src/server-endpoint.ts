@@ -27,6 +27,8 @@ import {
   type RemoteCallResult,
   type RemoteTool,
   type ServerConfig,
+  type SkillEntry,
+  type SkillFile,
   type McpEndpoint,
   type TransportKind,
 } from "@indus/contract";
@@ -38,6 +40,7 @@ import { registerHostHandlers } from "./client-host";
 import { outsideCalls } from "./call-context";
 import { PeerRouter } from "./peer-routing";
 import { RelayMembers } from "./relay-members";
+import { SkillsMember } from "./skills";
 import { connectionLostFault, faultAt, type FaultSite } from "./fault-sites";
 import type { ResponseTooLargeError } from "./response-cap";
 import { usesClientCredentials } from "./client-credentials";
@@ -73,6 +76,7 @@ export class McpServerEndpoint implements McpEndpoint {
   private readonly relay: RelayMembers;
   private readonly opener: SessionOpener;
   private readonly tools: ToolCatalog;
+  private readonly skills: SkillsMember;
   private readonly renewal: SessionRenewal;
 
   private phaseValue: EndpointPhase = "idle";
@@ -115,6 +119,11 @@ export class McpServerEndpoint implements McpEndpoint {
       notConnected: (what) => this.notConnected(what),
       onSession: (what, op) => this.onSession(what, "list", op),
       toFault: (error) => this.toFault("list", error),
+    });
+    this.skills = new SkillsMember({
+      server: config.id,
+      onClient: (what, op) => this.onSession(what, "list", (session) => op(session.client)),
+      timeoutMs: () => this.timeouts.callMs,
     });
     this.opener = new SessionOpener(
       {
@@ -652,6 +661,20 @@ export class McpServerEndpoint implements McpEndpoint {
 
   notifyRootsChanged(): Promise<void> {
     return this.relay.notifyRootsChanged();
+  }
+
+  // ---- skills (SEP-2640; see skills.ts) ---------------------------------------
+
+  listSkills(options?: GatewayCallOptions): Promise<readonly SkillEntry[]> {
+    return this.skills.list(options);
+  }
+
+  getSkill(uri: string, options?: GatewayCallOptions): Promise<SkillEntry> {
+    return this.skills.get(uri, options);
+  }
+
+  readSkill(skill: SkillEntry, ref?: string, options?: GatewayCallOptions): Promise<SkillFile> {
+    return this.skills.read(skill, ref, options);
   }
 
   // ---- resources and prompts -------------------------------------------------

@@ -4,11 +4,13 @@
  *
  * - prefixed: prompts are `<server>__<prompt>`; a resource URI (or template)
  *   keeps its own form unless several servers list it, then each server's
- *   copy is `indus://<server>/<original>`.
+ *   copy is `indus://<server>/<original>`; a skill file or app view
+ *   (`skill://`, `ui://`) always carries its server (see `scoped-uris.ts`).
  * - as-is: everything keeps its own form; when two servers list the same
  *   one, the first in config order keeps it and the other is a clash.
  */
 import { QUALIFIER, type JsonObject } from "@indus/contract";
+import { isScopedUri, scopeUri } from "./scoped-uris";
 import { firstOfferWins, type ClashKind, type NameClash, type NamingMode, type Offered } from "./names";
 
 /** The scheme of rewritten (colliding) resource URIs. */
@@ -76,6 +78,7 @@ export function publishUris(
   }
   const rename = ({ server, item }: Offered<JsonObject>) => {
     const value = item[key] as string;
+    if (isScopedUri(value)) return scopeUri(server, value);
     return (holders.get(value)?.size ?? 0) > 1 ? gatewayUri(server, value) : value;
   };
   return { ...publishEach(offers, key, rename), clashes: [] };

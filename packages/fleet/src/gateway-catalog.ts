@@ -29,6 +29,7 @@ import {
   type McpEndpoint,
   type ProtocolFault,
   type ServerLogEntry,
+  type SkillEntry,
   type ToolRunner,
 } from "@indus/contract";
 import { publishPrompts, publishUris, parseGatewayUri, type Owner, type Publication } from "./catalog-naming";
@@ -39,6 +40,8 @@ import { LogLevelRelay } from "./log-level-relay";
 import type { ClashKind, NamingMode, Offered } from "./names";
 import { runOn } from "./remote-run";
 import { ResourceSubscriptions } from "./resource-subscriptions";
+import { unscopeUri } from "./scoped-uris";
+import { SkillRelay } from "./skill-relay";
 import type { EndpointFleet } from "./server-fleet";
 
 export { GATEWAY_URI_PREFIX, gatewayUri, parseGatewayUri } from "./catalog-naming";
@@ -68,6 +71,7 @@ export class FleetCatalog implements GatewayCatalog {
   private readonly clashLog = new ClashLog();
   private readonly subscriptions: ResourceSubscriptions;
   private readonly logLevel: LogLevelRelay;
+  private readonly skills: SkillRelay;
 
   constructor(
     private readonly fleet: EndpointFleet,
@@ -76,6 +80,7 @@ export class FleetCatalog implements GatewayCatalog {
     this.names = options.names ?? "prefixed";
     this.subscriptions = new ResourceSubscriptions(fleet);
     this.logLevel = new LogLevelRelay(fleet);
+    this.skills = new SkillRelay(fleet, this.names);
   }
 
   /** Each ready server's items; a server whose listing fails is skipped. */
@@ -131,11 +136,26 @@ export class FleetCatalog implements GatewayCatalog {
     return published.items;
   }
 
-  /** A concrete resource URI's owner: `indus://` prefix, listed URI, or the first template it expands. */
+  /** Every mounted server's skills under this catalog's names (see `skill-relay.ts`). */
+  async listSkills(options: GatewayCallOptions = {}): Promise<readonly SkillEntry[]> {
+    const { skills, clashes } = await this.skills.list(options);
+    this.clashLog.update("skill", clashes);
+    return skills;
+  }
+
+  getSkill(uri: string, options: GatewayCallOptions = {}): Promise<SkillEntry> {
+    return this.skills.get(uri, options);
+  }
+
+  /**
+   * A concrete resource URI's owner: its server prefix (`indus://`, or a
+   * scoped `skill://`/`ui://` URI), listed URI, skill file, or the first
+   * template it expands.
+   */
   private route(uri: string): Owner | undefined {
-    const prefixed = parseGatewayUri(uri);
+    const prefixed = parseGatewayUri(uri) ?? unscopeUri(uri);
     if (this.names === "prefixed" && prefixed && this.fleet.endpoint(prefixed.server)) return prefixed;
-    const owner = this.uriOwners.get(uri);
+    const owner = this.uriOwners.get(uri) ?? this.skills.owner(uri);
     if (owner) return owner;
     const template = this.templates.find(({ original }) => uriTemplateMatches(original, uri));
     return template ? { server: template.server, original: uri } : undefined;

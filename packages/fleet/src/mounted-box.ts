@@ -19,6 +19,7 @@ import {
   type ToolOutcome,
   type ToolRunner,
 } from "@indus/contract";
+import { withPublishedViews } from "./app-views";
 import { ClashLog } from "./clash-log";
 import { MAX_TOOL_NAME_LENGTH, shortHash } from "./default-endpoint";
 import { FleetCatalog } from "./gateway-catalog";
@@ -216,11 +217,7 @@ export class MountedToolBox implements ToolBox {
         const seed = `${entry.tool.ref.server}\u0000${entry.tool.ref.name}${salt === 0 ? "" : `#${salt}`}`;
         name = `${entry.tool.descriptor.name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(seed)}`;
       }
-      const tool =
-        name === entry.tool.descriptor.name
-          ? entry.tool
-          : { ...entry.tool, descriptor: { ...entry.tool.descriptor, name } };
-      routes.set(name, { endpoint: entry.endpoint, tool });
+      routes.set(name, { endpoint: entry.endpoint, tool: publishedTool(entry.tool, name) });
     }
     return routes;
   }
@@ -246,4 +243,12 @@ export class MountedToolBox implements ToolBox {
     if (!route) return failure(call.id, `unknown tool "${call.name}"`);
     return runOn(route.endpoint, route.tool.ref.name, call, options);
   }
+}
+
+/** A tool under its published (prefixed) name, its app view references published with it (`app-views.ts`). */
+function publishedTool(tool: RemoteTool, name: string): RemoteTool {
+  const wire = tool.descriptor.wire;
+  const published = wire === undefined ? undefined : withPublishedViews(tool.ref.server, wire);
+  if (name === tool.descriptor.name && published === wire) return tool;
+  return { ...tool, descriptor: { ...tool.descriptor, name, ...(published !== undefined && { wire: published }) } };
 }

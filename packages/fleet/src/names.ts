@@ -13,7 +13,7 @@ export type NamingMode = "prefixed" | "as-is";
 export const NAMING_MODES: readonly NamingMode[] = ["prefixed", "as-is"];
 
 /** What two servers both offered. */
-export type ClashKind = "tool" | "prompt" | "resource" | "resource-template";
+export type ClashKind = "tool" | "prompt" | "resource" | "resource-template" | "skill";
 
 /** Two ready servers offering one name (as-is naming); the first, in config order, keeps it. */
 export interface NameClash {
@@ -29,6 +29,7 @@ const WHAT: Record<ClashKind, string> = {
   prompt: "prompt",
   resource: "resource URI",
   "resource-template": "resource template",
+  skill: "skill",
 };
 
 /** A `protocol` fault for a clash: `server` is the server that lost the name, `data.nameClash` the clash. */

@@ -7,7 +7,7 @@
  * The low-level `Server` is used on purpose: it serves the box's raw JSON
  * Schemas, where `McpServer`'s schema helpers would re-emit them.
  */
-import type { CallLogs, ClientHostHooks, JsonObject, ToolBox } from "@indus/contract";
+import { EXTENSIONS, type CallLogs, type ClientHostHooks, type JsonObject, type ToolBox } from "@indus/contract";
 import { Server } from "@modelcontextprotocol/server";
 import type { CacheHint, Implementation, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
@@ -19,6 +19,7 @@ import { InputRounds } from "./input-rounds";
 import { LogRelay } from "./log-relay";
 import { relatedLogs, requestLogs, sessionLogs } from "./call-logs";
 import { registerRelayHandlers } from "./relay-handlers";
+import { registerSkillHandlers, relaysSkills } from "./skill-handlers";
 import { ResourceSubscriptions, canSubscribe } from "./subscriptions";
 import type { UpdateHolder } from "./subscriptions";
 import { peerHooks } from "./peer-hooks";
@@ -112,6 +113,8 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     "prompts/list": listHint,
     "resources/list": listHint,
     "resources/templates/list": listHint,
+    "skills/list": listHint,
+    "skills/get": listHint,
   };
 
   const build = (oneWire = false): HostInstance => {
@@ -151,6 +154,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
         rounds,
       );
     }
+    if (box.catalog !== undefined) registerSkillHandlers(server, box.catalog);
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
     registerRelayHandlers(server, { catalog: box.catalog, logs, subscriptions, session: session.current, holder });
     const retire = () => {
@@ -222,6 +226,7 @@ function capabilitiesOf(box: ToolBox): ServerCapabilities {
     capabilities.resources = { listChanged, ...(catalog.subscribe !== undefined && { subscribe: true }) };
     capabilities.prompts = { listChanged };
     if (catalog.complete !== undefined) capabilities.completions = {};
+    if (relaysSkills(catalog)) capabilities.extensions = { [EXTENSIONS.skills]: {} };
   }
   return capabilities;
 }

@@ -9,7 +9,7 @@
  * session outside any call.
  */
 import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject, JsonValue } from "@indus/contract";
-import { protocolFault } from "@indus/contract";
+import { EXTENSIONS, isRecord, protocolFault } from "@indus/contract";
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
 
@@ -41,12 +41,14 @@ export function peerHooks(
   send: PeerSend,
   client?: object,
 ): ClientHostHooks {
-  if (!answersAnything(capabilities)) return NO_HOOKS;
+  const appViews = appViewsOf(capabilities);
+  if (!answersAnything(capabilities) && appViews.length === 0) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
   const relay = (method: PeerMethod, params: JsonObject, signal: AbortSignal | undefined, key: string | undefined) =>
     send(method, params, signal, key).catch(rethrowAsFault(method, signal));
   return {
     ...(client !== undefined && { client }),
+    ...(appViews.length > 0 && { appViews }),
     ...(modes.length > 0 && {
       elicit: async (_server: string, params: JsonObject, signal?: AbortSignal, key?: string) =>
         (await relay("elicitation/create", params, signal, key)) as unknown as ElicitationAnswer,
@@ -63,6 +65,19 @@ export function peerHooks(
       },
     }),
   };
+}
+
+/** At most this many app view types are taken from a client's declaration (it is the client's say, and untrusted). */
+const MAX_APP_VIEW_TYPES = 8;
+
+/** The MCP Apps view types a client declared (`extensions["io.modelcontextprotocol/ui"].mimeTypes`), bounded. */
+function appViewsOf(capabilities: ClientCapabilities | undefined): string[] {
+  const apps = (capabilities?.extensions as Record<string, unknown> | undefined)?.[EXTENSIONS.apps];
+  const types = isRecord(apps) ? apps["mimeTypes"] : undefined;
+  if (!Array.isArray(types)) return [];
+  return types
+    .filter((type): type is string => typeof type === "string" && type.length <= 200)
+    .slice(0, MAX_APP_VIEW_TYPES);
 }
 
 function answersAnything(capabilities: ClientCapabilities | undefined): boolean {

@@ -12,3 +12,4 @@ export * from "./http-servers";
 export * from "./oauth-fixture";
 export * from "./relay";
 export * from "./readme-example";
+export * from "./extension-examples";

@@ -1,0 +1,16 @@
+/**
+ * The official MCP extensions indus implements, by the identifier each side
+ * declares under `capabilities.extensions` (SEP-2133). One list, so a
+ * declaration and the code that honours it name the same extension.
+ */
+export const EXTENSIONS = {
+  /** Skills (SEP-2640): a server offers `skills/list`, `skills/get` and skill files as resources. */
+  skills: "io.modelcontextprotocol/skills",
+  /** MCP Apps (SEP-1865): a client that can show `ui://` views declares the MIME types it renders. */
+  apps: "io.modelcontextprotocol/ui",
+} as const;
+
+export type ExtensionName = keyof typeof EXTENSIONS;
+
+/** The MIME type of an MCP App view (an HTML document run in a sandboxed frame). */
+export const APP_VIEW_MIME_TYPE = "text/html;profile=mcp-app";
