@@ -4,8 +4,10 @@ import * as api from "@indus/contract";
 it("exports exactly these runtime names", () => {
   expect(Object.keys(api).sort()).toEqual(
     [
+      "APP_VIEW_MIME_TYPE",
       "BridgeConfigSchema",
       "ENDPOINT_PHASES",
+      "EXTENSIONS",
       "FAULT_KINDS",
       "LEGACY_VERDICT_REASONS",
       "LOG_LEVELS",
@@ -39,6 +41,7 @@ it("exports exactly these runtime names", () => {
       "paramHeaderArgument",
       "paramHeaderDeclarations",
       "serverQuestionsOf",
+      "skillPath",
       "decliningClientHost",
       "parseBridgeConfig",
       "parseServerConfig",
