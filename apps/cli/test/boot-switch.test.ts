@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { tiny } from "@indus/testkit";
-import { bootDeck } from "../src/boot";
+import { bootDeck } from "../src/boot/boot";
 
 // A real server process to boot: seconds under CI load, not jest's default 5.
 jest.setTimeout(30_000);

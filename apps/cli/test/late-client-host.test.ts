@@ -1,5 +1,5 @@
 import { isProtocolFault } from "@indus/contract";
-import { lateClientHost } from "../src/late-client-host";
+import { lateClientHost } from "../src/boot/late-client-host";
 
 // The gateway's mounted servers get these hooks at boot, before any client
 // has connected: they must declare everything, and forward once bound.

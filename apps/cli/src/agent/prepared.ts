@@ -3,10 +3,10 @@
  * model, deck and limits every session of the run shares. Its own module so
  * `run-agent.ts` and `interactive.ts` both import it and neither imports the other back.
  */
-import type { BootOptions } from "../boot";
-import type { BootedDeck } from "../boot-types";
-import type { SessionCheckpoints } from "./checkpoints";
-import type { ModelConfig } from "./provider-config";
+import type { BootOptions } from "../boot/boot";
+import type { BootedDeck } from "../boot/boot-types";
+import type { SessionCheckpoints } from "./session/checkpoints";
+import type { ModelConfig } from "./model/provider-config";
 import type { SubAgentRunner } from "./sub-agent";
 import type { AgentClientHost } from "./host/agent-client-host";
 

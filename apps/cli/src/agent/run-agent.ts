@@ -7,19 +7,19 @@
  */
 import path from "node:path";
 import readline from "node:readline";
-import { silentProgress, terminalProgress } from "../progress";
+import { silentProgress, terminalProgress } from "../boot/progress";
 import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
 import type { AgentEvent } from "./events";
 import { bindHost, bindSubAgents, sessionSettings } from "./session-settings";
 import { SubAgentRunner } from "./sub-agent";
-import { SessionCheckpoints } from "./checkpoints";
-import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./permission";
-import { chooseModel, preflight } from "./preflight";
-import { resolveModelConfig } from "./provider-config";
+import { SessionCheckpoints } from "./session/checkpoints";
+import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./session/permission";
+import { chooseModel, preflight } from "./model/preflight";
+import { resolveModelConfig } from "./model/provider-config";
 import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
-import { AgentSession } from "./session";
+import { AgentSession } from "./session/session";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
-import { startupWarnings } from "../startup-warnings";
+import { startupWarnings } from "../boot/startup-warnings";
 import { loadSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
 import type { AgentFlags, AgentIo, BootOptions, Prepared } from "./prepared";
@@ -220,7 +220,7 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
   }
 
   if (interactive) {
-    const { runInteractive } = await import("./interactive");
+    const { runInteractive } = await import("./interactive/interactive");
     return runInteractive(prepared, flags, io);
   }
   return runPrint(task!, prepared, flags, io, format, color);

@@ -5,10 +5,10 @@
 import { hasDisplay, openBrowser } from "../auth/open-browser";
 import type { EventSink } from "./events";
 import type { TerminalPrompter } from "./host/terminal-form";
-import { createLanguageModel } from "./language-model";
-import type { PermissionGate } from "./permission";
+import { createLanguageModel } from "./model/language-model";
+import type { PermissionGate } from "./session/permission";
 import type { Prepared } from "./prepared";
-import type { AgentSession } from "./session";
+import type { AgentSession } from "./session/session";
 
 export function sessionSettings(prepared: Prepared) {
   return {

@@ -12,8 +12,8 @@
 import type { ToolBox, ToolDescriptor } from "@indus/contract";
 import type { DelegateAnswer, DelegateRequest, DelegateRunner } from "@indus/deck";
 import type { EventSink } from "./events";
-import type { PermissionGate } from "./permission";
-import { AgentSession, type SessionDeck, type SessionOptions } from "./session";
+import type { PermissionGate } from "./session/permission";
+import { AgentSession, type SessionDeck, type SessionOptions } from "./session/session";
 import { SUB_AGENTS } from "./sub-agent-roster";
 
 /** What the runner needs from the parent session. */

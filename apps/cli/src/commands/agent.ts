@@ -6,7 +6,7 @@ import { runAgentCommand, type AgentFlags } from "../agent/run-agent";
 import { handOverSignals } from "../teardown";
 
 export async function agentCommand(prompt: string[], options: AgentFlags): Promise<number> {
-  const { bootDeck } = await import("../boot");
+  const { bootDeck } = await import("../boot/boot");
   return runAgentCommand(prompt, options, {
     bootDeck,
     stdin: process.stdin,

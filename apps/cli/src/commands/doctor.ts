@@ -10,7 +10,7 @@ import path from "node:path";
 import type { ServerConfig } from "@indus/contract";
 import { EXIT } from "../exit";
 import { VERSION } from "../version";
-import { reportJson, warningsFor } from "../server-json";
+import { reportJson, warningsFor } from "./server-json";
 import { bootOptionsOf, type DeckFlags } from "./shared";
 
 /** The absolute path `command` runs as, or undefined when it is not found. */
@@ -44,7 +44,7 @@ function authOf(server: ServerConfig): string {
 
 export async function doctorCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "all");
-  const { connectMcp } = await import("../boot");
+  const { connectMcp } = await import("../boot/boot");
   const { mcp, reports, diagnostics } = await connectMcp(options);
   try {
     const servers = reports();

@@ -7,11 +7,11 @@ import fs from "node:fs";
 import type { ServerConfig } from "@indus/contract";
 import type { ResolvedMcpConfig } from "@indus/deck";
 import { cliEnv, type CliEnv } from "../cli-env";
-import { canAsk, loadConfig } from "../config-load";
-import { IMPORT_CLIENTS, importPlaces } from "../import-sources";
+import { canAsk, loadConfig } from "../config/config-load";
+import { IMPORT_CLIENTS, importPlaces } from "../config/import-sources";
 import { EXIT } from "../exit";
 import { REDACTED, redactArgs, redactEnvValue, redactHeaderValue, redactRecord, redactUrl } from "../redact";
-import { warningsFor } from "../server-json";
+import { warningsFor } from "./server-json";
 import { warnDiagnostics } from "./shared";
 import { table } from "./tools";
 

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
 import { readPeerFile, type ImportedServer } from "@indus/deck";
-import { DIALECT_OF, importPlaces, type ImportClient } from "../import-sources";
+import { DIALECT_OF, importPlaces, type ImportClient } from "../config/import-sources";
 import { REDACTED, redactEnvValue, redactUrl } from "../redact";
 import {
   addServerToFile,
@@ -14,7 +14,7 @@ import {
   listServerNames,
   removeServerFromFile,
   type Scope,
-} from "../config-file";
+} from "../config/config-file";
 import { cliEnv } from "../cli-env";
 import { EXIT, UsageError } from "../exit";
 

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import { cliEnv, defaultLogDir } from "../cli-env";
 import { EXIT, UsageError } from "../exit";
-import { loggedServers, serverLogs } from "../run-logs";
+import { loggedServers, serverLogs } from "../boot/run-logs";
 
 function lastLines(text: string, lines: number | undefined): string {
   if (lines === undefined) return text;

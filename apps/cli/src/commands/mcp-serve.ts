@@ -12,10 +12,10 @@ import type { Readable } from "node:stream";
 import type { ProtocolFault } from "@indus/contract";
 import { nameClashOf } from "@indus/fleet";
 import { serveHttp, serveStdio } from "@indus/provider-host";
-import type { BootedDeck, ServerReport } from "../boot-types";
+import type { BootedDeck, ServerReport } from "../boot/boot-types";
 import { EXIT, UsageError } from "../exit";
-import { lateClientHost } from "../late-client-host";
-import { BUILT_IN } from "../name-clashes";
+import { lateClientHost } from "../boot/late-client-host";
+import { BUILT_IN } from "../boot/name-clashes";
 import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
@@ -193,7 +193,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
   const bootWaitMs = bootWaitOf(flags.bootWait, cli.env);
   const input = flags.http ? undefined : watchedStdin();
-  const { bootDeck } = await import("../boot");
+  const { bootDeck } = await import("../boot/boot");
   const clientHost = lateClientHost();
   // Counted from the process's start: a client's startup probe times the whole launch, loading included.
   const untilBootWait = Math.max(0, bootWaitMs - Math.round(performance.now()));

@@ -5,11 +5,11 @@
  * to stderr. A server that wants a sign-in shows as `needs-login` with the
  * command to run, not as a fault. Exit 1 when any server failed.
  */
-import type { ServerReport } from "../boot-types";
+import type { ServerReport } from "../boot/boot-types";
 import { EXIT } from "../exit";
 import { onTeardown, setExitCode } from "../teardown";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
-import { reportJson, warningsFor } from "../server-json";
+import { reportJson, warningsFor } from "./server-json";
 import { table } from "./tools";
 
 /** What `mcp status` prints for one server: `needs-login` is a state of its own, with its hint instead of a fault. */
@@ -29,7 +29,7 @@ export function statusRow(report: ServerReport, machineGrant = false): StatusRow
 
 export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf(flags, "all");
-  const { connectMcp } = await import("../boot");
+  const { connectMcp } = await import("../boot/boot");
   const { mcp, reports, diagnostics } = await connectMcp(options);
   const unregister = onTeardown(() => mcp.tearDown());
   try {

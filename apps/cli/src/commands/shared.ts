@@ -5,13 +5,13 @@
  */
 import type { ServerConfig } from "@indus/contract";
 import type { DelegateRunner, Profile } from "@indus/deck";
-import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot-types";
+import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot/boot-types";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
-import { canAsk } from "../config-load";
+import { canAsk } from "../config/config-load";
 import { findFlag } from "../flags";
 import { UsageError } from "../exit";
-import { silentProgress, terminalProgress, type ProgressSink } from "../progress";
-import { diagnosticLines, failedServerLines } from "../startup-warnings";
+import { silentProgress, terminalProgress, type ProgressSink } from "../boot/progress";
+import { diagnosticLines, failedServerLines } from "../boot/startup-warnings";
 import { onTeardown, setExitCode } from "../teardown";
 
 export interface DeckFlags {
@@ -106,8 +106,8 @@ export async function withDeck<T>(
   const options = { ...base, ...extra };
   // A --no-tools session never loads the deck.
   const deck = options.noTools
-    ? (await import("../empty-deck")).emptyDeck()
-    : await (await import("../boot")).bootDeck(options);
+    ? (await import("../boot/empty-deck")).emptyDeck()
+    : await (await import("../boot/boot")).bootDeck(options);
   // A signal closes the deck's HTTP sessions too (its stdio servers close through the endpoint).
   const unregister = onTeardown(() => deck.close());
   try {

@@ -1,6 +1,6 @@
 /** `indusr tools`: the deck as the agent sees it. */
 import type { ToolDescriptor } from "@indus/contract";
-import type { BootedDeck } from "../boot-types";
+import type { BootedDeck } from "../boot/boot-types";
 import { listingOnlyDelegate } from "../agent/sub-agent-roster";
 import { loadSettings } from "../agent/settings";
 import { cliEnv } from "../cli-env";

@@ -6,11 +6,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { BootedDeck } from "../../src/boot-types";
+import type { BootedDeck } from "../../src/boot/boot-types";
 import { AgentClientHost } from "../../src/agent/host/agent-client-host";
 import { makeStyle } from "../../src/agent/render";
-import { runSlashCommand, type SlashContext } from "../../src/agent/slash-commands";
-import type { AgentSession } from "../../src/agent/session";
+import { runSlashCommand, type SlashContext } from "../../src/agent/interactive/slash-commands";
+import type { AgentSession } from "../../src/agent/session/session";
 
 let root: string;
 beforeEach(() => {

@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { normaliseBaseUrl, resolveModelConfig } from "../../src/agent/provider-config";
-import { chooseModel } from "../../src/agent/preflight";
+import { normaliseBaseUrl, resolveModelConfig } from "../../src/agent/model/provider-config";
+import { chooseModel } from "../../src/agent/model/preflight";
 import { loadSettings } from "../../src/agent/settings";
 import { isAgentSetupError } from "../../src/agent/setup-error";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import type { AgentEvent } from "../../src/agent/events";
 import { runAgentCommand, type AgentFlags, type BootOptions } from "../../src/agent/run-agent";
-import { silentProgress } from "../../src/progress";
+import { silentProgress } from "../../src/boot/progress";
 import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
 import { fakeDeck, text, type FakeDeck } from "./support/fake-deck";
 

@@ -6,10 +6,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AgentEvent } from "../../src/agent/events";
-import { createLanguageModel } from "../../src/agent/language-model";
-import { PermissionGate, type PermissionAsker } from "../../src/agent/permission";
-import { resolveModelConfig } from "../../src/agent/provider-config";
-import { AgentSession, type SessionOptions } from "../../src/agent/session";
+import { createLanguageModel } from "../../src/agent/model/language-model";
+import { PermissionGate, type PermissionAsker } from "../../src/agent/session/permission";
+import { resolveModelConfig } from "../../src/agent/model/provider-config";
+import { AgentSession, type SessionOptions } from "../../src/agent/session/session";
 import {
   callTool,
   callTools,

@@ -14,7 +14,7 @@
 import type { ClientHostHooks, ElicitationAnswer, JsonObject } from "@indus/contract";
 import { ProtocolFault } from "@indus/contract";
 import { addUsage, ZERO_USAGE, type EventSink, type UsageTotals } from "../events";
-import { matchesAny } from "../permission";
+import { matchesAny } from "../session/permission";
 import { defaultsOnly, formFields } from "./form-fields";
 import { describeSampling, sample, samplingRequest, type SamplingModel } from "./sampling";
 import { SessionRoots } from "./session-roots";

@@ -8,7 +8,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { JsonObject, JsonValue } from "@indus/contract";
 import type { UsageTotals } from "../events";
-import { streamTurn } from "../turn-stream";
+import { streamTurn } from "../session/turn-stream";
 
 export interface SamplingRequest {
   readonly system?: string;

@@ -3,7 +3,7 @@
  * session loop (the subprocess tests use the real deck and real servers).
  */
 import type { ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
-import type { BootedDeck, ServerReport, ToolOrigin } from "../../../src/boot-types";
+import type { BootedDeck, ServerReport, ToolOrigin } from "../../../src/boot/boot-types";
 
 export interface FakeTool {
   readonly name: string;

@@ -5,7 +5,7 @@
  */
 import type { JsonObject, McpFleet } from "@indus/contract";
 import type { McpCatalogView, PromptEntry, ResourceEntry } from "./boot-types";
-import { UsageError } from "./exit";
+import { UsageError } from "../exit";
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 

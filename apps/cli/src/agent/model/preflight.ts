@@ -6,7 +6,7 @@
  * from a server without a model list) proves the host is there.
  */
 import type { ModelConfig } from "./provider-config";
-import { AgentSetupError } from "./setup-error";
+import { AgentSetupError } from "../setup-error";
 
 export interface PreflightResult {
   /** Model ids the server listed, when it lists any. */

@@ -5,7 +5,7 @@
  * Listings are fetched once per session and server, on first use.
  */
 import type { JsonObject } from "@indus/contract";
-import type { McpCatalogView, PromptEntry, ResourceEntry } from "../boot-types";
+import type { McpCatalogView, PromptEntry, ResourceEntry } from "../../boot/boot-types";
 
 /** `@server:uri`: a server id, a colon, then the URI up to the next space. */
 const MENTION = /(^|\s)@([A-Za-z][A-Za-z0-9_-]*):(\S+)/g;

@@ -21,7 +21,7 @@ import {
   type ToolSet,
 } from "ai";
 import type { ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
-import type { BootedDeck, ServerReport } from "../boot-types";
+import type { BootedDeck, ServerReport } from "../../boot/boot-types";
 import { composeBriefing } from "./briefing";
 import {
   addUsage,
@@ -32,8 +32,8 @@ import {
   type ResultSubtype,
   type ServerStatusView,
   type UsageTotals,
-} from "./events";
-import { describeModelError } from "./model-error";
+} from "../events";
+import { describeModelError } from "../model/model-error";
 import type { PermissionGate } from "./permission";
 import { writePlan } from "@indus/deck";
 import { planMarker, type PlanApprover } from "./plan-mode";

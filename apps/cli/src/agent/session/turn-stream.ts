@@ -10,7 +10,7 @@
 import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from "ai";
 import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from "ai/internal";
 import type { ToolCall } from "@indus/contract";
-import type { EventSink, UsageTotals } from "./events";
+import type { EventSink, UsageTotals } from "../events";
 
 export interface TurnRequest {
   readonly model: LanguageModel;

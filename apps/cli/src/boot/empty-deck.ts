@@ -4,7 +4,7 @@
  */
 import type { ToolBox } from "@indus/contract";
 import type { BootedDeck, McpControl } from "./boot-types";
-import { UsageError } from "./exit";
+import { UsageError } from "../exit";
 
 export function emptyDeck(): BootedDeck {
   const box: ToolBox = {

@@ -4,7 +4,7 @@
  * (`phase`, `era`, `tools`, `fault`), and always `warnings` (the config
  * diagnostics about that server's row, so `--json` users see them too).
  */
-import type { ConfigDiagnostic, ServerReport } from "./boot-types";
+import type { ConfigDiagnostic, ServerReport } from "../boot/boot-types";
 
 export interface ServerJson {
   readonly name: string;

@@ -30,21 +30,21 @@ import type {
   ToolOrigin,
   UnofferedTool,
 } from "./boot-types";
-import { eraVerdictFile } from "./cli-env";
-import { loadConfig } from "./config-load";
+import { eraVerdictFile } from "../cli-env";
+import { loadConfig } from "../config/config-load";
 import type { EndpointOAuthOptions } from "@indus/endpoint";
-import { FileTokenStore, defaultAuthDir } from "./auth/file-token-store";
+import { FileTokenStore, defaultAuthDir } from "../auth/file-token-store";
 import { emptyDeck } from "./empty-deck";
-import { UsageError } from "./exit";
+import { UsageError } from "../exit";
 import { silentProgress, type ProgressSink } from "./progress";
 import { nameClashes } from "./name-clashes";
 import { memoryFile, ProjectMemory } from "./project-memory";
 import { resourceTools } from "./resource-tools";
 import { serverCatalog } from "./server-catalog";
 import { startRunLogs } from "./run-logs";
-import { chooseDeferred } from "./tool-search/deferral";
-import { COMPOSIO_URL, ComposioBackend } from "./tool-search/composio-backend";
-import { McpToolGateway } from "./tool-search/mcp-tool-gateway";
+import { chooseDeferred } from "../tool-search/deferral";
+import { COMPOSIO_URL, ComposioBackend } from "../tool-search/composio-backend";
+import { McpToolGateway } from "../tool-search/mcp-tool-gateway";
 
 export interface BootOptions {
   readonly cwd: string;

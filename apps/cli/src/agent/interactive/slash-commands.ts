@@ -2,13 +2,13 @@
  * The interactive session's slash commands: `/tools`, `/mcp` (status,
  * reconnect, enable, disable), `/clear`, `/help`, `/exit`.
  */
-import type { BootedDeck } from "../boot-types";
-import type { Style } from "./render";
-import { startupWarnings } from "../startup-warnings";
-import type { SessionCheckpoints } from "./checkpoints";
-import type { AgentSession } from "./session";
-import type { AgentClientHost } from "./host/agent-client-host";
-import { resolveDir } from "./host/add-dir";
+import type { BootedDeck } from "../../boot/boot-types";
+import type { Style } from "../render";
+import { startupWarnings } from "../../boot/startup-warnings";
+import type { SessionCheckpoints } from "../session/checkpoints";
+import type { AgentSession } from "../session/session";
+import type { AgentClientHost } from "../host/agent-client-host";
+import { resolveDir } from "../host/add-dir";
 
 export interface SlashContext {
   readonly session: AgentSession;

@@ -6,7 +6,7 @@
 import type { Capability } from "@indus/deck";
 import { defineCard } from "@indus/deck";
 import type { McpCatalogView } from "./boot-types";
-import { resourceText } from "./agent/mentions";
+import { resourceText } from "../agent/interactive/mentions";
 
 const str = (input: unknown, key: string): string | undefined => {
   const value = (input as Record<string, unknown> | null)?.[key];

@@ -7,7 +7,7 @@
  * model learns why and can change course.
  */
 import type { ToolCall } from "@indus/contract";
-import type { RefusalKind } from "./events";
+import type { RefusalKind } from "../events";
 
 export type PermissionAnswer = "once" | "always" | "deny";
 

@@ -9,7 +9,7 @@
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
 import { approveProjectFiles, resolveMcpConfig, type ResolvedMcpConfig } from "@indus/deck";
-import { UsageError } from "./exit";
+import { UsageError } from "../exit";
 
 export interface ConfigLoadOptions {
   readonly cwd: string;

@@ -4,8 +4,8 @@
  * official hosts: a custom base URL (Ollama, vLLM, LM Studio, llama.cpp, a
  * proxy) may need none, and the preflight reports a rejected request clearly.
  */
-import { AgentSetupError } from "./setup-error";
-import type { AgentSettings } from "./settings";
+import { AgentSetupError } from "../setup-error";
+import type { AgentSettings } from "../settings";
 
 export type ProviderKind = "openai" | "anthropic";
 

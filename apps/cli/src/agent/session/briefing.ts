@@ -6,7 +6,7 @@
  */
 import os from "node:os";
 import type { ToolDescriptor } from "@indus/contract";
-import type { ServerReport, ToolOrigin } from "../boot-types";
+import type { ServerReport, ToolOrigin } from "../../boot/boot-types";
 
 export interface BriefingInput {
   readonly cwd: string;
