@@ -4,6 +4,7 @@
  * and the interactive renderer are views over them.
  */
 import type { EndpointPhase, FaultKind } from "@indus/contract";
+import type { ServerReport } from "../boot/boot-types";
 
 export interface ServerStatusView {
   readonly id: string;
@@ -131,5 +132,17 @@ export function addUsage(a: UsageTotals, b: Partial<UsageTotals>): UsageTotals {
     totalTokens: a.totalTokens + (b.totalTokens ?? 0),
     cachedInputTokens: a.cachedInputTokens + (b.cachedInputTokens ?? 0),
     reasoningTokens: a.reasoningTokens + (b.reasoningTokens ?? 0),
+  };
+}
+
+export function serverView(report: ServerReport): ServerStatusView {
+  return {
+    id: report.id,
+    transport: report.transport,
+    phase: report.phase,
+    toolCount: report.toolCount,
+    ...(report.connectMs !== undefined ? { connectMs: report.connectMs } : {}),
+    ...(report.source !== undefined ? { source: report.source } : {}),
+    ...(report.fault !== undefined ? { fault: report.fault } : {}),
   };
 }

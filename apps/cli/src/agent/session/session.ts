@@ -1,26 +1,15 @@
 /**
- * One agent session: the conversation, the turn loop, and the tool calls it
- * makes through the deck's tool box.
+ * One agent session: the conversation and the turn loop.
  *
  * Each turn is one streaming request to the provider (`turn-stream.ts`) with
  * every tool declared; the model's tool calls come back and the session runs
- * them itself: through the permission gate, read-only calls side by side,
- * mutating calls one at a time in the order the model asked, every call
- * cancellable through the task's AbortSignal, every result rendered and capped
- * before the model sees it. The loop ends when the model answers without
- * calling a tool, at `--max-turns`, on a model error, or on an interrupt.
+ * them itself through `tool-dispatch.ts` (the permission gate, batching,
+ * cancellation, capping) and `plan-mode.ts`. The loop ends when the model
+ * answers without calling a tool, at `--max-turns`, on a model error, or on an
+ * interrupt.
  */
-import path from "node:path";
-import {
-  jsonSchema,
-  tool,
-  type LanguageModel,
-  type ModelMessage,
-  type SystemModelMessage,
-  type ToolResultPart,
-  type ToolSet,
-} from "ai";
-import type { ToolCall, ToolDescriptor, ToolOutcome, ToolResult } from "@indus/contract";
+import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
+import type { ToolCall, ToolDescriptor } from "@indus/contract";
 import type { BootedDeck, ServerReport } from "../../boot/boot-types";
 import { composeBriefing } from "./briefing";
 import {
@@ -28,19 +17,17 @@ import {
   ZERO_USAGE,
   type AgentEvent,
   type EventSink,
-  type RefusalKind,
   type ResultSubtype,
-  type ServerStatusView,
   type UsageTotals,
+  serverView,
 } from "../events";
 import { describeModelError } from "../model/model-error";
 import type { PermissionGate } from "./permission";
-import { writePlan } from "@indus/deck";
-import { planMarker, type PlanApprover } from "./plan-mode";
-import { DEFAULT_RESULT_MAX_CHARS, renderResult } from "./tool-output";
+import { PlanMode, type PlanApprover } from "./plan-mode";
+import { CallDispatcher, type PendingCall } from "./tool-dispatch";
 import { newSessionId, Transcript } from "./transcript";
-import { gateView, type GateView } from "./gate-view";
-import { streamTurn, type StreamedTurn } from "./turn-stream";
+import { gateView } from "./gate-view";
+import { promptFor, streamTurn, toModelTools, type StreamedTurn } from "./turn-stream";
 
 /** What of a booted deck the session uses (tests hand in their own). */
 export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics"> & {
@@ -87,10 +74,13 @@ export interface TaskResult {
   readonly usage: UsageTotals;
 }
 
-interface PendingCall {
-  readonly call: ToolCall;
-  /** What the permission gate judges (a `saas-action` execute is judged as the tool it runs). */
-  readonly gate: GateView;
+type ToolMessage = Extract<ModelMessage, { role: "tool" }>;
+
+/** One turn of a running task. */
+interface Turn {
+  readonly task: TaskProgress;
+  readonly turn: number;
+  readonly signal: AbortSignal;
 }
 
 /** A running task's counters. */
@@ -100,37 +90,12 @@ interface TaskProgress {
   usage: UsageTotals;
 }
 
-const INTERRUPTED_TEXT = "Interrupted: the user stopped this call before it finished.";
-
-export function serverView(report: ServerReport): ServerStatusView {
-  return {
-    id: report.id,
-    transport: report.transport,
-    phase: report.phase,
-    toolCount: report.toolCount,
-    ...(report.connectMs !== undefined ? { connectMs: report.connectMs } : {}),
-    ...(report.source !== undefined ? { source: report.source } : {}),
-    ...(report.fault !== undefined ? { fault: report.fault } : {}),
-  };
-}
-
-/** The AI SDK tool set: schemas only, no `execute`, so the session runs every call. */
-export function toModelTools(descriptors: readonly ToolDescriptor[]): ToolSet {
-  const tools: ToolSet = {};
-  for (const descriptor of descriptors) {
-    tools[descriptor.name] = tool({
-      description: descriptor.description,
-      inputSchema: jsonSchema(descriptor.parameters as Parameters<typeof jsonSchema>[0]),
-    });
-  }
-  return tools;
-}
-
 export class AgentSession {
   readonly id: string;
   readonly transcript: Transcript;
   private messages: ModelMessage[] = [];
-  private planMode = false;
+  private readonly plan: PlanMode;
+  private readonly dispatcher: CallDispatcher;
   private totalUsage: UsageTotals = ZERO_USAGE;
   private totalTurns = 0;
   /** The task running now, so usage spent on its behalf (sampling) counts into it. */
@@ -141,10 +106,27 @@ export class AgentSession {
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
     this.transcript = new Transcript(options.sessionDir, this.id, (message) => this.emit({ type: "warning", message }));
+    const emit = (event: AgentEvent) => this.emit(event);
+    this.plan = new PlanMode({
+      emit,
+      transcript: this.transcript,
+      ...(options.approvePlan ? { approvePlan: options.approvePlan } : {}),
+      autoApprovePlans: options.autoApprovePlans,
+    });
+    this.dispatcher = new CallDispatcher({
+      box: () => options.deck.box,
+      gate: options.gate,
+      plan: this.plan,
+      emit,
+      transcript: this.transcript,
+      ...(options.resultMaxChars !== undefined ? { resultMaxChars: options.resultMaxChars } : {}),
+      ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
+      ...(options.hostNotes ? { hostNotes: options.hostNotes } : {}),
+    });
   }
 
   get inPlanMode(): boolean {
-    return this.planMode;
+    return this.plan.active;
   }
 
   get usage(): UsageTotals {
@@ -185,7 +167,7 @@ export class AgentSession {
       servers: this.servers(),
       disabled: this.disabled,
       ...(this.options.deck.deferred ? { deferred: new Set(this.options.deck.deferred.servers.keys()) } : {}),
-      planMode: this.planMode,
+      planMode: this.plan.active,
       ...(this.options.role ? { role: this.options.role } : {}),
     });
   }
@@ -221,27 +203,8 @@ export class AgentSession {
   /** Forget the conversation (`/clear`); the transcript keeps it. */
   clear(): void {
     this.messages = [];
-    this.planMode = false;
+    this.plan.reset();
     this.transcript.append({ type: "clear" });
-  }
-
-  /**
-   * The briefing and the conversation for one request. For Anthropic, two
-   * cache breakpoints (after the tools and briefing, and at the newest
-   * message) let every turn reuse the prefix the previous turn paid for.
-   */
-  private prompt(): { system: string | SystemModelMessage; messages: ModelMessage[] } {
-    const briefing = this.briefing();
-    if (this.options.provider !== "anthropic") return { system: briefing, messages: this.messages };
-    const cache = { anthropic: { cacheControl: { type: "ephemeral" } } };
-    const messages = [...this.messages];
-    const last = messages.at(-1);
-    if (last)
-      messages[messages.length - 1] = {
-        ...last,
-        providerOptions: { ...last.providerOptions, ...cache },
-      };
-    return { system: { role: "system", content: briefing, providerOptions: cache }, messages };
   }
 
   private push(message: ModelMessage): void {
@@ -276,30 +239,43 @@ export class AgentSession {
   private async runTurn(task: TaskProgress, signal: AbortSignal): Promise<TaskResult | undefined> {
     task.turns += 1;
     this.totalTurns += 1;
-    const turn = task.turns;
-    this.emit({ type: "turn_start", turn });
-
+    const now: Turn = { task, turn: task.turns, signal };
+    this.emit({ type: "turn_start", turn: now.turn });
     const descriptors = this.descriptors();
     const byName = new Map(descriptors.map((d) => [d.name, d]));
     const readOnlyOf = (call: ToolCall) => byName.get(call.name)?.annotations?.readOnlyHint === true;
     const streamed = await streamTurn(
       {
         model: this.options.model,
-        ...this.prompt(),
+        ...promptFor(this.options.provider, this.briefing(), this.messages),
         tools: toModelTools(descriptors),
         signal,
         maxRetries: this.options.maxRetries,
         ...(this.options.maxOutputTokens !== undefined ? { maxOutputTokens: this.options.maxOutputTokens } : {}),
       },
-      turn,
+      now.turn,
       (event) => this.emit(event),
       readOnlyOf,
     );
     task.usage = addUsage(task.usage, streamed.usage);
     this.totalUsage = addUsage(this.totalUsage, streamed.usage);
     const usage = { ...ZERO_USAGE, ...streamed.usage };
+    const cut = this.cutShort(now, streamed, usage);
+    if (cut) return cut;
 
-    if (signal.aborted) {
+    const toolMessage = await this.recordResponse(now.turn, streamed);
+    this.emit({ type: "turn_end", turn: now.turn, finishReason: streamed.finishReason, usage });
+    const pending: PendingCall[] = streamed.calls
+      .filter((call) => !streamed.answered.has(call.id))
+      .map((call) => ({ call, gate: gateView(call, readOnlyOf(call)) }));
+    if (pending.length === 0 && streamed.answered.size === 0) return this.answered(task, streamed, toolMessage);
+    return this.answerCalls(now, pending, toolMessage, streamed.text);
+  }
+
+  /** A turn an interrupt or a failed request ended: the task ends with it. */
+  private cutShort(now: Turn, streamed: StreamedTurn, usage: UsageTotals): TaskResult | undefined {
+    const { task, turn } = now;
+    if (now.signal.aborted) {
       // Keep what was said so the next prompt has its context.
       if (streamed.text.length > 0)
         this.push({
@@ -309,43 +285,33 @@ export class AgentSession {
       this.emit({ type: "turn_end", turn, finishReason: "interrupted", usage });
       return this.finish(task, "interrupted", streamed.text, "interrupted by the user");
     }
-    if (streamed.error) {
-      this.emit({ type: "turn_end", turn, finishReason: "error", usage });
-      return this.finish(
-        task,
-        "error_model",
-        streamed.text,
-        `model request failed: ${describeModelError(streamed.error.cause)}`,
-      );
-    }
+    if (!streamed.error) return undefined;
+    this.emit({ type: "turn_end", turn, finishReason: "error", usage });
+    return this.finish(
+      task,
+      "error_model",
+      streamed.text,
+      `model request failed: ${describeModelError(streamed.error.cause)}`,
+    );
+  }
 
-    const toolMessage = await this.recordResponse(turn, streamed);
-    this.emit({ type: "turn_end", turn, finishReason: streamed.finishReason, usage });
-
-    const pending: PendingCall[] = streamed.calls
-      .filter((call) => !streamed.answered.has(call.id))
-      .map((call) => ({ call, gate: gateView(call, readOnlyOf(call)) }));
-    if (pending.length === 0 && streamed.answered.size === 0) {
-      if (toolMessage) this.push(toolMessage);
-      if (streamed.finishReason === "length")
-        this.emit({
-          type: "warning",
-          message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)",
-        });
-      return this.finish(task, "success", streamed.text);
-    }
-    return this.answerCalls(task, turn, pending, toolMessage, streamed.text, signal);
+  /** The model answered without calling a tool: the task is done. */
+  private answered(task: TaskProgress, streamed: StreamedTurn, toolMessage: ToolMessage | undefined): TaskResult {
+    if (toolMessage) this.push(toolMessage);
+    if (streamed.finishReason === "length")
+      this.emit({
+        type: "warning",
+        message: "the answer was cut off at the model's output limit (maxOutputTokens in settings)",
+      });
+    return this.finish(task, "success", streamed.text);
   }
 
   /**
    * Keep the turn's assistant messages, report the calls the SDK answered
    * itself, and hand back its trailing tool message (ours join it).
    */
-  private async recordResponse(
-    turn: number,
-    streamed: StreamedTurn,
-  ): Promise<Extract<ModelMessage, { role: "tool" }> | undefined> {
-    let toolMessage: Extract<ModelMessage, { role: "tool" }> | undefined;
+  private async recordResponse(turn: number, streamed: StreamedTurn): Promise<ToolMessage | undefined> {
+    let toolMessage: ToolMessage | undefined;
     for (const message of await streamed.responseMessages()) {
       if (message.role === "tool") toolMessage = message;
       else this.push(message);
@@ -367,19 +333,22 @@ export class AgentSession {
 
   /** Run (or refuse, past the turn limit) the turn's calls and file their results; a result when the task ends. */
   private async answerCalls(
-    task: TaskProgress,
-    turn: number,
+    { task, turn, signal }: Turn,
     pending: readonly PendingCall[],
-    toolMessage: Extract<ModelMessage, { role: "tool" }> | undefined,
+    toolMessage: ToolMessage | undefined,
     text: string,
-    signal: AbortSignal,
   ): Promise<TaskResult | undefined> {
     const outOfTurns = task.turns >= this.options.maxTurns;
     const parts = outOfTurns
       ? pending.map((p) =>
-          this.refusedPart(turn, p.call, "max-turns", "Not run: the session reached its turn limit (--max-turns)."),
+          this.dispatcher.refused(
+            turn,
+            p.call,
+            "max-turns",
+            "Not run: the session reached its turn limit (--max-turns).",
+          ),
         )
-      : await this.runCalls(turn, pending, signal);
+      : await this.dispatcher.run(turn, pending, signal);
     const content = [...(toolMessage?.content ?? []), ...parts] as ToolResultPart[];
     if (content.length > 0) this.push({ role: "tool", content });
 
@@ -415,194 +384,6 @@ export class AgentSession {
     return result;
   }
 
-  private toolPart(call: ToolCall, isError: boolean, text: string): ToolResultPart {
-    return {
-      type: "tool-result",
-      toolCallId: call.id,
-      toolName: call.name,
-      output: isError ? { type: "error-text", value: text } : { type: "text", value: text },
-    };
-  }
-
-  private refusedPart(turn: number, call: ToolCall, kind: RefusalKind, message: string): ToolResultPart {
-    this.emit({
-      type: "tool_result",
-      turn,
-      id: call.id,
-      name: call.name,
-      isError: true,
-      content: message,
-      durationMs: 0,
-      refused: kind,
-    });
-    this.transcript.append({ type: "tool_result", id: call.id, name: call.name, isError: true, refused: kind });
-    return this.toolPart(call, true, message);
-  }
-
-  /**
-   * Run the turn's calls in the model's order. Consecutive read-only calls
-   * form one parallel batch; a mutating call waits for the batch before it,
-   * passes the gate, and runs alone. Plan-mode markers apply as soon as their
-   * result is in, so a `write` after `enter_plan_mode` in the same turn is refused.
-   */
-  private async runCalls(
-    turn: number,
-    pending: readonly PendingCall[],
-    signal: AbortSignal,
-  ): Promise<ToolResultPart[]> {
-    const parts = new Array<ToolResultPart>(pending.length);
-    let batch: number[] = [];
-
-    const flush = async () => {
-      const indices = batch;
-      batch = [];
-      const outcomes = await Promise.all(indices.map((i) => this.execute(pending[i]!.call, signal)));
-      for (const [k, i] of indices.entries())
-        parts[i] = await this.settle(turn, pending[i]!.call, outcomes[k]!, signal);
-    };
-
-    for (const [i, { call, gate }] of pending.entries()) {
-      if (gate.readOnly) {
-        batch.push(i);
-        continue;
-      }
-      await flush();
-      if (signal.aborted) {
-        parts[i] = this.refusedPart(turn, call, "interrupted", INTERRUPTED_TEXT);
-        continue;
-      }
-      const decision = await this.options.gate.check(gate.call, false, this.planMode, signal);
-      if (!decision.ok) {
-        parts[i] = this.refusedPart(
-          turn,
-          call,
-          signal.aborted ? "interrupted" : decision.kind,
-          signal.aborted ? INTERRUPTED_TEXT : decision.message,
-        );
-        continue;
-      }
-      parts[i] = await this.settle(turn, call, await this.execute(call, signal), signal);
-    }
-    await flush();
-    return parts;
-  }
-
-  /** Run one call through the box. Never throws; a tool that ignores cancellation is left behind after a grace period. */
-  private async execute(call: ToolCall, signal: AbortSignal): Promise<{ outcome: ToolOutcome; ms: number }> {
-    const started = Date.now();
-    if (signal.aborted)
-      return {
-        outcome: { callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] },
-        ms: 0,
-      };
-    const running = this.options.deck.box.runner
-      .run(call, {
-        signal,
-        onProgress: (progress) => this.emit({ type: "tool_progress", id: call.id, name: call.name, ...progress }),
-      })
-      .catch((error: unknown): ToolOutcome => ({
-        callId: call.id,
-        isError: true,
-        content: [{ type: "text", text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }],
-      }));
-    const grace = this.options.cancelGraceMs ?? 5_000;
-    let timer: NodeJS.Timeout | undefined;
-    const abandoned = new Promise<ToolOutcome>((resolve) => {
-      const onAbort = () => {
-        timer = setTimeout(
-          () => resolve({ callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] }),
-          grace,
-        );
-      };
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
-    });
-    const outcome = await Promise.race([running, abandoned]);
-    if (timer) clearTimeout(timer);
-    return { outcome, ms: Date.now() - started };
-  }
-
-  /** Render a result for the model, apply plan-mode markers, report it. */
-  private async settle(
-    turn: number,
-    call: ToolCall,
-    done: { outcome: ToolOutcome; ms: number },
-    signal: AbortSignal,
-  ): Promise<ToolResultPart> {
-    let result: ToolResult = done.outcome;
-    let interrupted = false;
-    if (signal.aborted && result.isError) {
-      interrupted = true;
-      result = { isError: true, content: [{ type: "text", text: `${INTERRUPTED_TEXT}\n${textOf(result)}`.trim() }] };
-    }
-    let note: string | undefined;
-    const marker = interrupted ? undefined : planMarker(call, result);
-    if (marker?.kind === "enter") {
-      if (!this.planMode) {
-        this.planMode = true;
-        this.emit({ type: "plan_mode", active: true });
-        this.transcript.append({ type: "plan_mode", active: true });
-      }
-      note = "Plan mode is ON: only read-only tools will run. Explore, then call exit_plan_mode with your plan.";
-    } else if (marker?.kind === "exit") {
-      note = await this.exitPlan(marker.plan, signal);
-    }
-    const rendered = renderResult(result, {
-      spillDir: path.join(this.transcript.dir, "results"),
-      callId: call.id,
-      maxChars: this.options.resultMaxChars ?? DEFAULT_RESULT_MAX_CHARS,
-    });
-    const notes = [...(note ? [note] : []), ...(this.options.hostNotes?.(call.name) ?? [])];
-    const text = [rendered.text, ...notes].join("\n\n");
-    const isError = result.isError === true;
-    this.emit({
-      type: "tool_result",
-      turn,
-      id: call.id,
-      name: call.name,
-      isError,
-      content: text,
-      durationMs: done.ms,
-      ...(interrupted ? { refused: "interrupted" as const } : {}),
-      ...(rendered.capped ? { capped: rendered.capped } : {}),
-    });
-    this.transcript.append({
-      type: "tool_result",
-      id: call.id,
-      name: call.name,
-      isError,
-      durationMs: done.ms,
-      ...(rendered.capped ? { capped: rendered.capped } : {}),
-    });
-    return this.toolPart(call, isError, text);
-  }
-
-  /** The exit handshake: save the plan, ask for approval (or apply the non-interactive policy). */
-  private async exitPlan(plan: string, signal: AbortSignal): Promise<string> {
-    if (plan.trim().length === 0) return "No plan was given: call exit_plan_mode again with the full plan in `plan`.";
-    let file: string;
-    try {
-      file = await writePlan(this.transcript.dir, plan);
-    } catch (error) {
-      file = `(not saved: ${(error as Error).message})`;
-    }
-    let approved: boolean;
-    let asked = false;
-    if (this.options.approvePlan) {
-      asked = true;
-      approved = await this.options.approvePlan(plan, signal).catch(() => false);
-    } else {
-      approved = this.options.autoApprovePlans;
-    }
-    if (approved) this.planMode = false;
-    this.emit({ type: "plan_mode", active: this.planMode, planFile: file, approved });
-    this.transcript.append({ type: "plan", file, approved });
-    if (approved) return `The user approved the plan (saved to ${file}). Plan mode is OFF: carry the plan out now.`;
-    if (asked)
-      return `The user did not approve the plan (saved to ${file}). Plan mode stays ON: ask what to change, or revise the plan and call exit_plan_mode again.`;
-    return `Nobody can approve plans in this non-interactive session (run with --yes or --allow exit_plan_mode to approve automatically). The plan is saved to ${file}. Plan mode stays ON: stop here and summarise the plan.`;
-  }
-
   close(): void {
     this.transcript.close();
   }
@@ -611,8 +392,4 @@ export class AgentSession {
   summary(): { readonly ms: number; readonly turns: number; readonly usage: UsageTotals } {
     return { ms: Date.now() - this.started, turns: this.totalTurns, usage: this.totalUsage };
   }
-}
-
-function textOf(result: ToolResult): string {
-  return result.content.map((block) => (block.type === "text" ? block.text : JSON.stringify(block.value))).join("\n");
 }

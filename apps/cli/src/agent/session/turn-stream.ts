@@ -7,10 +7,44 @@
  * `retry-after`; tool calls are collected, unknown tools and unparseable
  * input are answered here the way `streamText` answers them.
  */
-import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from "ai";
+import { jsonSchema, tool, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolSet } from "ai";
 import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from "ai/internal";
-import type { ToolCall } from "@indus/contract";
+import type { ToolCall, ToolDescriptor } from "@indus/contract";
 import type { EventSink, UsageTotals } from "../events";
+
+/** The AI SDK tool set: schemas only, no `execute`, so the session runs every call. */
+export function toModelTools(descriptors: readonly ToolDescriptor[]): ToolSet {
+  const tools: ToolSet = {};
+  for (const descriptor of descriptors) {
+    tools[descriptor.name] = tool({
+      description: descriptor.description,
+      inputSchema: jsonSchema(descriptor.parameters as Parameters<typeof jsonSchema>[0]),
+    });
+  }
+  return tools;
+}
+
+/**
+ * The briefing and the conversation for one request. For Anthropic, two
+ * cache breakpoints (after the tools and briefing, and at the newest
+ * message) let every turn reuse the prefix the previous turn paid for.
+ */
+export function promptFor(
+  provider: string,
+  briefing: string,
+  conversation: readonly ModelMessage[],
+): { system: string | SystemModelMessage; messages: ModelMessage[] } {
+  if (provider !== "anthropic") return { system: briefing, messages: conversation as ModelMessage[] };
+  const cache = { anthropic: { cacheControl: { type: "ephemeral" } } };
+  const messages = [...conversation];
+  const last = messages.at(-1);
+  if (last)
+    messages[messages.length - 1] = {
+      ...last,
+      providerOptions: { ...last.providerOptions, ...cache },
+    };
+  return { system: { role: "system", content: briefing, providerOptions: cache }, messages };
+}
 
 export interface TurnRequest {
   readonly model: LanguageModel;

@@ -1,0 +1,202 @@
+/**
+ * Tool dispatch: how one turn's tool calls run. Through the permission gate,
+ * read-only calls side by side, mutating calls one at a time in the order the
+ * model asked, every call cancellable through the task's AbortSignal (a tool
+ * that ignores it is left behind after a grace period), every result rendered
+ * and capped before the model sees it. Plan-mode markers apply as soon as their
+ * result is in. Testable without a model: it needs a box, a gate and a sink.
+ */
+import path from "node:path";
+import type { ToolResultPart } from "ai";
+import type { ToolBox, ToolCall, ToolOutcome, ToolResult } from "@indus/contract";
+import type { EventSink, RefusalKind } from "../events";
+import type { GateView } from "./gate-view";
+import type { PermissionGate } from "./permission";
+import { planMarker, type PlanMode } from "./plan-mode";
+import { DEFAULT_RESULT_MAX_CHARS, renderResult } from "./tool-output";
+import type { Transcript } from "./transcript";
+
+export const INTERRUPTED_TEXT = "Interrupted: the user stopped this call before it finished.";
+
+/** A call the model asked for, as the permission gate judges it. */
+export interface PendingCall {
+  readonly call: ToolCall;
+  /** What the permission gate judges (a `saas-action` execute is judged as the tool it runs). */
+  readonly gate: GateView;
+}
+
+export interface DispatchOptions {
+  /** The box that runs calls (read per call: a session's box may be swapped). */
+  readonly box: () => ToolBox;
+  readonly gate: PermissionGate;
+  readonly plan: PlanMode;
+  readonly emit: EventSink;
+  readonly transcript: Pick<Transcript, "append" | "dir">;
+  readonly resultMaxChars?: number;
+  /** How long a cancelled tool may take to settle before the session moves on. */
+  readonly cancelGraceMs?: number;
+  /** Notes for the model about server requests answered during a call to this tool. */
+  readonly hostNotes?: (toolName: string) => readonly string[];
+}
+
+interface Executed {
+  readonly outcome: ToolOutcome;
+  readonly ms: number;
+}
+
+export class CallDispatcher {
+  constructor(private readonly options: DispatchOptions) {}
+
+  /**
+   * Run the turn's calls in the model's order. Consecutive read-only calls
+   * form one parallel batch; a mutating call waits for the batch before it,
+   * passes the gate, and runs alone. Plan-mode markers apply as soon as their
+   * result is in, so a `write` after `enter_plan_mode` in the same turn is refused.
+   */
+  async run(turn: number, pending: readonly PendingCall[], signal: AbortSignal): Promise<ToolResultPart[]> {
+    const parts = new Array<ToolResultPart>(pending.length);
+    let batch: number[] = [];
+    const flush = async () => {
+      const indices = batch;
+      batch = [];
+      const outcomes = await Promise.all(indices.map((i) => this.execute(pending[i]!.call, signal)));
+      for (const [k, i] of indices.entries())
+        parts[i] = await this.settle(turn, pending[i]!.call, outcomes[k]!, signal);
+    };
+    for (const [i, entry] of pending.entries()) {
+      if (entry.gate.readOnly) {
+        batch.push(i);
+        continue;
+      }
+      await flush();
+      parts[i] = await this.runMutating(turn, entry, signal);
+    }
+    await flush();
+    return parts;
+  }
+
+  /** A call refused before it ran, reported and recorded like a result. */
+  refused(turn: number, call: ToolCall, kind: RefusalKind, message: string): ToolResultPart {
+    this.options.emit({
+      type: "tool_result",
+      turn,
+      id: call.id,
+      name: call.name,
+      isError: true,
+      content: message,
+      durationMs: 0,
+      refused: kind,
+    });
+    this.options.transcript.append({ type: "tool_result", id: call.id, name: call.name, isError: true, refused: kind });
+    return toolPart(call, true, message);
+  }
+
+  /** A mutating call: refused once interrupted, else through the gate, then alone. */
+  private async runMutating(turn: number, { call, gate }: PendingCall, signal: AbortSignal): Promise<ToolResultPart> {
+    if (signal.aborted) return this.refused(turn, call, "interrupted", INTERRUPTED_TEXT);
+    const decision = await this.options.gate.check(gate.call, false, this.options.plan.active, signal);
+    if (!decision.ok)
+      return this.refused(
+        turn,
+        call,
+        signal.aborted ? "interrupted" : decision.kind,
+        signal.aborted ? INTERRUPTED_TEXT : decision.message,
+      );
+    return this.settle(turn, call, await this.execute(call, signal), signal);
+  }
+
+  /** Run one call through the box. Never throws; a tool that ignores cancellation is left behind after a grace period. */
+  private async execute(call: ToolCall, signal: AbortSignal): Promise<Executed> {
+    const started = Date.now();
+    if (signal.aborted) return { outcome: interruptedOutcome(call), ms: 0 };
+    const running = this.options
+      .box()
+      .runner.run(call, {
+        signal,
+        onProgress: (progress) =>
+          this.options.emit({ type: "tool_progress", id: call.id, name: call.name, ...progress }),
+      })
+      .catch((error: unknown): ToolOutcome => ({
+        callId: call.id,
+        isError: true,
+        content: [{ type: "text", text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }],
+      }));
+    const abandoned = afterGrace(signal, this.options.cancelGraceMs ?? 5_000, () => interruptedOutcome(call));
+    const outcome = await Promise.race([running, abandoned.outcome]);
+    abandoned.cancel();
+    return { outcome, ms: Date.now() - started };
+  }
+
+  /** Render a result for the model, apply plan-mode markers, report it. */
+  private async settle(turn: number, call: ToolCall, done: Executed, signal: AbortSignal): Promise<ToolResultPart> {
+    const interrupted = signal.aborted && done.outcome.isError === true;
+    const result: ToolResult = interrupted
+      ? { isError: true, content: [{ type: "text", text: `${INTERRUPTED_TEXT}\n${textOf(done.outcome)}`.trim() }] }
+      : done.outcome;
+    const marker = interrupted ? undefined : planMarker(call, result);
+    const note = marker ? await this.options.plan.apply(marker, signal) : undefined;
+    const rendered = renderResult(result, {
+      spillDir: path.join(this.options.transcript.dir, "results"),
+      callId: call.id,
+      maxChars: this.options.resultMaxChars ?? DEFAULT_RESULT_MAX_CHARS,
+    });
+    const notes = [...(note ? [note] : []), ...(this.options.hostNotes?.(call.name) ?? [])];
+    const text = [rendered.text, ...notes].join("\n\n");
+    const isError = result.isError === true;
+    const capped = rendered.capped ? { capped: rendered.capped } : {};
+    this.options.emit({
+      type: "tool_result",
+      turn,
+      id: call.id,
+      name: call.name,
+      isError,
+      content: text,
+      durationMs: done.ms,
+      ...(interrupted ? { refused: "interrupted" as const } : {}),
+      ...capped,
+    });
+    this.options.transcript.append({
+      type: "tool_result",
+      id: call.id,
+      name: call.name,
+      isError,
+      durationMs: done.ms,
+      ...capped,
+    });
+    return toolPart(call, isError, text);
+  }
+}
+
+/** Resolves to `late()` once `graceMs` has passed after `signal` aborts; `cancel` stops the clock. */
+function afterGrace(
+  signal: AbortSignal,
+  graceMs: number,
+  late: () => ToolOutcome,
+): { outcome: Promise<ToolOutcome>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = new Promise<ToolOutcome>((resolve) => {
+    const onAbort = () => {
+      timer = setTimeout(() => resolve(late()), graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return { outcome, cancel: () => timer && clearTimeout(timer) };
+}
+
+function interruptedOutcome(call: ToolCall): ToolOutcome {
+  return { callId: call.id, isError: true, content: [{ type: "text", text: INTERRUPTED_TEXT }] };
+}
+
+function toolPart(call: ToolCall, isError: boolean, text: string): ToolResultPart {
+  return {
+    type: "tool-result",
+    toolCallId: call.id,
+    toolName: call.name,
+    output: isError ? { type: "error-text", value: text } : { type: "text", value: text },
+  };
+}
+
+function textOf(result: ToolResult): string {
+  return result.content.map((block) => (block.type === "text" ? block.text : JSON.stringify(block.value))).join("\n");
+}
