@@ -3,6 +3,8 @@
  * with tool count and time, or failed with the reason), redrawn in place and
  * cleared when every server has settled. Off the terminal it prints nothing.
  */
+import type { ServerProgress as DeckServerProgress } from "@indus/deck";
+
 export type ServerProgress =
   | { readonly kind: "connecting"; readonly server: string }
   | { readonly kind: "ready"; readonly server: string; readonly toolCount: number; readonly ms: number }
@@ -65,5 +67,25 @@ export function terminalProgress(stream: NodeJS.WriteStream, options: { color: b
       finished = true;
       drawn = 0;
     },
+  };
+}
+
+/** The deck's connect progress into a sink, noting each server's connect time in `connectMs`. */
+export function progressFeed(sink: ProgressSink, connectMs: Map<string, number>): (p: DeckServerProgress) => void {
+  return (p) => {
+    if (p.phase === "ready") {
+      connectMs.set(p.server, Math.round(p.elapsedMs));
+      sink.update({ kind: "ready", server: p.server, toolCount: p.toolCount, ms: Math.round(p.elapsedMs) });
+    } else if (p.phase === "faulted") {
+      connectMs.set(p.server, Math.round(p.elapsedMs));
+      sink.update({
+        kind: "failed",
+        server: p.server,
+        reason: p.fault ? `${p.fault.kind}: ${p.fault.message}` : "failed",
+        ms: Math.round(p.elapsedMs),
+      });
+    } else if (p.phase === "connecting" || p.phase === "idle") {
+      sink.update({ kind: "connecting", server: p.server });
+    }
   };
 }

@@ -44,7 +44,7 @@ function authOf(server: ServerConfig): string {
 
 export async function doctorCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "all");
-  const { connectMcp } = await import("../boot/boot");
+  const { connectMcp } = await import("../boot/connect-mcp");
   const { mcp, reports, diagnostics } = await connectMcp(options);
   try {
     const servers = reports();

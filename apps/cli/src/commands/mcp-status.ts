@@ -29,7 +29,7 @@ export function statusRow(report: ServerReport, machineGrant = false): StatusRow
 
 export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf(flags, "all");
-  const { connectMcp } = await import("../boot/boot");
+  const { connectMcp } = await import("../boot/connect-mcp");
   const { mcp, reports, diagnostics } = await connectMcp(options);
   const unregister = onTeardown(() => mcp.tearDown());
   try {
