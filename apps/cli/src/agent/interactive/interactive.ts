@@ -29,8 +29,6 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
   const home = io.env.HOME && io.env.HOME.length > 0 ? io.env.HOME : cliEnv().home;
   const history = historyFile(home);
   const mentions = new ServerMentions(prepared.deck.mcp, view, style);
-  // The runner is made once the session exists; until then nothing runs.
-  let runner: TaskRunner | undefined;
   const line = new PromptLine({
     input: io.stdin,
     out,
@@ -38,7 +36,6 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     mainPrompt: `${style.cyan("›")} `,
     completer: mentions.completer,
     history: loadHistory(history),
-    busy: () => runner?.running === true,
   });
   const emit: EventSink = (event) => view.onEvent(event);
   const gate = permissionGate(prepared, flags, line, style);
@@ -60,7 +57,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     host: prepared.host,
   };
   const tasks = new TaskRunner({ session, line, view, style, mentions, slash, historyFile: history });
-  runner = tasks;
+  line.followBusy(() => tasks.running);
   bindTerminalHost(prepared, session, { io, line, view, style, tasks });
   printBanner(prepared, session, view, style);
   return runUntilClosed(prepared, session, { io, line, view, style, tasks });

@@ -42,8 +42,6 @@ export interface PromptLineOptions {
   readonly mainPrompt: string;
   readonly completer: MentionCompleter;
   readonly history: string[];
-  /** A task runs: the echo goes back to muted once a question is answered. */
-  readonly busy: () => boolean;
 }
 
 export class PromptLine {
@@ -51,7 +49,8 @@ export class PromptLine {
   readonly mainPrompt: string;
   private readonly output: MutableOutput;
   private readonly view: TerminalView;
-  private readonly busy: () => boolean;
+  /** A task runs: the echo goes back to muted once a question is answered. */
+  private busy: () => boolean = () => false;
   private pendingQuestion: ((line: string | undefined) => void) | undefined;
   /** Questions take turns on the one prompt line (a server may ask while a permission ask waits). */
   private asking: Promise<unknown> = Promise.resolve();
@@ -59,7 +58,6 @@ export class PromptLine {
   constructor(options: PromptLineOptions) {
     this.output = new MutableOutput(options.out);
     this.view = options.view;
-    this.busy = options.busy;
     this.mainPrompt = options.mainPrompt;
     const completer = options.completer;
     this.rl = readline.createInterface({
@@ -100,6 +98,11 @@ export class PromptLine {
     const next = this.asking.then(() => this.askNow(question, signal, spaced));
     this.asking = next;
     return next;
+  }
+
+  /** Who says whether a task runs (the runner is made after the line). */
+  followBusy(busy: () => boolean): void {
+    this.busy = busy;
   }
 
   mute(muted: boolean): void {
