@@ -6,8 +6,15 @@
  */
 import { PORTABLE_KEYWORDS, appliesTo, isJsonType, valueHasType, type JsonType } from "./keywords";
 import { anyOfOf, intersect } from "./merge";
-import { annotationsOf, canonicalKey, isPermissive, type SchemaNode } from "./node";
+import { annotationsOf, canonicalKey, type SchemaNode } from "./node";
 import type { ResolvedOptions } from "./options";
+import { arrayKeyword } from "./families/arrays";
+import { combinatorKeyword } from "./families/combinators";
+import { generalKeyword } from "./families/general";
+import { numericKeyword } from "./families/numbers";
+import { objectKeyword } from "./families/objects";
+import type { BodyPlan, Emitted, Walk } from "./families/plan";
+import { stringOrCountKeyword } from "./families/strings";
 import { UNRESOLVED, resolveLocalRef } from "./pointer";
 import {
   TOO_BIG,
@@ -16,20 +23,13 @@ import {
   elementsUpTo,
   isArray,
   isCount,
-  isFiniteNumber,
   isRecordLike,
   ownKeys,
   ownProperty,
-  plainNumber,
   setOwn,
   snapshot,
   type Snapshot,
 } from "./read";
-
-/** Patterns longer than this are dropped unparsed (a widening). */
-export const MAX_PATTERN_LENGTH = 10_000;
-/** `format` values longer than this are not formats. */
-const MAX_FORMAT_LENGTH = 256;
 
 /** Longer `type` lists are treated as no type constraint (there are only seven types). */
 const MAX_TYPE_LIST = 64;
@@ -47,18 +47,6 @@ const READ_KEYS: ReadonlySet<string> = new Set([
   "patternProperties",
 ]);
 
-const COUNT_KEYWORDS = new Set(["minProperties", "maxProperties", "minLength", "maxLength", "minItems", "maxItems"]);
-
-function validPattern(value: unknown): value is string {
-  if (typeof value !== "string" || value.length > MAX_PATTERN_LENGTH) return false;
-  try {
-    new RegExp(value, "u");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The declared types, or undefined for a typeless node (unknown names are ignored). */
 function declaredTypes(node: Snapshot): JsonType[] | undefined {
   const raw = node.type;
@@ -75,17 +63,7 @@ function declaredTypes(node: Snapshot): JsonType[] | undefined {
   return types;
 }
 
-function hasPatternProperties(node: Snapshot): boolean {
-  const value = node.patternProperties;
-  if (!isRecordLike(value)) return false;
-  try {
-    return Object.keys(value).length > 0;
-  } catch {
-    return true;
-  }
-}
-
-export class SchemaWalker {
+export class SchemaWalker implements Walk {
   private visited = 0;
   /**
    * How often each input object is open on the current path. A `$ref` back
@@ -107,6 +85,10 @@ export class SchemaWalker {
 
   private hasBudget(): boolean {
     return this.visited < this.options.maxNodes;
+  }
+
+  remaining(): number {
+    return this.options.maxNodes - this.visited;
   }
 
   /** Normalizes one subschema found at `depth`. */
@@ -235,7 +217,7 @@ export class SchemaWalker {
   }
 
   /** Schemas of a list keyword within budget; undefined when the budget cannot cover them. */
-  private schemaList(value: readonly unknown[]): unknown[] | undefined {
+  schemaList(value: readonly unknown[]): unknown[] | undefined {
     const { elements, complete } = elementsUpTo(value, this.options.maxNodes - this.visited + 1);
     return complete ? elements : undefined;
   }
@@ -260,9 +242,9 @@ export class SchemaWalker {
     for (const key of Object.keys(record)) {
       const value = record[key];
       // Each family claims its keywords; the order here does not matter, the input order does.
-      if (this.general(key, value, plan, emitted)) continue;
-      if (this.combinator(key, value, plan, emitted)) continue;
-      if (this.objectKeyword(key, value, plan, emitted)) continue;
+      if (generalKeyword(key, value, plan, emitted)) continue;
+      if (combinatorKeyword(key, value, plan, emitted, this)) continue;
+      if (objectKeyword(key, value, plan, emitted, this)) continue;
       if (arrayKeyword(key, value, plan, emitted)) continue;
       if (numericKeyword(key, value, plan, emitted.out)) continue;
       stringOrCountKeyword(key, value, plan, emitted.out);
@@ -312,163 +294,5 @@ export class SchemaWalker {
       if (typeof name === "string" && Object.hasOwn(properties, name)) names.add(name);
     }
     return names.size > 0 ? [...names] : undefined;
-  }
-
-  /** `type`, the annotations and the data values (`enum`, `const`). */
-  private general(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
-    const { out } = emitted;
-    switch (key) {
-      case "type":
-        if (plan.type === undefined) return true;
-        out.type = plan.type;
-        if (plan.type === "object" && plan.properties === undefined) out.properties = {};
-        if (plan.type === "array" && plan.items === undefined) {
-          out.items = {};
-          emitted.items = true;
-        }
-        return true;
-      case "title":
-      case "description":
-        if (plan.withAnnotations && typeof value === "string") out[key] = value;
-        return true;
-      case "enum":
-      case "const":
-        if (plan.values && !emitted.values) out.enum = plan.values;
-        emitted.values = true;
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  /** `anyOf` / `oneOf` (one union) and `allOf` (conjuncts merged at the end). */
-  private combinator(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
-    switch (key) {
-      case "anyOf":
-      case "oneOf": {
-        // oneOf widens to anyOf: providers that take one take the other, and
-        // exclusivity is the server's to check. A second combinator is dropped.
-        if (emitted.anyOf || !isArray(value)) return true;
-        emitted.anyOf = true;
-        const branches = this.schemaList(value);
-        if (branches === undefined) return true; // more branches than budget: no constraint
-        const union = anyOfOf(branches.map((branch) => this.node(branch, plan.depth + 1)));
-        if (Array.isArray(union.anyOf)) emitted.out.anyOf = union.anyOf;
-        else if (!isPermissive(union)) emitted.pending.push(union);
-        return true;
-      }
-      case "allOf":
-        // Ignoring conjuncts past the budget widens: fine.
-        if (isArray(value)) {
-          const { elements } = elementsUpTo(value, this.options.maxNodes - this.visited);
-          for (const branch of elements) emitted.pending.push(this.node(branch, plan.depth + 1));
-        }
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  /** `properties`, `required`, `additionalProperties`. */
-  private objectKeyword(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
-    const { out } = emitted;
-    switch (key) {
-      case "properties":
-        if (plan.properties) out.properties = plan.properties;
-        return true;
-      case "required":
-        if (plan.required) out.required = plan.required;
-        return true;
-      case "additionalProperties":
-        // Dropping patternProperties would otherwise reject keys it allowed.
-        if (!plan.applies(key) || plan.propertiesCut || hasPatternProperties(plan.record)) return true;
-        if (typeof value === "boolean") out[key] = value;
-        else if (isRecordLike(value)) out[key] = this.node(value, plan.depth + 1);
-        return true;
-      default:
-        return false;
-    }
-  }
-}
-
-/** Everything `body` decided before walking the keywords. */
-interface BodyPlan {
-  readonly record: Snapshot;
-  readonly type: JsonType | undefined;
-  readonly depth: number;
-  readonly withAnnotations: boolean;
-  readonly applies: (keyword: string) => boolean;
-  readonly properties: SchemaNode | undefined;
-  readonly propertiesCut: boolean;
-  readonly required: string[] | undefined;
-  readonly values: unknown[] | undefined;
-  readonly items: SchemaNode | undefined;
-}
-
-/** What the keyword walk has emitted so far, and which once-only keywords it has seen. */
-interface Emitted {
-  readonly out: SchemaNode;
-  /** Subschemas intersected with `out` at the end (`allOf`, a non-union `anyOf`). */
-  readonly pending: SchemaNode[];
-  anyOf: boolean;
-  values: boolean;
-  items: boolean;
-}
-
-/** `items` / `prefixItems` / `additionalItems` (one collapsed `items`), `uniqueItems`. */
-function arrayKeyword(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
-  switch (key) {
-    case "items":
-    case "prefixItems":
-    case "additionalItems":
-      if (plan.items !== undefined && !emitted.items) emitted.out.items = plan.items;
-      emitted.items = plan.items !== undefined;
-      return true;
-    case "uniqueItems":
-      if (plan.applies(key) && typeof value === "boolean") emitted.out[key] = value;
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** Numeric bounds and `multipleOf`. */
-function numericKeyword(key: string, value: unknown, plan: BodyPlan, out: SchemaNode): boolean {
-  switch (key) {
-    case "minimum":
-    case "maximum":
-      if (!plan.applies(key) || !isFiniteNumber(value)) return true;
-      // Draft-04 spells an exclusive bound as a boolean beside the number.
-      if (plan.record[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] === true) {
-        out[key === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum"] = plainNumber(value);
-      } else {
-        out[key] = plainNumber(value);
-      }
-      return true;
-    case "exclusiveMinimum":
-    case "exclusiveMaximum":
-      if (plan.applies(key) && isFiniteNumber(value)) out[key] = plainNumber(value);
-      return true;
-    case "multipleOf":
-      if (plan.applies(key) && isFiniteNumber(value) && value > 0) out[key] = value;
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** `pattern`, `format` and the count keywords (`minLength`, `maxItems`, ...). */
-function stringOrCountKeyword(key: string, value: unknown, plan: BodyPlan, out: SchemaNode): void {
-  switch (key) {
-    case "pattern":
-      if (plan.applies(key) && validPattern(value)) out[key] = value;
-      return;
-    case "format":
-      if (plan.applies(key) && typeof value === "string" && value.length > 0 && value.length <= MAX_FORMAT_LENGTH) {
-        out[key] = value;
-      }
-      return;
-    default:
-      if (COUNT_KEYWORDS.has(key) && plan.applies(key) && isCount(value)) out[key] = value;
   }
 }
