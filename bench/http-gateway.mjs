@@ -16,11 +16,11 @@
 // target's process tree (the gateway and the server processes it spawned) and
 // for the gateway process alone. Targets take turns, round after round, so
 // load on a shared machine hits them alike; ratios are medians of per-round
-// ratios. Targets of issue 12: indusr calls/s at 64 clients >= 1.5x
+// ratios. Targets: indusr calls/s at 64 clients >= 1.5x
 // supergateway's, indusr p50 at 1 client <= server-everything's own.
 //
-// server-everything rather than a leaner echo server: it is the server the
-// issue and the performance audit name, and "its own Streamable HTTP mode" is
+// server-everything rather than a leaner echo server: it is the server
+// users mount most, and "its own Streamable HTTP mode" is
 // the baseline; its HTTP mode logs every request and keeps an event store,
 // which is part of what that baseline costs.
 //

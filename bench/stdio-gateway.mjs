@@ -8,7 +8,7 @@
 // no indus code: the floor of any gateway built on two SDK stacks).
 // Sequential calls in interleaved blocks, so load on a shared machine hits
 // every path alike. Prints p50/p99 per path, the hop ratio (gateway p50 /
-// direct p50; issue 11's bound: 2.0x), both floors, what indus adds over the
+// direct p50; the bound: 2.0x), both floors, what indus adds over the
 // SDK's own floor, modern/legacy through the gateway, and the CPU the spawned process spent per call (from /proc, Linux).
 // The provider host's own hop, without the CLI, is
 // packages/provider-host/bench/stdio-hop.mjs.
@@ -39,7 +39,7 @@ const HOP_TRACE = join(root, "bench", "hop-trace.mjs");
 
 const BLOCKS = QUICK ? 60 : 300;
 const WARMUP = QUICK ? 50 : 200;
-/** Issue 11's bound: gateway p50 at most this many times a direct call. */
+/** The bound: gateway p50 at most this many times a direct call. */
 const HOP_BOUND = 2.0;
 
 if (!existsSync(INDUSR)) throw new Error(`build first: ${INDUSR} is missing (pnpm build)`);

@@ -40,10 +40,10 @@ afterAll(() => sandbox.cleanup());
 /** Runs `work(i)` for i in [0, count) with at most `limit` in flight. */
 async function pool(count: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  const lane = async () => {
+  const worker = async () => {
     while (next < count) await work(next++);
   };
-  await Promise.all(Array.from({ length: limit }, lane));
+  await Promise.all(Array.from({ length: limit }, worker));
 }
 
 interface Outcome {
