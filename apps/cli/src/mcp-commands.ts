@@ -26,7 +26,7 @@ export function mcpCommand(run: RunLazy): Command {
   return mcp;
 }
 
-/** `list`, `get`, `show-merged`, `status`. */
+/** `list`, `get`, `show-merged`, `status`, `skills`. */
 function configCommands(run: RunLazy): Command[] {
   return [
     withFlags(new Command("list").description("Configured servers and the file each came from"), CONFIG_FLAGS).action(
@@ -45,6 +45,14 @@ function configCommands(run: RunLazy): Command[] {
       ),
       [...CONFIG_FLAGS, "log-dir"],
     ).action((options) => run(() => import("./commands/mcp-status").then((m) => m.mcpStatusCommand), [options])),
+    withFlags(
+      new Command("skills")
+        .description("The skills the servers offer (Skills extension), as the agent's /<server>:<skill> commands")
+        .argument("[server]"),
+      [...CONFIG_FLAGS, "log-dir"],
+    ).action((server, options) =>
+      run(() => import("./commands/mcp-skills").then((m) => m.mcpSkillsCommand), [server, options]),
+    ),
   ];
 }
 

@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { exampleStdio } from "@indus/testkit";
-import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
+import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 
 jest.setTimeout(180_000);
@@ -107,5 +107,41 @@ describe.each(["prefixed", "as-is"] as const)("an MCP App (--names %s)", (names)
       const [content] = (await client.readResource({ uri })).contents;
       expect(content).toEqual({ ...original, uri });
     }
+  });
+});
+
+describe("indusr mcp skills", () => {
+  it("lists each server's skills as the agent's commands, and a gateway's by path", async () => {
+    const config = writeConfig(sandbox.root, {
+      alpha: exampleStdio("skills-server"),
+      beta: exampleStdio("skills-server"),
+    });
+    const listed = await runCli(["mcp", "skills", "--mcp", config], { sandbox });
+    expect(listed.code).toBe(0);
+    for (const command of ["/alpha:release-notes", "/alpha:code-review", "/beta:release-notes", "/beta:code-review"])
+      expect(listed.stdout).toContain(command);
+    const one = await runCli(["mcp", "skills", "beta", "--json", "--mcp", config], { sandbox });
+    expect((JSON.parse(one.stdout) as { command: string }[]).map((skill) => skill.command)).toEqual([
+      "/beta:release-notes",
+      "/beta:code-review",
+    ]);
+    // The gateway relays both servers' same-named skills: one server, two skills per name, shown by path.
+    const gateway = writeConfig(
+      sandbox.root,
+      {
+        gw: { command: process.execPath, args: [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", config] },
+      },
+      "gateway.json",
+    );
+    const relayed = await runCli(["mcp", "skills", "--json", "--mcp", gateway], { sandbox });
+    expect((JSON.parse(relayed.stdout) as { command: string }[]).map((skill) => skill.command).sort()).toEqual([
+      "/gw:alpha/code-review",
+      "/gw:alpha/release-notes",
+      "/gw:beta/code-review",
+      "/gw:beta/release-notes",
+    ]);
+    const unknown = await runCli(["mcp", "skills", "nope", "--mcp", config], { sandbox });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no MCP server "nope" is configured');
   });
 });

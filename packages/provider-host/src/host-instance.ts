@@ -113,8 +113,6 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     "prompts/list": listHint,
     "resources/list": listHint,
     "resources/templates/list": listHint,
-    "skills/list": listHint,
-    "skills/get": listHint,
   };
 
   const build = (oneWire = false): HostInstance => {
@@ -154,7 +152,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
         rounds,
       );
     }
-    if (box.catalog !== undefined) registerSkillHandlers(server, box.catalog);
+    if (box.catalog !== undefined) registerSkillHandlers(server, box.catalog, listHint);
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
     registerRelayHandlers(server, { catalog: box.catalog, logs, subscriptions, session: session.current, holder });
     const retire = () => {

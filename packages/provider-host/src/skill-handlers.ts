@@ -12,27 +12,33 @@ import {
   SKILLS_GET_METHOD,
   SKILLS_LIST_METHOD,
 } from "@modelcontextprotocol/core/ext/skills";
-import type { Server } from "@modelcontextprotocol/server";
+import type { CacheHint, Server, ServerContext } from "@modelcontextprotocol/server";
 import { toRpcError } from "./rpc-errors";
 import { handleStrictly } from "./strict-handlers";
+import { isModern } from "./tool-call";
 
 /** Whether `catalog` relays skills (the host then declares and serves the extension). */
 export function relaysSkills(catalog: GatewayCatalog | undefined): boolean {
   return catalog?.listSkills !== undefined && catalog.getSkill !== undefined;
 }
 
-export function registerSkillHandlers(server: Server, catalog: GatewayCatalog): void {
+/**
+ * `cacheHint`: the `ttlMs` / `cacheScope` a 2026-07-28 result must carry (the
+ * SDK's own cache hints cover only its spec methods).
+ */
+export function registerSkillHandlers(server: Server, catalog: GatewayCatalog, cacheHint: CacheHint): void {
   if (!relaysSkills(catalog)) return;
+  const cacheFields = (ctx: ServerContext) => (isModern(ctx) ? { ...cacheHint } : {});
   handleStrictly(server, SKILLS_LIST_METHOD, ListSkillsRequestParamsSchema, async (_params, ctx) => {
     try {
-      return { skills: [...(await catalog.listSkills!({ signal: ctx.mcpReq.signal }))] };
+      return { skills: [...(await catalog.listSkills!({ signal: ctx.mcpReq.signal }))], ...cacheFields(ctx) };
     } catch (error) {
       throw toRpcError(error, "list");
     }
   });
   handleStrictly(server, SKILLS_GET_METHOD, GetSkillRequestParamsSchema, async (params, ctx) => {
     try {
-      return { skill: await catalog.getSkill!(params.uri, { signal: ctx.mcpReq.signal }) };
+      return { skill: await catalog.getSkill!(params.uri, { signal: ctx.mcpReq.signal }), ...cacheFields(ctx) };
     } catch (error) {
       // An unknown skill is -32602 with its URI, as for an unknown resource.
       throw toRpcError(error, "resource", params.uri);

@@ -3,7 +3,16 @@
  * plus grafted MCP tools), where each tool came from, each server's outcome,
  * config diagnostics, live MCP control, and one teardown.
  */
-import type { EndpointPhase, FaultKind, JsonObject, ProtocolFault, ToolBox, ToolDescriptor } from "@indus/contract";
+import type {
+  EndpointPhase,
+  FaultKind,
+  JsonObject,
+  ProtocolFault,
+  SkillFile,
+  ToolBox,
+  ToolDescriptor,
+} from "@indus/contract";
+import type { SkillCommand } from "../skills/skill-commands";
 
 export type ToolOrigin = "built-in" | "app" | "server";
 
@@ -57,6 +66,10 @@ export interface McpCatalogView {
   prompts(): Promise<readonly PromptEntry[]>;
   /** `prompts/get` on that server, the MCP result untouched. */
   getPrompt(server: string, name: string, args: Readonly<Record<string, string>>): Promise<JsonObject>;
+  /** Every ready server's skills (SEP-2640) as `/<server>:<skill>` commands; no skill file is read. */
+  skills?(): Promise<readonly SkillCommand[]>;
+  /** A skill's `SKILL.md`, read from its server and verified against its entry (a mismatch rejects). */
+  loadSkill?(skill: SkillCommand, signal?: AbortSignal): Promise<SkillFile>;
 }
 
 /** Live control of mounted servers for `/mcp` in the interactive session. */

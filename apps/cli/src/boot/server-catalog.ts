@@ -1,11 +1,12 @@
 /**
- * Resources and prompts of the mounted servers, asked of one server at a
+ * Resources, prompts and skills of the mounted servers, asked of one server at a
  * time (the interactive session names the server: `@everything:…`,
  * `/everything:simple-prompt`). A server that is not ready offers nothing.
  */
 import type { JsonObject, McpFleet } from "@indus/contract";
 import type { McpCatalogView, PromptEntry, ResourceEntry } from "./boot-types";
 import { UsageError } from "../exit";
+import { listSkillCommands } from "../skills/skill-commands";
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
@@ -49,6 +50,12 @@ export function serverCatalog(fleet: McpFleet | undefined): McpCatalogView {
       return lists.flat();
     },
     getPrompt: (server, name, args) => ready(server).getPrompt(name, args),
+    skills: () => listSkillCommands(fleet),
+    loadSkill(skill, signal) {
+      const endpoint = ready(skill.server);
+      if (!endpoint.readSkill) throw new UsageError(`server "${skill.server}" offers no skills`);
+      return endpoint.readSkill(skill.entry, undefined, signal ? { signal } : {});
+    },
   };
 }
 

@@ -71,7 +71,7 @@ export function bootOptionsOf(flags: DeckFlags, fallbackProfile: Profile) {
   };
 }
 
-function paint(cli: CliEnv, code: string, text: string): string {
+export function paint(cli: CliEnv, code: string, text: string): string {
   return cli.color ? `\x1b[${code}m${text}\x1b[0m` : text;
 }
 

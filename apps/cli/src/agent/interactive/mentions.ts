@@ -103,7 +103,7 @@ export function promptText(result: JsonObject): string {
     .join("\n\n");
 }
 
-/** Tab completion for `@server:uri` and `/server:prompt`, on top of the slash command names. */
+/** Tab completion for `@server:uri`, `/server:skill` and `/server:prompt`, on top of the slash command names. */
 export class MentionCompleter {
   private readonly resources = new Map<string, Promise<readonly ResourceEntry[]>>();
   private prompts: Promise<readonly PromptEntry[]> | undefined;
@@ -112,6 +112,8 @@ export class MentionCompleter {
     private readonly catalog: McpCatalogView | undefined,
     private readonly servers: () => readonly string[],
     private readonly commands: readonly string[],
+    /** More `/…` commands (the servers' skills), asked for when completing. */
+    private readonly moreCommands: () => Promise<readonly string[]> = () => Promise.resolve([]),
   ) {}
 
   promptList(): Promise<readonly PromptEntry[]> {
@@ -144,7 +146,7 @@ export class MentionCompleter {
     }
     if (line.startsWith("/") && word === line) {
       const prompts = (await this.promptList()).map((p) => `/${p.server}:${p.name}`);
-      const all = [...this.commands.map((c) => `/${c}`), ...prompts];
+      const all = [...this.commands.map((c) => `/${c}`), ...(await this.moreCommands()), ...prompts];
       return [all.filter((c) => c.startsWith(word)), word];
     }
     return [[], word];

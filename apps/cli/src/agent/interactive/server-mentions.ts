@@ -1,27 +1,32 @@
 /**
  * What a typed line asks of the mounted servers before it runs: `@server:uri`
- * attaches a resource to the prompt, `/server:prompt args` fetches a prompt to
- * run as the task. The parsing is in `mentions.ts`; this says what happened on
+ * attaches a resource to the prompt, `/server:skill` loads a skill
+ * (`skill-lines.ts`) and `/server:prompt args` fetches a prompt to run as the
+ * task. The parsing is in `mentions.ts`; this says what happened on
  * the terminal.
  */
 import type { McpControl } from "../../boot/boot-types";
 import type { Style } from "../render";
 import { attachMentions, MentionCompleter, parsePromptCommand, promptText } from "./mentions";
+import { SkillLines } from "./skill-lines";
 import { SLASH_COMMANDS } from "./slash-commands";
 import type { TerminalView } from "./terminal-view";
 
 export class ServerMentions {
   readonly completer: MentionCompleter;
+  private readonly skills: SkillLines;
 
   constructor(
     private readonly mcp: McpControl,
     private readonly view: TerminalView,
     private readonly style: Style,
   ) {
+    this.skills = new SkillLines(mcp.catalog, view, style);
     this.completer = new MentionCompleter(
       mcp.catalog,
       () => this.readyServers(),
       SLASH_COMMANDS.map((c) => c.name),
+      () => this.skills.commands(),
     );
   }
 
@@ -38,6 +43,8 @@ export class ServerMentions {
    * could not be had (said on the terminal).
    */
   async prompt(line: string): Promise<{ readonly text?: string } | undefined> {
+    const skill = await this.skills.load(line);
+    if (skill) return skill;
     const catalog = this.mcp.catalog;
     const head = line.slice(1).split(/\s/)[0] ?? "";
     if (!catalog || !head.includes(":")) return undefined;
