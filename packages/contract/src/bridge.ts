@@ -17,6 +17,7 @@ import type { ToolProgress } from "./tool-run";
 import type { ProtocolEra } from "./protocol-era";
 import type { InputRound } from "./input-round";
 import type { SkillEntry, SkillFile } from "./skills";
+import type { TraceContext } from "./gateway-access";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -31,6 +32,8 @@ export interface InvokeOptions {
   readonly logs?: CallLogs;
   /** The caller answers a 2026-07-28 server's questions itself (see `RunOptions.inputRound`). */
   readonly inputRound?: InputRound;
+  /** The trace the call belongs to, sent in the request's `_meta` (see `RunOptions.trace`). */
+  readonly trace?: TraceContext;
 }
 
 /** One live connection to one MCP server. */

@@ -10,6 +10,7 @@ import type { ToolRunner } from "./tool-run";
 import type { ClientHostHooks } from "./client-host";
 import type { InputRound } from "./input-round";
 import type { SkillEntry } from "./skills";
+import type { TraceContext } from "./gateway-access";
 
 export interface GatewayCallOptions {
   readonly signal?: AbortSignal;
@@ -26,6 +27,8 @@ export interface GatewayCallOptions {
    * `input_required` result as sent (`resultType: "input_required"`).
    */
   readonly inputRound?: InputRound;
+  /** The trace the request belongs to, sent in the server's request's `_meta`. */
+  readonly trace?: TraceContext;
 }
 
 export type GatewayChange = "resources" | "prompts";

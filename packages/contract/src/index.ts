@@ -66,6 +66,24 @@ export type {
   ToolsChange,
 } from "./bridge";
 export type { ToolAnnotations, ToolBox, ToolDescriptor } from "./tool-box";
+export {
+  AccessGrantSchema,
+  AccessPolicySchema,
+  AccessRuleSchema,
+  CallerMatchSchema,
+  RateLimitSchema,
+  parseAccessPolicy,
+} from "./gateway-access";
+export type {
+  AccessGrant,
+  AccessPolicy,
+  AccessPolicyInput,
+  AccessRule,
+  Caller,
+  CallerMatch,
+  RateLimit,
+  TraceContext,
+} from "./gateway-access";
 export type {
   RpcError,
   RunOptions,

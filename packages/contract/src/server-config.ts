@@ -221,7 +221,7 @@ export interface ConfigIssue {
 export type ConfigParse<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
-function toParse<T>(result: { success: true; data: T } | { success: false; error: z.ZodError }): ConfigParse<T> {
+export function toParse<T>(result: { success: true; data: T } | { success: false; error: z.ZodError }): ConfigParse<T> {
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,

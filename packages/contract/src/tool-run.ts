@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from "./json";
 import type { ClientHostHooks } from "./client-host";
 import type { CallLogs } from "./call-logs";
 import type { InputRound, ServerQuestions } from "./input-round";
+import type { TraceContext } from "./gateway-access";
 
 /** One request from the model to run a tool. */
 export interface ToolCall {
@@ -83,6 +84,8 @@ export interface RunOptions {
   readonly logs?: CallLogs;
   /** The caller answers a 2026-07-28 server's questions itself: the outcome hands them back (`questions`). */
   readonly inputRound?: InputRound;
+  /** The trace the call belongs to: a remote server gets it in the request's `_meta`. */
+  readonly trace?: TraceContext;
 }
 
 /** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */

@@ -3,7 +3,7 @@
  * connection: its client's capabilities and the log level.
  */
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
-import type { ClientHostHooks, LogLevel } from "@indus/contract";
+import type { ClientHostHooks, LogLevel, TraceContext } from "@indus/contract";
 import { callCapabilities } from "./client-host";
 
 /**
@@ -22,5 +22,13 @@ export function withModernMeta<R extends { params: Record<string, unknown> }>(
     ...(peer ? { [CLIENT_CAPABILITIES_META_KEY]: callCapabilities(peer, host) } : {}),
     ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
   };
-  return { ...request, params: { ...request.params, _meta: meta } };
+  const sent = request.params["_meta"] as Record<string, unknown> | undefined;
+  return { ...request, params: { ...request.params, _meta: sent === undefined ? meta : { ...sent, ...meta } } };
+}
+
+/** `params` with the caller's W3C trace context in `_meta` (MCP's `traceparent` / `tracestate` keys), when it has one. */
+export function withTrace<P extends Record<string, unknown>>(params: P, trace: TraceContext | undefined): P {
+  if (trace === undefined) return params;
+  const meta = trace.tracestate === undefined ? { traceparent: trace.traceparent } : { ...trace };
+  return { ...params, _meta: meta };
 }

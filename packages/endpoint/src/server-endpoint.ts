@@ -52,7 +52,7 @@ import type { ToolsChangeListener } from "./tool-changes";
 import { paramHeaderValues } from "./mcp-param-headers";
 import { allPages } from "./pages";
 import { scheduleReconnect } from "./reconnect";
-import { withModernMeta } from "./request-meta";
+import { withModernMeta, withTrace } from "./request-meta";
 import { endSession, type Session } from "./session";
 import { listen } from "./session-client";
 import { SessionOpener } from "./session-opener";
@@ -547,7 +547,10 @@ export class McpServerEndpoint implements McpEndpoint {
   ): Promise<RemoteCallResult> {
     const request = {
       method: "tools/call",
-      params: { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) },
+      params: withTrace(
+        { name, arguments: args === undefined || args === null ? {} : (args as Record<string, unknown>) },
+        options.trace,
+      ),
     };
     const declared = traits?.paramHeaders;
     const deadline = {

@@ -6,6 +6,7 @@
  * a round attaches, and the run reports to whichever round is attached.
  */
 import { randomUUID } from "node:crypto";
+import type { UpstreamCall } from "./observe/request-record";
 import type {
   CallLogs,
   ClientHostHooks,
@@ -55,14 +56,28 @@ export class CallRun {
    * caller's channel for the servers' log messages the call causes;
    * `inputRound`, what the call is to a 2026-era server's questions.
    */
-  start(box: ToolBox, peer: ClientHostHooks, logs?: CallLogs, inputRound?: InputRound): Promise<ToolOutcome> {
+  start(
+    box: ToolBox,
+    peer: ClientHostHooks,
+    logs?: CallLogs,
+    inputRound?: InputRound,
+    upstream?: UpstreamCall,
+  ): Promise<ToolOutcome> {
     if (this.outcome !== undefined) return this.outcome;
     const signal = this.controller.signal;
     const onProgress = this.report === undefined ? undefined : (p: ToolProgress) => this.progress(p);
     const plain = runOptions(signal, peer, onProgress, logs);
     // Only a 2026-07-28 call has a round (its servers' questions handed back).
-    const options = inputRound === undefined ? plain : { ...plain, inputRound };
+    const rounded = inputRound === undefined ? plain : { ...plain, inputRound };
+    // A gateway request's trace goes on to the server the call reaches.
+    const options = upstream === undefined ? rounded : { ...rounded, trace: upstream.trace };
     this.outcome = runSafely(box, { id: this.id, name: this.name, input: this.input }, options);
+    if (upstream !== undefined) {
+      this.outcome.then(
+        (outcome) => upstream.end(outcome.isError),
+        () => upstream.end(true),
+      );
+    }
     return this.outcome;
   }
 

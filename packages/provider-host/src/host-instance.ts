@@ -8,8 +8,16 @@
  * Schemas, where `McpServer`'s schema helpers would re-emit them.
  */
 import { EXTENSIONS, type CallLogs, type ClientHostHooks, type JsonObject, type ToolBox } from "@indus/contract";
-import { Server } from "@modelcontextprotocol/server";
-import type { CacheHint, Implementation, ServerCapabilities, ServerContext } from "@modelcontextprotocol/server";
+import type { Server } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  CacheHint,
+  Implementation,
+  ServerCapabilities,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+import { canRead } from "./access/caller-box";
+import { ObservedServer } from "./observe/observed-server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ArgumentValidator } from "./argument-validator";
 import { registerCatalogHandlers } from "./catalog-handlers";
@@ -58,6 +66,11 @@ export interface ProviderHostOptions {
    * (see `createClientRelay`). Default: a relay of the host's own.
    */
   readonly relay?: ClientRelay;
+  /**
+   * The box as one caller may see and use it (a gateway's access policy),
+   * from the caller's verified credentials. Default: the box for everyone.
+   */
+  readonly callerBox?: (caller: AuthInfo | undefined) => ToolBox;
 }
 
 /** A server and the box calls it is running. */
@@ -77,7 +90,7 @@ export interface InstanceBuilder {
    * A new instance; `oneWire`: its connection carries every message on one
    * wire (stdio), so a 2025-era call's logs need not be tied to its request.
    */
-  readonly build: (oneWire?: boolean) => HostInstance;
+  readonly build: (oneWire?: boolean, view?: ToolBox) => HostInstance;
   readonly relay: ClientRelay;
   /** Present when the box's catalog can subscribe to resources. */
   readonly subscriptions: ResourceSubscriptions | undefined;
@@ -115,11 +128,11 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     "resources/templates/list": listHint,
   };
 
-  const build = (oneWire = false): HostInstance => {
+  const build = (oneWire = false, view: ToolBox = box): HostInstance => {
     // The SDK builds a validator per server unless given one; it only checks
     // elicitation answers, which the host never requests.
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
-    const server = new Server(identity, {
+    const server = new ObservedServer(identity, {
       capabilities,
       ...(options.instructions !== undefined && { instructions: options.instructions }),
       debouncedNotificationMethods: LIST_CHANGED_METHODS,
@@ -129,7 +142,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     const calls = new Map<AbortController, Promise<void>>();
     const session = sessionOf(server, sessions);
     const scope: CallScope = {
-      box,
+      box: view,
       validator,
       calls,
       rounds,
@@ -137,24 +150,31 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       logsFor: oneWire ? session.logs : (ctx) => session.relatedLogs(ctx),
       logRelay: logs,
     };
-    handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: box.descriptors().map(toMcpTool) }));
+    handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: view.descriptors().map(toMcpTool) }));
     // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
     // handler is registered with unchecked params: the plain registration would parse them twice.
     server.setRequestHandler("tools/call", { params: CHECKED_BY_SERVER }, (params, ctx) =>
       callTool(scope, params, ctx),
     );
-    if (box.catalog !== undefined) {
+    if (view.catalog !== undefined) {
       registerCatalogHandlers(
         server,
-        box.catalog,
+        view.catalog,
         (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
         (ctx) => (isModern(ctx) ? requestLogs(envelopeLogLevel(ctx), ctx) : scope.logsFor(ctx)),
         rounds,
       );
     }
-    if (box.catalog !== undefined) registerSkillHandlers(server, box.catalog, listHint);
+    if (view.catalog !== undefined) registerSkillHandlers(server, view.catalog, listHint);
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
-    registerRelayHandlers(server, { catalog: box.catalog, logs, subscriptions, session: session.current, holder });
+    registerRelayHandlers(server, {
+      catalog: view.catalog,
+      logs,
+      subscriptions,
+      session: session.current,
+      holder,
+      ...(view !== box && { mayRead: (uri: string) => canRead(view, uri) }),
+    });
     const retire = () => {
       session.retire();
       subscriptions?.removeAll(holder);

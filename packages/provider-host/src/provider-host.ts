@@ -7,7 +7,7 @@
  */
 import type { ClientHostHooks, ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
-import type { McpRequestContext, Server, Transport } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpRequestContext, Server, Transport } from "@modelcontextprotocol/server";
 import { version } from "../package.json";
 import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
 import type { HostInstance, InstanceBuilder, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
@@ -41,10 +41,10 @@ export interface ProviderHost {
   readonly box: ToolBox;
   /**
    * Serves one client over `transport` with a server of its own, announcing
-   * box changes to it. Resolves once the transport is started; a failure to
+   * box changes to it; `caller`, who the client is (see `callerBox`). Resolves once the transport is started; a failure to
    * start rejects with a `transport` fault.
    */
-  connect(transport: Transport): Promise<RunningProviderHost>;
+  connect(transport: Transport, caller?: AuthInfo): Promise<RunningProviderHost>;
   /**
    * A fresh, unconnected server for one serving unit of an SDK entry
    * (`createMcpHandler`, `serveStdio`). It announces nothing by itself: the
@@ -69,8 +69,8 @@ export function createProviderHost(
   const builder = instanceBuilder(box, info, options);
   const { build, relay } = builder;
 
-  async function connect(transport: Transport): Promise<RunningProviderHost> {
-    const instance = build();
+  async function connect(transport: Transport, caller?: AuthInfo): Promise<RunningProviderHost> {
+    const instance = build(false, options.callerBox?.(caller));
     const session = trackSession(box, instance);
     try {
       await instance.server.connect(transport);
@@ -82,7 +82,8 @@ export function createProviderHost(
     return session.running;
   }
 
-  const host: ProviderHost = { info, box, connect, factory: () => build().server, clientHooks: relay.hooks };
+  const factory = (context?: McpRequestContext) => build(false, options.callerBox?.(context?.authInfo)).server;
+  const host: ProviderHost = { info, box, connect, factory, clientHooks: relay.hooks };
   builders.set(host, builder);
   return host;
 }

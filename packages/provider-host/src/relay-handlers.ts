@@ -4,6 +4,7 @@
  * subscriptions (`resources/subscribe` / `unsubscribe`, 2025 era; 2026-07-28
  * clients subscribe on their listen stream) and word that its roots changed.
  */
+import { protocolFault } from "@indus/contract";
 import type { GatewayCatalog } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import type { LogRelay } from "./log-relay";
@@ -20,6 +21,8 @@ export interface RelayScope {
   session(): GatewaySession | undefined;
   /** The instance as a receiver of resource updates. */
   readonly holder: UpdateHolder;
+  /** Whether the instance's caller may read (so subscribe to) a resource. Default: any. */
+  readonly mayRead?: (uri: string) => boolean;
 }
 
 export function registerRelayHandlers(server: Server, scope: RelayScope): void {
@@ -33,6 +36,9 @@ export function registerRelayHandlers(server: Server, scope: RelayScope): void {
   const subscriptions = scope.subscriptions;
   if (subscriptions !== undefined) {
     handleStrictly(server, "resources/subscribe", SUBSCRIBE_PARAMS, async (params, ctx) => {
+      if (scope.mayRead?.(params.uri) === false) {
+        throw toRpcError(protocolFault("protocol", `Resource not found: ${params.uri}`), "resource", params.uri);
+      }
       await subscriptions.add(scope.holder, params.uri, ctx.mcpReq.signal).catch((error: unknown) => {
         throw toRpcError(error, "resource", params.uri);
       });

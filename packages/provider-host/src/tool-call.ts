@@ -19,6 +19,7 @@ import {
 import type { CallToolRequest, CallToolResult, ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ArgumentValidator } from "./argument-validator";
 import { CallRun } from "./call-run";
+import { upstreamOf } from "./observe/exchanges";
 import { findDescriptor } from "./descriptor-index";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
@@ -85,7 +86,8 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
   const round = run.attach(ctx);
   const done = tracked(scope, run);
   try {
-    const outcome = await run.start(scope.box, scope.peerFor(ctx, run.controller.signal), scope.logsFor(ctx));
+    const peer = scope.peerFor(ctx, run.controller.signal);
+    const outcome = await run.start(scope.box, peer, scope.logsFor(ctx), undefined, upstreamOf(ctx, name));
     return await finish(run, round.flushed(), ctx, outcome);
   } finally {
     round.detach();
@@ -114,7 +116,7 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
   call.enter(ctx);
   const done = tracked(scope, call.run);
   try {
-    const outcome = call.run.start(scope.box, call.peer, call.logs, inputRound);
+    const outcome = call.run.start(scope.box, call.peer, call.logs, inputRound, upstreamOf(ctx, name));
     // The instance is the client: one per stdio connection, one per request over HTTP.
     if (inputRound !== undefined) scope.logRelay.hearDuring(call.logs, outcome, scope);
     const end = await call.next(outcome);

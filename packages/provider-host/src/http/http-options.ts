@@ -2,12 +2,13 @@
 import type { Server as HttpServer } from "node:http";
 import type { ClientHostHooks } from "@indus/contract";
 import type { ServerEventBus } from "@modelcontextprotocol/server";
+import type { GatewayOptions } from "../gateway/gateway-options";
 import type { ProviderHostInfo, ProviderHostOptions } from "../provider-host";
 
 /** The environment variable holding the bearer token, unless told otherwise. */
 export const DEFAULT_TOKEN_ENV = "INDUS_PROVIDER_HOST_TOKEN";
 
-export interface HttpHostOptions extends ProviderHostOptions {
+export interface HttpHostOptions extends ProviderHostOptions, GatewayOptions {
   readonly info?: ProviderHostInfo;
   /** Address to bind. Default `127.0.0.1`; anything non-loopback requires a token. */
   readonly host?: string;
@@ -46,12 +47,17 @@ export interface HttpHostOptions extends ProviderHostOptions {
   readonly keepAliveMs?: number;
   /** A session with no open request for this long is ended. Default 30 min; 0 never. */
   readonly idleTimeoutMs?: number;
-  /** Concurrent sessions before new ones are refused with 503. Default 1000. */
+  /**
+   * Concurrent 2025-era sessions. At the cap a new session ends the one idle
+   * longest; only when every session is busy is it refused (503). Default 1000.
+   */
   readonly maxSessions?: number;
   /** Answer POSTs with plain JSON instead of an SSE stream. Default false. */
   readonly jsonResponse?: boolean;
   /** How long `close()` waits for in-flight requests by default. Default 10 s. */
   readonly shutdownGraceMs?: number;
+  /** Whether the box is ready to serve, for `/readyz` (e.g. its mounts settled). Default: always. */
+  readonly ready?: () => boolean;
 }
 
 export interface HttpProviderHost {

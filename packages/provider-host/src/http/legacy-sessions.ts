@@ -2,7 +2,9 @@
  * The 2025-era leg of the HTTP host: one MCP session per client, each with
  * its own SDK `Server` and Streamable HTTP transport. The host owns what the
  * SDK leaves to "external middleware": routing by `Mcp-Session-Id`, the
- * session limit, idle expiry and ending cancelled exchanges. Session ids may
+ * session limit (where the session idle longest makes room), idle expiry,
+ * binding a session to the caller that opened it, and ending cancelled
+ * exchanges. Session ids may
  * carry a replica marker (`sessionIdPrefix`) so a load balancer can send a
  * session's later requests to the replica that minted it.
  */
@@ -14,7 +16,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResponse,
 } from "@modelcontextprotocol/server";
-import type { RequestId } from "@modelcontextprotocol/server";
+import type { AuthInfo, RequestId } from "@modelcontextprotocol/server";
 import type { ProviderHost, RunningProviderHost } from "../provider-host";
 import { markReachability } from "../session-registry";
 import { sendError } from "./http-replies";
@@ -26,6 +28,8 @@ export interface LegacySessionOptions {
   readonly keepAliveMs: number;
   readonly jsonResponse: boolean;
   readonly sessionIdPrefix: string;
+  /** Who a request comes from: a session answers only the caller that opened it. Default: no binding. */
+  readonly ownerOf?: (request: IncomingMessage) => string | undefined;
 }
 
 interface Session {
@@ -37,6 +41,8 @@ interface Session {
   /** Open GET streams: the only way to the client outside a request. */
   listening: number;
   lastSeen: number;
+  /** The caller that opened the session (see `ownerOf`). */
+  readonly owner: string | undefined;
   /** The open POST answering each JSON-RPC request id, for cancellation. */
   readonly answering: Map<RequestId, ServerResponse>;
 }
@@ -74,7 +80,7 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
   }
 
   async function open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    if (sessions.size + pendingSessions >= options.maxSessions) {
+    if (sessions.size + pendingSessions >= options.maxSessions && !evictLeastRecentlyUsed()) {
       return sendError(response, 503, -32000, "Service Unavailable: too many sessions", { "Retry-After": "5" });
     }
     pendingSessions++;
@@ -85,8 +91,9 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
         session.id = id;
         sessions.set(id, session);
       });
-      const running = await host.connect(transport);
-      session = { transport, running, open: 0, listening: 0, lastSeen: Date.now(), answering: new Map() };
+      const running = await host.connect(transport, (request as { auth?: AuthInfo }).auth);
+      const owner = options.ownerOf?.(request);
+      session = { transport, running, open: 0, listening: 0, lastSeen: Date.now(), owner, answering: new Map() };
       const opened = session;
       markReachability(running.server, () => opened.listening > 0);
       void running.waiting().then(() => {
@@ -106,7 +113,10 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
       return sendError(response, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
     }
     const session = sessions.get(id);
-    if (session === undefined) return sendError(response, 404, -32001, "Session not found");
+    // Another caller's session id is as good as none: it is not theirs to use.
+    if (session === undefined || (session.owner !== undefined && session.owner !== options.ownerOf?.(request))) {
+      return sendError(response, 404, -32001, "Session not found");
+    }
     return exchange(session, request, response, body);
   }
 
@@ -141,6 +151,22 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
     if (answering === undefined) return;
     if (options.jsonResponse) answering.destroy();
     else session.transport.closeSSEStream(id);
+  }
+
+  /**
+   * At the cap, the session idle longest (no open exchange) is ended to make
+   * room: clients that never end their sessions (some never send DELETE)
+   * must not lock new ones out. False when every session is busy.
+   */
+  function evictLeastRecentlyUsed(): boolean {
+    let oldest: Session | undefined;
+    for (const session of sessions.values()) {
+      if (session.open === 0 && (oldest === undefined || session.lastSeen < oldest.lastSeen)) oldest = session;
+    }
+    if (oldest?.id === undefined) return false;
+    sessions.delete(oldest.id);
+    void oldest.running.cancel();
+    return true;
   }
 
   const sweeper =

@@ -13,10 +13,14 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node
 import type { AddressInfo } from "node:net";
 import type { ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
-import { abandonWaitingCalls, createProviderHost } from "../provider-host";
+import { version } from "../../package.json";
+import { wantsGateway } from "../gateway/gateway-options";
+import { gatewayLayer } from "../gateway/gateway-layer";
+import type { GatewayLayer } from "../gateway/gateway-layer";
+import { DEFAULT_HOST_INFO, abandonWaitingCalls, createProviderHost } from "../provider-host";
 import { DEFAULT_TOKEN_ENV } from "./http-options";
 import type { HttpHostOptions, HttpProviderHost } from "./http-options";
-import { sendError, sendHealth, sendMethodNotAllowed } from "./http-replies";
+import { sendError, sendHealth, sendMethodNotAllowed, sendReadiness } from "./http-replies";
 import { legacySessions } from "./legacy-sessions";
 import { isLegacyPost, perRequestLeg } from "./per-request-leg";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./request-body";
@@ -34,8 +38,10 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Promise<HttpProviderHost> {
   const bindHost = options.host ?? "127.0.0.1";
   const loopback = isLoopbackHost(bindHost);
-  const token = bearerToken(options);
-  if (!loopback && token === undefined) {
+  const env = options.env ?? process.env;
+  // An OAuth resource server takes access tokens, not the static one.
+  const token = options.oauth === undefined ? bearerToken(options) : undefined;
+  if (!loopback && token === undefined && options.oauth === undefined) {
     throw protocolFault(
       "transport",
       `refusing to serve MCP on non-loopback address ${bindHost} without a bearer token: set the ${options.tokenEnv ?? DEFAULT_TOKEN_ENV} environment variable`,
@@ -46,7 +52,12 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const jsonResponse = options.jsonResponse === true;
-  const host = createProviderHost(box, options.info, options);
+  /** Set once listening (the default resource URL names the bound port), when a gateway option is on. */
+  const layer: { gateway?: GatewayLayer } = {};
+  const host = createProviderHost(box, options.info, {
+    ...options,
+    ...(wantsGateway(options, env) && { callerBox: (auth) => layer.gateway?.boxFor(auth) ?? box }),
+  });
   const perRequest = perRequestLeg(host, box, {
     legacyStateless: stateless,
     keepAliveMs,
@@ -62,6 +73,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
         keepAliveMs,
         jsonResponse,
         sessionIdPrefix: options.sessionIdPrefix ?? "",
+        ownerOf: (request) => layer.gateway?.ownerOf(request),
       });
 
   let inFlight = 0;
@@ -81,6 +93,10 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
     if (pathname === "/healthz" && (request.method === "GET" || request.method === "HEAD")) {
       return sendHealth(response, draining);
     }
+    if (pathname === "/readyz" && (request.method === "GET" || request.method === "HEAD")) {
+      return sendReadiness(response, draining, options.ready?.() ?? true);
+    }
+    if (layer.gateway?.route(pathname, request, response) === true) return;
     if (pathname !== endpointPath) return sendError(response, 404, -32000, "Not Found");
     const verdict = checkRequest(request, guard.policy!);
     if (verdict.kind === "forbidden") return sendError(response, 403, -32000, verdict.reason);
@@ -89,6 +105,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
         "WWW-Authenticate": 'Bearer realm="indus-provider-host"',
       });
     }
+    if (layer.gateway !== undefined && !(await layer.gateway.admit(request, response))) return;
     if (draining) {
       return sendError(response, 503, -32000, "Service Unavailable: shutting down", { Connection: "close" });
     }
@@ -122,6 +139,7 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       case "json":
         break;
     }
+    if (layer.gateway !== undefined && !layer.gateway.observe(request, response, body.value)) return;
     // A listen stream stays open for the client's lifetime: not an exchange to drain.
     if (!isListen(body.value)) {
       inFlight++;
@@ -148,6 +166,19 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
   await listen(httpServer, bindHost, options.port ?? 0);
   const port = (httpServer.address() as AddressInfo).port;
   guard.policy = buildPolicy(options, loopback, port, token);
+  const url = new URL(`http://${urlHost(bindHost)}:${port}${endpointPath}`);
+  if (wantsGateway(options, env)) {
+    layer.gateway = await gatewayLayer(options, {
+      box,
+      served: url,
+      env,
+      service: { name: options.info?.name ?? DEFAULT_HOST_INFO.name, version: options.info?.version ?? version },
+      sessions: () => sessions?.count ?? 0,
+    }).catch(async (error: unknown) => {
+      await new Promise((resolve) => httpServer.close(resolve));
+      throw error;
+    });
+  }
 
   let closing: Promise<void> | undefined;
   async function close(closeOptions: { readonly graceMs?: number } = {}): Promise<void> {
@@ -161,12 +192,13 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       await Promise.all([perRequest.close().catch(ignore), sessions?.closeAll()]);
       httpServer.closeAllConnections();
       await stopped;
+      await layer.gateway?.close();
     })();
     return closing;
   }
 
   return {
-    url: new URL(`http://${urlHost(bindHost)}:${port}${endpointPath}`),
+    url,
     port,
     stateless,
     get sessionCount() {

@@ -17,7 +17,14 @@ import {
   isJSONRPCRequest,
   parseJSONRPCMessage,
 } from "@modelcontextprotocol/server";
-import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/server";
 import { sendError, sendMethodNotAllowed } from "./http-replies";
 
 /** The SDK transport's bound on a JSON-RPC batch. */
@@ -122,7 +129,7 @@ export class SessionTransport implements Transport {
     if (this.closed) return sendError(response, 404, -32001, "Session not found");
     const requestIds = messages.filter(isRequest).map((message) => message.id);
     if (requestIds.length === 0) {
-      for (const message of messages) this.onmessage?.(message);
+      for (const message of messages) this.onmessage?.(message, extraOf(request));
       response.writeHead(202).end();
       return;
     }
@@ -132,7 +139,7 @@ export class SessionTransport implements Transport {
     // Headers go out with the first event (usually the answer itself): one write per call.
     if (!json) response.writeHead(200, this.sessionHeaders(SSE_HEADERS));
     response.once("close", () => this.stopKeepAlive(exchange));
-    for (const message of messages) this.onmessage?.(message);
+    for (const message of messages) this.onmessage?.(message, extraOf(request));
     if (!json && !response.writableEnded) this.startKeepAlive(exchange);
   }
 
@@ -319,4 +326,10 @@ function sseEvent(message: JSONRPCMessage): string {
 
 function writeEvent(response: ServerResponse, message: JSONRPCMessage): void {
   if (!response.writableEnded && !response.destroyed) response.write(sseEvent(message));
+}
+
+/** The caller a gateway verified for the request, for its handlers (`ctx.http.authInfo`); none otherwise. */
+function extraOf(request: IncomingMessage): MessageExtraInfo | undefined {
+  const auth = (request as { auth?: AuthInfo }).auth;
+  return auth === undefined ? undefined : { authInfo: auth };
 }

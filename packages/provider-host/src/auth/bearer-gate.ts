@@ -1,0 +1,91 @@
+/**
+ * The OAuth gate in front of the MCP endpoint: every request's bearer token
+ * is verified (`token-verifier`), its audience and required scopes checked
+ * with the SDK's own `verifyBearerToken`; a refusal is the SDK's answer (401
+ * `invalid_token` or 403 `insufficient_scope` naming the scope, each with a
+ * `WWW-Authenticate` challenge pointing at the protected resource metadata).
+ * It also serves that metadata (RFC 9728), which names the issuer.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  bearerAuthChallengeResponse,
+  getOAuthProtectedResourceMetadataUrl,
+  verifyBearerToken,
+} from "@modelcontextprotocol/server";
+import type { AuthInfo, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/server";
+import type { OAuthResourceOptions } from "./oauth-options";
+import { tokenVerifier } from "./token-verifier";
+
+/** An answer the gate gives instead of letting a request through. */
+export interface Refusal {
+  readonly kind: "refused";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** What was wrong, for the audit log (never the token). */
+  readonly reason: string;
+}
+
+export interface BearerGate {
+  /** The verified token, or the refusal to answer with. */
+  check(authorization: string | undefined): Promise<AuthInfo | Refusal>;
+  /** Answers a GET of the protected resource metadata; false for any other request. */
+  serveMetadata(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;
+  readonly resource: URL;
+  readonly metadataUrl: string;
+}
+
+export function bearerGate(options: OAuthResourceOptions, resource: URL): BearerGate {
+  const requiredScopes = [...(options.requiredScopes ?? [])];
+  const metadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
+  const verifier = tokenVerifier(options, resource.href);
+  const verifyOptions = { verifier, requiredScopes, resourceMetadataUrl: metadataUrl, expectedResource: resource };
+  const metadata: OAuthProtectedResourceMetadata = {
+    resource: resource.href,
+    authorization_servers: [options.issuer],
+    bearer_methods_supported: ["header"],
+    ...(options.scopesSupported !== undefined || requiredScopes.length > 0
+      ? { scopes_supported: [...(options.scopesSupported ?? requiredScopes)] }
+      : {}),
+  };
+  const metadataBody = JSON.stringify(metadata);
+  const metadataPaths = new Set([new URL(metadataUrl).pathname, "/.well-known/oauth-protected-resource"]);
+  return {
+    resource,
+    metadataUrl,
+    async check(authorization) {
+      try {
+        return await verifyBearerToken(authorization, verifyOptions);
+      } catch (error) {
+        const answer = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl: metadataUrl });
+        const headers: Record<string, string> = {};
+        answer.headers.forEach((value, key) => (headers[key] = value));
+        return {
+          kind: "refused",
+          status: answer.status,
+          headers,
+          body: await answer.text(),
+          reason: error instanceof Error ? error.message : String(error),
+        };
+      }
+    },
+    serveMetadata(pathname, request, response) {
+      if (!metadataPaths.has(pathname)) return false;
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        response.writeHead(405, { Allow: "GET" }).end();
+        return true;
+      }
+      response.writeHead(200, {
+        "Content-Type": "application/json",
+        "Cache-Control": "max-age=3600",
+        "Access-Control-Allow-Origin": "*",
+      });
+      response.end(request.method === "HEAD" ? undefined : metadataBody);
+      return true;
+    },
+  };
+}
+
+export function isRefusal(value: AuthInfo | Refusal): value is Refusal {
+  return (value as Refusal).kind === "refused";
+}

@@ -1,0 +1,220 @@
+/**
+ * The gateway for teams, in front of the MCP endpoint: the OAuth gate (who
+ * is calling), the access policy (the box as that caller may see it), the
+ * caller's request budget, and the records every request leaves (audit log,
+ * metrics, traces). Built only when an option asks for one of them, with
+ * each optional library (`jose`, `prom-client`, OpenTelemetry) loaded only
+ * for the option that needs it.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseAccessPolicy, protocolFault } from "@indus/contract";
+import type { AccessPolicy, AccessPolicyInput, Caller, ToolBox } from "@indus/contract";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { compileAccessPolicy } from "../access/access-grants";
+import type { AccessGrants } from "../access/access-grants";
+import { callerBox } from "../access/caller-box";
+import { PUBLISHED_NAME_OWNERS } from "../access/item-owners";
+import { bearerGate, isRefusal } from "../auth/bearer-gate";
+import type { BearerGate } from "../auth/bearer-gate";
+import { auditLog } from "../observe/audit-log";
+import { bindExchange } from "../observe/exchanges";
+import { gatewayMetrics } from "../observe/gateway-metrics";
+import type { GatewayMetrics } from "../observe/gateway-metrics";
+import { gatewayTracing, tracesEndpoint } from "../observe/gateway-tracing";
+import type { RequestObserver, RequestOutcome, RequestRecord } from "../observe/request-record";
+import { CallerBudgets } from "../rate/caller-budgets";
+import type { GatewayOptions } from "./gateway-options";
+import { refusedRecord, requestRecords } from "./request-records";
+import type { RecordContext } from "./request-records";
+
+export interface GatewayLayer {
+  /** Answers the layer's own routes (protected resource metadata, `/metrics`); true when it did. */
+  route(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;
+  /** Checks a request's credentials: true once `request.auth` names the caller, false after a refusal. */
+  admit(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  /** Takes a POST from the caller's budget and records its requests; false after a refusal (429). */
+  observe(request: IncomingMessage, response: ServerResponse, body: unknown): boolean;
+  /** The box as the caller `auth` names may see and use it. */
+  boxFor(auth: AuthInfo | undefined): ToolBox;
+  /** Who owns a request, for binding a 2025-era session to the caller that opened it. */
+  ownerOf(request: IncomingMessage): string | undefined;
+  close(): Promise<void>;
+}
+
+export interface LayerContext {
+  readonly box: ToolBox;
+  /** The MCP endpoint as served (the default resource URL). */
+  readonly served: URL;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly service: { readonly name: string; readonly version: string };
+  /** Open 2025-era sessions. */
+  readonly sessions: () => number;
+}
+
+/** Who a request's credentials name, and the key callers are told apart by. */
+interface Identity {
+  readonly caller: Caller;
+  readonly key: string;
+}
+
+type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
+
+const NOBODY: Identity = { caller: { groups: [], scopes: [] }, key: "" };
+
+export async function gatewayLayer(options: GatewayOptions, context: LayerContext): Promise<GatewayLayer> {
+  const endpoint = options.tracing === false ? undefined : tracesEndpoint(context.env);
+  const [metrics, tracing] = await Promise.all([
+    options.metrics === true
+      ? gatewayMetrics({ sessions: context.sessions, upstreams: options.upstreams ?? (() => []) })
+      : undefined,
+    endpoint === undefined ? undefined : gatewayTracing(endpoint, context.service, context.env),
+  ]);
+  const gate =
+    options.oauth === undefined
+      ? undefined
+      : bearerGate(options.oauth, new URL(options.oauth.resource ?? context.served.href));
+  const grants =
+    options.access === undefined ? undefined : compileAccessPolicy(policyOf(options.access), options.owners);
+  const observers: RequestObserver[] = [
+    ...(options.auditLog === undefined ? [] : [auditLog(options.auditLog)]),
+    ...(metrics === undefined ? [] : [metrics]),
+  ];
+  const owners = options.owners ?? PUBLISHED_NAME_OWNERS;
+  const identities = new WeakMap<AuthInfo, Identity>();
+  const identityOf = (auth: AuthInfo | undefined) => (auth === undefined ? NOBODY : (identities.get(auth) ?? NOBODY));
+  const finish = finisher(observers);
+  const budgets = new CallerBudgets();
+
+  return {
+    route: (pathname, request, response) => routeOwn(pathname, request, response, gate, metrics),
+    admit,
+    observe,
+    boxFor(auth) {
+      if (grants === undefined) return context.box;
+      return callerBox(context.box, grantOf(grants, identityOf(auth).caller));
+    },
+    ownerOf: (request) => identityOf((request as AuthedRequest).auth).key,
+    async close() {
+      await Promise.all([...observers.map((observer) => observer.close?.()), tracing?.close()]);
+    },
+  };
+
+  async function admit(request: AuthedRequest, response: ServerResponse): Promise<boolean> {
+    if (gate === undefined) {
+      request.auth = { token: "", clientId: "", scopes: [] };
+      identities.set(request.auth, NOBODY);
+      return true;
+    }
+    const verdict = await gate.check(request.headers.authorization);
+    if (isRefusal(verdict)) {
+      const record = refusedRecord(request, NOBODY.caller, tracing);
+      finish(record, verdict.status === 403 ? "forbidden" : "unauthorized", undefined, verdict.status);
+      response.writeHead(verdict.status, { ...verdict.headers, "Content-Type": "application/json" });
+      response.end(verdict.body);
+      return false;
+    }
+    // A fresh object per request: it keys this exchange's records (see `exchanges`).
+    const auth: AuthInfo = { ...verdict };
+    let identity = identities.get(verdict);
+    if (identity === undefined) {
+      identity = identityFromToken(verdict);
+      identities.set(verdict, identity);
+    }
+    identities.set(auth, identity);
+    request.auth = auth;
+    return true;
+  }
+
+  function observe(request: IncomingMessage, response: ServerResponse, body: unknown): boolean {
+    const auth = (request as AuthedRequest).auth;
+    const identity = identityOf(auth);
+    const recordContext: RecordContext = { caller: identity.caller, owners, tracing };
+    const limit = grants?.grantFor(identity.caller).rateLimit ?? options.rateLimit;
+    if (limit !== undefined) {
+      const verdict = budgets.take(identity.key, limit);
+      if (verdict.kind === "limited") {
+        for (const record of requestRecords(body, request, recordContext))
+          finish(record, "rate-limited", undefined, 429);
+        sendRateLimited(response, body, limit.perMinute, verdict.retryAfterSeconds);
+        return false;
+      }
+    }
+    const records = requestRecords(body, request, recordContext);
+    if (records.length === 0 || auth === undefined) return true;
+    const byId = new Map(records.map((record) => [record.id!, record]));
+    bindExchange(auth, { records: byId, finish: (record, outcome, code) => finish(record, outcome, code) });
+    response.once("close", () => {
+      const cut = !response.writableFinished;
+      for (const record of records) {
+        if (record.outcome !== undefined) continue;
+        const status = response.statusCode;
+        finish(record, cut || status >= 400 ? "refused" : "ok", undefined, status);
+      }
+    });
+    return true;
+  }
+}
+
+/** Ends a record once: its outcome, latency and span, then the observers. */
+function finisher(observers: readonly RequestObserver[]) {
+  return (record: RequestRecord, outcome: RequestOutcome, errorCode?: number, status?: number) => {
+    if (record.outcome !== undefined) return;
+    record.outcome = outcome;
+    if (errorCode !== undefined) record.errorCode = errorCode;
+    if (status !== undefined) record.status = status;
+    record.latencyMs = Date.now() - record.time;
+    record.span?.end(record);
+    for (const observer of observers) observer.finished(record);
+  };
+}
+
+function policyOf(input: AccessPolicyInput): AccessPolicy {
+  const parsed = parseAccessPolicy(input);
+  if (parsed.ok) return parsed.value;
+  const issues = parsed.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+  throw protocolFault("protocol", `the access policy is not valid: ${issues}`);
+}
+
+function grantOf(grants: AccessGrants, caller: Caller) {
+  return grants.grantFor(caller);
+}
+
+function identityFromToken(auth: AuthInfo): Identity {
+  const extra = auth.extra as { subject?: unknown; groups?: unknown } | undefined;
+  const subject = typeof extra?.subject === "string" ? extra.subject : undefined;
+  const groups = Array.isArray(extra?.groups) ? (extra.groups as string[]) : [];
+  const caller: Caller = {
+    ...(auth.clientId !== "" && { clientId: auth.clientId }),
+    ...(subject !== undefined && { subject }),
+    groups,
+    scopes: auth.scopes,
+  };
+  return { caller, key: JSON.stringify([caller.clientId ?? null, caller.subject ?? null]) };
+}
+
+function routeOwn(
+  pathname: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  gate: BearerGate | undefined,
+  metrics: GatewayMetrics | undefined,
+): boolean {
+  if (gate?.serveMetadata(pathname, request, response) === true) return true;
+  if (metrics !== undefined && pathname === "/metrics" && request.method === "GET") {
+    void metrics.serve(response).catch(() => response.destroy());
+    return true;
+  }
+  return false;
+}
+
+/** HTTP 429 with `Retry-After`, its body the JSON-RPC error each request gets. */
+function sendRateLimited(response: ServerResponse, body: unknown, perMinute: number, retryAfter: number): void {
+  const id = Array.isArray(body) ? null : ((body as { id?: unknown } | null)?.id ?? null);
+  const error = {
+    code: -32000,
+    message: `Too Many Requests: over the budget of ${perMinute} requests a minute; retry in ${retryAfter} s`,
+    data: { retryAfterSeconds: retryAfter },
+  };
+  response.writeHead(429, { "Content-Type": "application/json", "Retry-After": String(retryAfter) });
+  response.end(JSON.stringify({ jsonrpc: "2.0", id, error }));
+}

@@ -1,0 +1,126 @@
+/**
+ * The audit log: one JSON line per gateway request (time, caller, era,
+ * method, server and tool, a hash of the arguments, outcome, latency, trace
+ * id), appended to a file and rotated by size (`file` → `file.1` → ... →
+ * `file.<keep>`). Never a token or an argument value: a record holds
+ * neither. Lines are written in batches off the request path; `close()`
+ * writes what is left.
+ */
+import { mkdirSync } from "node:fs";
+import { open, rename, rm, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { RequestObserver, RequestRecord } from "./request-record";
+import { traceIdOf } from "./trace-context";
+
+export interface AuditLogOptions {
+  /** The file lines are appended to (created with its folder when missing). */
+  readonly file: string;
+  /** Rotate once the file would grow past this many bytes. Default 64 MiB. */
+  readonly maxBytes?: number;
+  /** Rotated files kept beside the live one. Default 5. */
+  readonly keep?: number;
+}
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_KEEP = 5;
+/** Lines waiting past this many bytes are written at once rather than on the next turn. */
+const FLUSH_BYTES = 64 * 1024;
+
+export function auditLog(options: AuditLogOptions): RequestObserver {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const keep = Math.max(1, options.keep ?? DEFAULT_KEEP);
+  mkdirSync(dirname(options.file), { recursive: true });
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let flushing: Promise<void> | undefined;
+  let scheduled = false;
+  let file: { handle: FileHandle; size: number } | undefined;
+
+  const openFile = async () => {
+    if (file !== undefined) return file;
+    const handle = await open(options.file, "a", 0o600);
+    const size = (await stat(options.file).catch(() => ({ size: 0 }))).size;
+    file = { handle, size };
+    return file;
+  };
+  const rotate = async () => {
+    await file?.handle.close();
+    file = undefined;
+    await rm(`${options.file}.${keep}`, { force: true });
+    for (let index = keep - 1; index >= 1; index--) {
+      await rename(`${options.file}.${index}`, `${options.file}.${index + 1}`).catch(() => {});
+    }
+    await rename(options.file, `${options.file}.1`).catch(() => {});
+  };
+  const writeOut = async () => {
+    while (pending.length > 0) {
+      const chunk = pending.join("");
+      pending = [];
+      pendingBytes = 0;
+      const bytes = Buffer.byteLength(chunk);
+      let target = await openFile();
+      if (target.size > 0 && target.size + bytes > maxBytes) {
+        await rotate();
+        target = await openFile();
+      }
+      await target.handle.write(chunk);
+      target.size += bytes;
+    }
+  };
+  const flush = (): Promise<void> => {
+    scheduled = false;
+    flushing ??= writeOut()
+      .catch((error: unknown) => {
+        process.emitWarning(
+          `indus audit log ${options.file}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      })
+      .finally(() => {
+        flushing = undefined;
+        if (pending.length > 0) void flush();
+      });
+    return flushing;
+  };
+
+  return {
+    finished(record) {
+      const line = `${JSON.stringify(auditLine(record))}\n`;
+      pending.push(line);
+      pendingBytes += line.length;
+      if (pendingBytes >= FLUSH_BYTES) void flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(() => void flush());
+      }
+    },
+    async close() {
+      while (pending.length > 0 || flushing !== undefined) await flush();
+      await file?.handle.close();
+      file = undefined;
+    },
+  };
+}
+
+/** The line's fields, in a fixed order; absent ones left out. */
+function auditLine(record: RequestRecord): Record<string, unknown> {
+  const { caller } = record;
+  return {
+    time: new Date(record.time).toISOString(),
+    caller: {
+      ...(caller.clientId !== undefined && caller.clientId !== "" && { clientId: caller.clientId }),
+      ...(caller.subject !== undefined && { subject: caller.subject }),
+    },
+    ...(record.era !== undefined && { era: record.era }),
+    method: record.method,
+    ...(record.server !== undefined && { server: record.server }),
+    ...(record.tool !== undefined && { tool: record.tool }),
+    ...(record.target !== undefined && { target: record.target }),
+    ...(record.argsHash !== undefined && { argsHash: record.argsHash }),
+    outcome: record.outcome ?? "refused",
+    ...(record.errorCode !== undefined && { errorCode: record.errorCode }),
+    ...(record.status !== undefined && { status: record.status }),
+    latencyMs: record.latencyMs ?? 0,
+    traceId: traceIdOf(record.trace),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Prometheus metrics for the gateway (`prom-client`, loaded only when
+ * metrics are on): requests, errors and latency by method and server,
+ * rate-limited requests, open sessions and upstream health. Label values
+ * come from callers, so they are bounded: an unknown method, or a server
+ * beyond the first few dozen seen, is counted as `other`.
+ */
+import type { ServerResponse } from "node:http";
+import type { RequestObserver, RequestRecord } from "./request-record";
+
+/** One mounted server's health, as the gateway's owner reports it. */
+export interface UpstreamHealth {
+  readonly server: string;
+  readonly up: boolean;
+}
+
+export interface MetricsSources {
+  /** Open 2025-era sessions. */
+  sessions(): number;
+  /** The mounted servers and whether each is up. */
+  upstreams(): readonly UpstreamHealth[];
+}
+
+export interface GatewayMetrics extends RequestObserver {
+  /** Answers a scrape with the Prometheus text format. */
+  serve(response: ServerResponse): Promise<void>;
+}
+
+const METHODS = new Set([
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "subscriptions/listen",
+  "tasks/get",
+  "tasks/result",
+  "tasks/list",
+  "tasks/cancel",
+]);
+const MAX_SERVER_LABELS = 64;
+const NOT_OK = new Set(["error", "tool-error", "unauthorized", "forbidden", "rate-limited", "refused"]);
+
+export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMetrics> {
+  const prom = await import("prom-client");
+  const registry = new prom.Registry();
+  prom.collectDefaultMetrics({ register: registry, prefix: "indus_gateway_" });
+  const labelNames = ["method", "server"] as const;
+  const requests = new prom.Counter({
+    name: "indus_gateway_requests_total",
+    help: "JSON-RPC requests the gateway answered, by method, server and outcome",
+    labelNames: [...labelNames, "outcome"],
+    registers: [registry],
+  });
+  const errors = new prom.Counter({
+    name: "indus_gateway_errors_total",
+    help: "Requests that did not end with a result (errors, tool errors and refusals)",
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new prom.Histogram({
+    name: "indus_gateway_request_duration_seconds",
+    help: "Time from a request's arrival to its answer",
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const limited = new prom.Counter({
+    name: "indus_gateway_rate_limited_total",
+    help: "Requests refused for being over the caller's budget",
+    registers: [registry],
+  });
+  new prom.Gauge({
+    name: "indus_gateway_sessions_open",
+    help: "Open 2025-era sessions",
+    registers: [registry],
+    collect() {
+      this.set(sources.sessions());
+    },
+  });
+  new prom.Gauge({
+    name: "indus_gateway_upstream_up",
+    help: "1 when a mounted server is connected and ready, else 0",
+    labelNames: ["server"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const upstream of sources.upstreams()) this.set({ server: upstream.server }, upstream.up ? 1 : 0);
+    },
+  });
+  const servers = new Set<string>();
+  const serverLabel = (server: string | undefined) => {
+    if (server === undefined) return "";
+    if (servers.has(server)) return server;
+    if (servers.size >= MAX_SERVER_LABELS) return "other";
+    servers.add(server);
+    return server;
+  };
+
+  return {
+    finished(record: RequestRecord) {
+      const labels = {
+        method: METHODS.has(record.method) ? record.method : "other",
+        server: serverLabel(record.server),
+      };
+      const outcome = record.outcome ?? "refused";
+      requests.inc({ ...labels, outcome });
+      if (NOT_OK.has(outcome)) errors.inc(labels);
+      if (outcome === "rate-limited") limited.inc();
+      latency.observe(labels, (record.latencyMs ?? 0) / 1000);
+    },
+    async serve(response) {
+      const text = await registry.metrics();
+      response.writeHead(200, { "Content-Type": registry.contentType, "Cache-Control": "no-store" });
+      response.end(text);
+    },
+  };
+}
