@@ -454,12 +454,28 @@ describe("lifecycle", () => {
     await expectStillServing(host, client);
   });
 
-  it("refuses sessions beyond the limit with 503", async () => {
+  it("at the session limit, ends the session idle longest to make room for a new one", async () => {
     const { host } = await start({ maxSessions: 2 });
-    await rawSession(host);
-    await rawSession(host);
+    const first = await rawSession(host);
+    const second = await rawSession(host);
+    const third = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
+    expect(third.status).toBe(200);
+    expect(host.sessionCount).toBe(2);
+    const ping = '{"jsonrpc":"2.0","id":2,"method":"ping"}';
+    expect((await rawRequest(host.url, { headers: sessionHeaders(first), body: ping })).status).toBe(404);
+    expect((await rawRequest(host.url, { headers: sessionHeaders(second), body: ping })).status).toBe(200);
+  });
+
+  it("refuses a new session with 503 only while every session is busy", async () => {
+    const { host } = await start({ maxSessions: 2 });
+    const streams = await Promise.all(
+      [await rawSession(host), await rawSession(host)].map(
+        (id) => new Promise<IncomingMessage>((resolve, reject) => openSse(host, id, resolve).on("error", reject).end()),
+      ),
+    );
     const third = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
     expect(third.status).toBe(503);
+    for (const stream of streams) stream.destroy();
   });
 
   it("drains in-flight calls on close, then stops", async () => {

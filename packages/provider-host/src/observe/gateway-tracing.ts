@@ -77,7 +77,7 @@ export async function gatewayTracing(
       return {
         trace: contextOf(span),
         upstream(call): UpstreamCall {
-          const child = tracer.startSpan(call, { kind: api.SpanKind.CLIENT }, inSpan);
+          const child = tracer.startSpan(`upstream ${call}`, { kind: api.SpanKind.CLIENT }, inSpan);
           return {
             trace: contextOf(child),
             end(failed) {

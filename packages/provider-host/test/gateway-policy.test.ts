@@ -1,0 +1,116 @@
+/**
+ * Per-caller tool sets: an access policy maps each caller's token (client
+ * id, subject, groups, scopes) to what it may see and use. `full-agent` sees
+ * and calls everything; `alpha-agent` (the policy grants it server `alpha`)
+ * lists only alpha's tools, prompts and resources, and every one of 100
+ * attempts to call, read, get or complete outside them fails, in both eras
+ * and on a stateless host.
+ */
+import { serveHttp } from "@indus/provider-host";
+import type { HttpProviderHost } from "@indus/provider-host";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createTeamBox } from "./fixtures/team-box.mjs";
+import { freePort, startIssuer } from "./support/issuer";
+import type { Issuer } from "./support/issuer";
+
+jest.setTimeout(180_000);
+
+const POLICY = {
+  rules: [
+    { name: "everything", match: { clientId: "full-agent" }, allow: { servers: "*" } },
+    { name: "alpha only", match: { clientId: "memory-agent" }, allow: { servers: ["alpha"] } },
+  ],
+};
+const MODES = [
+  { era: "2025 sessions", stateless: false, mode: "legacy" },
+  { era: "2026-07-28", stateless: false, mode: { pin: "2026-07-28" } },
+  { era: "2025 stateless", stateless: true, mode: "legacy" },
+] as const;
+
+let issuer: Issuer;
+const hosts = new Map<boolean, HttpProviderHost>();
+
+beforeAll(async () => {
+  const ports = { stateful: await freePort(), stateless: await freePort() };
+  const url = (port: number) => `http://127.0.0.1:${port}/mcp`;
+  issuer = await startIssuer([url(ports.stateful), url(ports.stateless)]);
+  for (const stateless of [false, true]) {
+    const port = stateless ? ports.stateless : ports.stateful;
+    const oauth = { issuer: issuer.issuer, requiredScopes: ["mcp:tools"] };
+    hosts.set(stateless, await serveHttp(createTeamBox().box, { port, stateless, oauth, access: POLICY }));
+  }
+});
+
+afterAll(async () => {
+  for (const host of hosts.values()) await host.close({ graceMs: 0 });
+  await issuer?.close();
+});
+
+async function connect(clientId: string, stateless: boolean, mode: (typeof MODES)[number]["mode"]) {
+  const host = hosts.get(stateless)!;
+  const token = await issuer.token(clientId, { resource: host.url.href });
+  const client = new Client({ name: clientId, version: "1" }, { versionNegotiation: { mode } });
+  await client.connect(
+    new StreamableHTTPClientTransport(host.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  return client;
+}
+
+/** Everything an attempt outside alpha may try: each must fail. */
+const OUTSIDE: ((client: Client) => Promise<unknown>)[] = [
+  (client) => client.callTool({ name: "beta__echo", arguments: { message: "x" } }),
+  (client) => client.callTool({ name: "beta__secret", arguments: {} }),
+  (client) => client.readResource({ uri: "indus://beta/doc" }),
+  (client) => client.readResource({ uri: "beta://plain" }),
+  (client) => client.readResource({ uri: "indus://beta/items/7" }),
+  (client) => client.getPrompt({ name: "beta__greet", arguments: { who: "x" } }),
+  (client) =>
+    client.complete({ ref: { type: "ref/prompt", name: "beta__greet" }, argument: { name: "who", value: "a" } }),
+  (client) =>
+    client.complete({
+      ref: { type: "ref/resource", uri: "indus://beta/items/{id}" },
+      argument: { name: "id", value: "1" },
+    }),
+];
+
+async function failed(attempt: Promise<unknown>): Promise<boolean> {
+  try {
+    const result = (await attempt) as { isError?: boolean };
+    return result.isError === true;
+  } catch {
+    return true;
+  }
+}
+
+describe.each(MODES)("access policy, $era", ({ stateless, mode }) => {
+  it("lets full-agent list and use everything", async () => {
+    const client = await connect("full-agent", stateless, mode);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "alpha__echo",
+      "alpha__add",
+      "beta__echo",
+      "beta__secret",
+    ]);
+    expect((await client.listPrompts()).prompts).toHaveLength(2);
+    expect((await client.callTool({ name: "beta__secret", arguments: { message: "m" } })).isError).toBeFalsy();
+    expect((await client.readResource({ uri: "beta://plain" })).contents).toHaveLength(1);
+    await client.close();
+  });
+
+  it("shows the alpha-only caller alpha's items alone, and refuses 100 of 100 attempts outside them", async () => {
+    const client = await connect("memory-agent", stateless, mode);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["alpha__echo", "alpha__add"]);
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(["alpha__greet"]);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(["indus://alpha/doc"]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+    expect((await client.callTool({ name: "alpha__echo", arguments: { message: "ok" } })).content).toEqual([
+      { type: "text", text: "alpha__echo: ok" },
+    ]);
+    let refused = 0;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (await failed(OUTSIDE[attempt % OUTSIDE.length]!(client))) refused++;
+    }
+    expect(refused).toBe(100);
+    await client.close();
+  });
+});
