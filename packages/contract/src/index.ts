@@ -66,14 +66,7 @@ export type {
   ToolsChange,
 } from "./bridge";
 export type { ToolAnnotations, ToolBox, ToolDescriptor } from "./tool-box";
-export {
-  AccessGrantSchema,
-  AccessPolicySchema,
-  AccessRuleSchema,
-  CallerMatchSchema,
-  RateLimitSchema,
-  parseAccessPolicy,
-} from "./gateway-access";
+export { AccessPolicySchema, parseAccessPolicy } from "./gateway-access";
 export type {
   AccessGrant,
   AccessPolicy,

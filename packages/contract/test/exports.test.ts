@@ -5,6 +5,7 @@ it("exports exactly these runtime names", () => {
   expect(Object.keys(api).sort()).toEqual(
     [
       "APP_VIEW_MIME_TYPE",
+      "AccessPolicySchema",
       "BridgeConfigSchema",
       "ENDPOINT_PHASES",
       "EXTENSIONS",
@@ -43,6 +44,7 @@ it("exports exactly these runtime names", () => {
       "serverQuestionsOf",
       "skillPath",
       "decliningClientHost",
+      "parseAccessPolicy",
       "parseBridgeConfig",
       "parseServerConfig",
       "protocolFault",
