@@ -10,7 +10,9 @@ import type { JsonValue } from "./json";
 /**
  * The closed set of fault kinds, in a stable order. `unauthorized`: the server
  * wants credentials the bridge does not have (or that stopped working); the
- * user fixes it by signing in, not by restarting anything.
+ * user fixes it by signing in, not by restarting anything. `withheld`: the
+ * trust gate holds the definition back (changed since it was pinned, new, or
+ * flagged); the user approves it with `indusr mcp approve`.
  */
 export const FAULT_KINDS = [
   "transport",
@@ -20,6 +22,7 @@ export const FAULT_KINDS = [
   "not-connected",
   "spawn-failed",
   "unauthorized",
+  "withheld",
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];

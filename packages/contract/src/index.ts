@@ -93,3 +93,15 @@ export { skillPath } from "./skills";
 export type { SkillEntry, SkillFile, SkillFrontmatter } from "./skills";
 export { invalidParamHeaders, paramHeaderArgument, paramHeaderDeclarations } from "./param-headers";
 export type { ParamHeaderDeclaration } from "./param-headers";
+export { DEFINITION_KINDS, FINDING_RULES, TRUST_MODES, UI_SCHEME, WITHHELD_REASONS, presentedUi } from "./trust";
+export type {
+  DefinitionFinding,
+  DefinitionGate,
+  DefinitionKind,
+  DefinitionVerdict,
+  FindingRule,
+  ListedDefinition,
+  TrustMode,
+  WithheldDefinition,
+  WithheldReason,
+} from "./trust";

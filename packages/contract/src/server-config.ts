@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { SERVER_ID_PATTERN } from "./names";
 import { PROTOCOL_MODES } from "./protocol-era";
+import { TRUST_MODES } from "./trust";
 
 const stringMap = z.record(z.string(), z.string());
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
@@ -41,6 +42,8 @@ const sharedFields = {
    * remembers the verdict; `2026-07-28` or `legacy` pins one era.
    */
   protocol: z.enum(PROTOCOL_MODES).optional(),
+  /** How far its definitions are trusted: `pin` (absent means `pin`), `strict` or `off` (see `TrustMode`). */
+  trust: z.enum(TRUST_MODES).optional(),
 };
 
 /** OAuth grants a remote server can be signed in with. */

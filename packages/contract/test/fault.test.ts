@@ -9,7 +9,7 @@ import {
 } from "@indus/contract";
 
 describe("fault model", () => {
-  it("has exactly six kinds in a stable order", () => {
+  it("has exactly these kinds in a stable order", () => {
     expect(FAULT_KINDS).toEqual([
       "transport",
       "protocol",
@@ -18,6 +18,7 @@ describe("fault model", () => {
       "not-connected",
       "spawn-failed",
       "unauthorized",
+      "withheld",
     ]);
   });
 

@@ -121,3 +121,23 @@ export { loadMcpCapabilities } from "./mcp/boot";
 export { resolveMcpConfig } from "./mcp/resolve";
 export type { ResolvedMcpConfig } from "./mcp/resolve";
 export type { McpBoot, McpBootOptions, McpInvocation } from "./mcp/boot";
+
+// Trust: pins of every definition, inspection, the gate the mount asks
+export { PinGate } from "./trust/pin-gate";
+export type { FlaggedDefinition, PinGateOptions, PinStore, TrustReport } from "./trust/pin-gate";
+export {
+  EMPTY_PIN_BOOK,
+  LOCK_FILE_VERSION,
+  parsePinBook,
+  pinOf,
+  serializePinBook,
+  withKindPins,
+} from "./trust/pin-book";
+export type { KindPins, Pin, PinBook, ServerPins } from "./trust/pin-book";
+export { approvePins, describePinChange } from "./trust/pin-approval";
+export type { Listings, OnlyDefinition, PinChange, PinChangeKind } from "./trust/pin-approval";
+export { MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, inspectDefinition } from "./trust/inspect";
+export type { InspectContext } from "./trust/inspect";
+export type { KnownTools } from "./trust/cross-server";
+export { definitionName, pinnedDefinition } from "./trust/pinned-definition";
+export { approveCommand, definitionLabel, findingText, withheldMessage } from "./trust/withheld-message";

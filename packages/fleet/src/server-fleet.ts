@@ -12,6 +12,7 @@ import {
   parseServerConfig,
   protocolFault,
   type BridgeConfig,
+  type DefinitionGate,
   type EndpointStatus,
   type FleetStatus,
   type McpEndpoint,
@@ -19,6 +20,7 @@ import {
   type ServerConfig,
 } from "@indus/contract";
 import { runBounded } from "./bounded";
+import { GatedEndpoint } from "./gated-endpoint";
 import type { NamingMode } from "./names";
 import { defaultCreateEndpoint, type CreateEndpoint, type EndpointOptions } from "./default-endpoint";
 
@@ -37,6 +39,12 @@ export interface FleetOptions {
    * two servers offering one name is a clash). The fleet itself ignores it.
    */
   readonly names?: NamingMode;
+  /**
+   * The trust gate every endpoint's listings pass through (pins, inspection):
+   * what it withholds is absent for everyone above the fleet, and using it
+   * fails with a `withheld` fault. None: definitions are taken as they come.
+   */
+  readonly gate?: DefinitionGate;
 }
 
 /** Work the fleet does on each endpoint right after it opens, inside its connect slot. */
@@ -104,7 +112,8 @@ export class EndpointFleet implements McpFleet {
     const make = this.options.createEndpoint ?? defaultCreateEndpoint;
     // Defaults (args, env, headers) filled in when the config is valid; an invalid one faults on open.
     const parsed = parseServerConfig(server);
-    return make(parsed.ok ? parsed.value : server, endpointOptions);
+    const endpoint = make(parsed.ok ? parsed.value : server, endpointOptions);
+    return this.options.gate ? new GatedEndpoint(endpoint, this.options.gate) : endpoint;
   }
 
   /**

@@ -10,7 +10,7 @@ export { BRIDGE_OPS } from "./entry";
 export type { BridgeEntry, BridgeOp, EnrollEntry, EnrollRequest, RetireEntry } from "./entry";
 export { describeCapability } from "./capability";
 export type { CapabilityDescriptor, DescribeCapability, LedgerCapability } from "./capability";
-export { BRIDGE_KEY_PREFIX, asBridgeKey, bridgeContentKey, bridgeUlidKey, enrollmentKey } from "./keys";
+export { BRIDGE_KEY_PREFIX, asBridgeKey, bridgeContentKey, bridgeUlidKey, contentDigest, enrollmentKey } from "./keys";
 export type { BridgeKey } from "./keys";
 export { qualifyBridgeName, serverOfQualified, unqualifiedTool } from "./names";
 export { canonicalJson } from "./canonical-json";

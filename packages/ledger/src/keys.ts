@@ -61,8 +61,18 @@ export function bridgeUlidKey(): BridgeKey {
   return `${BRIDGE_KEY_PREFIX}${nextUlid()}` as BridgeKey;
 }
 
-function contentKeyOf(name: string, schema: unknown): BridgeKey {
+/**
+ * The one content identity of indus: hex SHA-256 over the canonical JSON of
+ * `value` (keys sorted at every level, depth unbounded without recursion).
+ * Enrollment keys and trust pins are both cut from it, so a tool has one
+ * identity whichever of them names it.
+ */
+export function contentDigest(value: unknown): string {
   // One-shot `crypto.hash` (Node >= 20.12): a fraction of createHash's cost for short inputs.
-  const digest = hash("sha256", canonicalJson({ name, schema: schema === undefined ? null : schema }), "hex");
+  return hash("sha256", canonicalJson(value), "hex");
+}
+
+function contentKeyOf(name: string, schema: unknown): BridgeKey {
+  const digest = contentDigest({ name, schema: schema === undefined ? null : schema });
   return `${BRIDGE_KEY_PREFIX}${digest.slice(0, 32)}` as BridgeKey;
 }

@@ -11,6 +11,7 @@ it("exports exactly these runtime names", () => {
       "bridgeContentKey",
       "bridgeUlidKey",
       "canonicalJson",
+      "contentDigest",
       "describeCapability",
       "enrollmentKey",
       "parseLog",

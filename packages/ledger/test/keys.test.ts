@@ -1,8 +1,30 @@
 import { createHash } from "node:crypto";
 import { isProtocolFault } from "@indus/contract";
-import { BRIDGE_KEY_PREFIX, bridgeContentKey, bridgeUlidKey, canonicalJson, enrollmentKey } from "@indus/ledger";
+import {
+  BRIDGE_KEY_PREFIX,
+  bridgeContentKey,
+  bridgeUlidKey,
+  canonicalJson,
+  contentDigest,
+  enrollmentKey,
+} from "@indus/ledger";
 
 const sha32 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32);
+
+describe("contentDigest", () => {
+  it("is the full sha256 of the canonical JSON, and the enrollment key is cut from it", () => {
+    const value = { name: "srv__tool", schema: { b: 1, a: [2, 1] } };
+    const full = createHash("sha256").update('{"name":"srv__tool","schema":{"a":[2,1],"b":1}}', "utf8").digest("hex");
+    expect(contentDigest(value)).toBe(full);
+    expect(bridgeContentKey("srv", "tool", value.schema)).toBe(`bk_${full.slice(0, 32)}`);
+  });
+
+  it("takes a 100,000-deep value without overflowing the stack", () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    expect(contentDigest(deep)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
 
 describe("bridgeContentKey", () => {
   it("is bk_ + 32 hex of sha256 over the key-sorted {name, schema}", () => {

@@ -49,6 +49,7 @@ const FIELDS = new Set([
   "oauth",
   "defer",
   "protocol",
+  "trust",
 ]);
 
 /** Fields other clients write that have no meaning here: dropped without a warning. */
@@ -56,7 +57,6 @@ const FOREIGN = new Set([
   "description",
   "alwaysAllow",
   "autoApprove",
-  "trust",
   "gallery",
   "version",
   "icon",
@@ -214,5 +214,9 @@ export function translateRow(dialect: McpDialect, raw: Row, report: TranslateRep
   if (raw.reconnect !== undefined) out.reconnect = raw.reconnect;
   if (raw.protocol !== undefined) out.protocol = raw.protocol;
   if (raw.defer !== undefined) out.defer = raw.defer;
+  // Gemini's `trust: true` skips its confirmations: no meaning here. indus's own is a mode (the schema checks it).
+  if (typeof raw.trust === "boolean")
+    report.note('"trust": true/false (skip confirmations) has no meaning in indus; dropped');
+  else if (raw.trust !== undefined) out.trust = raw.trust;
   return out;
 }

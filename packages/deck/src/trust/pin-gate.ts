@@ -1,0 +1,229 @@
+/**
+ * The rug-pull gate: each server's definitions are pinned the first time a
+ * kind is listed (tools, prompts, resources, templates), and from then on a
+ * definition that differs from its pin, or that was not there when the
+ * server was pinned, is withheld until approved. A definition that vanished
+ * is simply not listed. Every definition is inspected on every listing; a
+ * `strict` server's flagged definitions are withheld (and never pinned), a
+ * `pin` server's are reported. `off` takes everything as it comes. The pins
+ * live in a `PinStore` (the host's lock files); one that never writes (a
+ * stateless replica) withholds whatever is not pinned already.
+ */
+import type {
+  DefinitionFinding,
+  DefinitionGate,
+  DefinitionKind,
+  DefinitionVerdict,
+  JsonObject,
+  JsonValue,
+  ListedDefinition,
+  ServerConfig,
+  WithheldDefinition,
+  WithheldReason,
+} from "@indus/contract";
+import { isRecord } from "@indus/contract";
+import { inspectDefinition } from "./inspect";
+import type { KnownTools } from "./cross-server";
+import { bodyDigest, changedFields, definitionName, pinnedDefinition } from "./pinned-definition";
+import { pinOf, type KindPins, type Pin, type ServerPins } from "./pin-book";
+import { withheldMessage } from "./withheld-message";
+
+/** Where a gate keeps its pins. */
+export interface PinStore {
+  /** What is pinned for `server` now (undefined: nothing yet). */
+  read(server: string): ServerPins | undefined;
+  /**
+   * Pin `kind` of `server` unless another writer pinned it first; returns
+   * what is pinned after the write. Undefined when this store never writes.
+   */
+  pinFirst(server: string, kind: DefinitionKind, pins: KindPins): KindPins | undefined;
+}
+
+/** What inspection found in one definition that was let through. */
+export interface FlaggedDefinition {
+  readonly kind: DefinitionKind;
+  readonly name: string;
+  readonly findings: readonly DefinitionFinding[];
+}
+
+/** One server's standing with the gate, from its latest listings. */
+export interface TrustReport {
+  readonly withheld: readonly WithheldDefinition[];
+  /** Findings on definitions that were admitted (a `pin` server's are reported, not refused). */
+  readonly flagged: readonly FlaggedDefinition[];
+}
+
+export interface PinGateOptions {
+  readonly store: PinStore;
+  /** Every mounted server id: whose tool names cross-server inspection knows (listed or pinned). */
+  readonly servers?: readonly string[];
+}
+
+interface Screened {
+  readonly name: string;
+  readonly definition: JsonObject;
+  readonly pin: Pin;
+  readonly findings: readonly DefinitionFinding[];
+}
+
+type KindReport = { withheld: WithheldDefinition[]; flagged: FlaggedDefinition[] };
+
+export class PinGate implements DefinitionGate {
+  private readonly reports = new Map<string, Map<DefinitionKind, KindReport>>();
+  private readonly listed = new Map<string, ReadonlySet<string>>();
+  private readonly listeners = new Set<(withheld: WithheldDefinition) => void>();
+
+  constructor(private readonly options: PinGateOptions) {}
+
+  screen(
+    server: ServerConfig,
+    kind: DefinitionKind,
+    listed: readonly ListedDefinition[],
+  ): readonly DefinitionVerdict[] {
+    if ((server.trust ?? "pin") === "off") return listed.map(() => ({ kind: "admit", findings: [] }));
+    if (kind === "tool") this.listed.set(server.id, new Set(listed.map((l) => definitionName("tool", l.item))));
+    const known = this.knownTools();
+    const screened = listed.map((l): Screened => {
+      const definition = pinnedDefinition(kind, l);
+      const findings = inspectDefinition(definition, { server: server.id, known });
+      return { name: definitionName(kind, l.item), definition, pin: pinOf(definition), findings };
+    });
+    const strict = server.trust === "strict";
+    const pinned = this.pinnedOrFirst(
+      server.id,
+      kind,
+      strict ? screened.filter((s) => s.findings.length === 0) : screened,
+    );
+    const verdicts = screened.map((s) => this.verdict(server.id, kind, s, pinned, strict));
+    this.record(server.id, kind, screened, verdicts);
+    return verdicts;
+  }
+
+  screenBody(server: ServerConfig, uri: string, contents: JsonValue): DefinitionVerdict {
+    if ((server.trust ?? "pin") === "off") return { kind: "admit", findings: [] };
+    const digest = bodyDigest(contents);
+    const pins = this.safeRead(server.id);
+    const bodies = [...Object.values(pins?.tool ?? {}), ...Object.values(pins?.resource ?? {})]
+      .map((pin) => pin.definition["ui"])
+      .filter((ui): ui is JsonObject => isRecord(ui) && ui["resourceUri"] === uri)
+      .map((ui) => ui["body"]);
+    if (bodies.every((body) => body === digest)) return { kind: "admit", findings: [] };
+    const facts = {
+      server: server.id,
+      kind: "resource" as const,
+      name: uri,
+      reason: "changed" as const,
+      fields: ["ui"],
+    };
+    return { kind: "withhold", withheld: { ...facts, message: withheldMessage(facts) } };
+  }
+
+  /** One server's withheld and flagged definitions, from its latest listings. */
+  report(server: string): TrustReport {
+    const kinds = [...(this.reports.get(server)?.values() ?? [])];
+    return { withheld: kinds.flatMap((k) => k.withheld), flagged: kinds.flatMap((k) => k.flagged) };
+  }
+
+  /** Why a definition is withheld now (undefined: it is not). */
+  withheld(server: string, kind: DefinitionKind, name: string): WithheldDefinition | undefined {
+    return this.reports
+      .get(server)
+      ?.get(kind)
+      ?.withheld.find((w) => w.name === name);
+  }
+
+  /** Hear of each definition as it becomes withheld (not again while it stays so); returns an unsubscribe. */
+  onWithheld(listener: (withheld: WithheldDefinition) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private knownTools(): KnownTools {
+    const known = new Map<string, ReadonlySet<string>>();
+    for (const server of new Set([...(this.options.servers ?? []), ...this.listed.keys()])) {
+      const pinned = Object.keys(this.safeRead(server)?.tool ?? {});
+      known.set(server, new Set([...pinned, ...(this.listed.get(server) ?? [])]));
+    }
+    return known;
+  }
+
+  private safeRead(server: string): ServerPins | undefined {
+    try {
+      return this.options.store.read(server);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The kind's pins, pinning this listing when the kind was never pinned; undefined when nothing may be pinned. */
+  private pinnedOrFirst(server: string, kind: DefinitionKind, first: readonly Screened[]): KindPins | undefined {
+    const pinned = this.safeRead(server)?.[kind];
+    if (pinned !== undefined) return pinned;
+    try {
+      return this.options.store.pinFirst(server, kind, Object.fromEntries(first.map((s) => [s.name, s.pin])));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private verdict(
+    server: string,
+    kind: DefinitionKind,
+    screened: Screened,
+    pinned: KindPins | undefined,
+    strict: boolean,
+  ): DefinitionVerdict {
+    const pin = pinned?.[screened.name];
+    const withhold = (reason: WithheldReason, fields?: readonly string[]): DefinitionVerdict => {
+      const facts = {
+        server,
+        kind,
+        name: screened.name,
+        reason,
+        ...(fields ? { fields } : {}),
+        ...(screened.findings.length > 0 ? { findings: screened.findings } : {}),
+      };
+      return { kind: "withhold", withheld: { ...facts, message: withheldMessage(facts) } };
+    };
+    if (strict && screened.findings.length > 0) return withhold("flagged");
+    if (pinned === undefined) return withhold("unpinned");
+    if (pin === undefined) return withhold("new");
+    if (pin.digest !== screened.pin.digest)
+      return withhold("changed", changedFields(pin.definition, screened.definition));
+    return { kind: "admit", findings: screened.findings };
+  }
+
+  private record(
+    server: string,
+    kind: DefinitionKind,
+    screened: readonly Screened[],
+    verdicts: readonly DefinitionVerdict[],
+  ): void {
+    const before = new Set(
+      this.reports
+        .get(server)
+        ?.get(kind)
+        ?.withheld.map((w) => w.name),
+    );
+    const report: KindReport = { withheld: [], flagged: [] };
+    verdicts.forEach((verdict, i) => {
+      const findings = screened[i]!.findings;
+      if (verdict.kind === "withhold") report.withheld.push(verdict.withheld);
+      else if (findings.length > 0) report.flagged.push({ kind, name: screened[i]!.name, findings });
+    });
+    const kinds = this.reports.get(server) ?? new Map<DefinitionKind, KindReport>();
+    kinds.set(kind, report);
+    this.reports.set(server, kinds);
+    for (const withheld of report.withheld) if (!before.has(withheld.name)) this.emit(withheld);
+  }
+
+  private emit(withheld: WithheldDefinition): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(withheld);
+      } catch {
+        // A listener's bug must not break the gate.
+      }
+    }
+  }
+}
