@@ -93,7 +93,9 @@ export { skillPath } from "./skills";
 export type { SkillEntry, SkillFile, SkillFrontmatter } from "./skills";
 export { invalidParamHeaders, paramHeaderArgument, paramHeaderDeclarations } from "./param-headers";
 export type { ParamHeaderDeclaration } from "./param-headers";
-export { DEFINITION_KINDS, FINDING_RULES, TRUST_MODES, UI_SCHEME, WITHHELD_REASONS, presentedUi } from "./trust";
+export { DEFINITION_KINDS, FINDING_RULES, UI_SCHEME, WITHHELD_REASONS, presentedUi } from "./trust";
+export { TRUST_MODES } from "./trust-mode";
+export type { TrustMode } from "./trust-mode";
 export type {
   DefinitionFinding,
   DefinitionGate,
@@ -101,7 +103,6 @@ export type {
   DefinitionVerdict,
   FindingRule,
   ListedDefinition,
-  TrustMode,
   WithheldDefinition,
   WithheldReason,
 } from "./trust";

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { SERVER_ID_PATTERN } from "./names";
 import { PROTOCOL_MODES } from "./protocol-era";
-import { TRUST_MODES } from "./trust";
+import { TRUST_MODES } from "./trust-mode";
 
 const stringMap = z.record(z.string(), z.string());
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });

@@ -10,13 +10,6 @@
 import { isRecord, type JsonObject, type JsonValue } from "./json";
 import type { ServerConfig } from "./server-config";
 
-/**
- * How far a server's definitions are trusted: `pin` (the default) pins them
- * and withholds changes; `strict` also withholds whatever inspection flags;
- * `off` takes them as they come.
- */
-export const TRUST_MODES = ["pin", "strict", "off"] as const;
-export type TrustMode = (typeof TRUST_MODES)[number];
 
 /** The definitions a pin covers. A `ui://` resource's body is part of the resource (and of each tool that shows it). */
 export const DEFINITION_KINDS = ["tool", "prompt", "resource", "resource-template"] as const;
