@@ -10,7 +10,6 @@
 import { isRecord, type JsonObject, type JsonValue } from "./json";
 import type { ServerConfig } from "./server-config";
 
-
 /** The definitions a pin covers. A `ui://` resource's body is part of the resource (and of each tool that shows it). */
 export const DEFINITION_KINDS = ["tool", "prompt", "resource", "resource-template"] as const;
 export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
