@@ -1,17 +1,18 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
 
 // One bundled, fast-starting binary: every dependency is inlined, and each
 // command is its own lazily loaded chunk so `--version` loads almost nothing.
 // No source maps ship (they were 9 MB of a 14 MB install); the licences of
 // every inlined package go into dist/THIRD-PARTY-NOTICES.md instead.
-export default defineConfig({
+const cli: Options = {
   entry: { indusr: "src/main.ts" },
   format: ["esm"],
   platform: "node",
   target: "node20",
   outDir: "dist",
-  clean: true,
+  // The build script empties dist/ first: the two builds below run side by side.
+  clean: false,
   splitting: true,
   sourcemap: false,
   metafile: true,
@@ -25,4 +26,21 @@ export default defineConfig({
   onSuccess: async () => {
     writeThirdPartyNotices("dist");
   },
-});
+};
+
+// The page `/app` serves to the browser: the ext-apps host bridge and its glue, one file, no Node.
+const appHost: Options = {
+  entry: { "app-host": "src/apps/browser/host.ts" },
+  format: ["esm"],
+  platform: "browser",
+  target: "es2022",
+  outDir: "dist",
+  clean: false,
+  splitting: false,
+  sourcemap: false,
+  minify: true,
+  dts: false,
+  noExternal: [/.*/],
+};
+
+export default defineConfig([cli, appHost]);

@@ -78,7 +78,7 @@ const BOARD_HTML = `<!doctype html>
 </style>
 </head>
 <body>
-<h1>🎲 Dice board</h1>
+<h1>Dice board</h1>
 <button id="roll" type="button">Roll a d6</button>
 <div id="result">No roll yet.</div>
 <script type="module">

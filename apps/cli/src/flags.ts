@@ -158,6 +158,16 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
       "Let these MCP servers (ids or globs) ask the session's model for completions without asking you (-p declines otherwise)",
   },
   {
+    name: "apps",
+    aliases: [],
+    kind: "choice",
+    group: "session",
+    value: "mode",
+    choices: ["text", "browser"],
+    description:
+      "MCP Apps: text (default) shows a tool's text and /app opens its view; browser opens each view at once, on a local page on 127.0.0.1",
+  },
+  {
     name: "provider",
     aliases: [],
     kind: "choice",

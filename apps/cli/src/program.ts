@@ -50,6 +50,7 @@ function rootCommand(run: RunLazy): Command {
     "yes",
     "add-dir",
     "allow-sampling",
+    "apps",
     "provider",
     "model",
     "subagent-model",

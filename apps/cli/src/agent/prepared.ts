@@ -31,6 +31,8 @@ export interface AgentFlags {
   readonly addDir?: readonly string[];
   /** `--allow-sampling`: servers whose sampling requests need no approval. */
   readonly allowSampling?: readonly string[];
+  /** `--apps`: `browser` opens each MCP App view as its tool answers (default `text`: on `/app`). */
+  readonly apps?: string;
   readonly provider?: string;
   readonly model?: string;
   readonly subagentModel?: string;

@@ -8,7 +8,7 @@
  * hooks lack, fails with a fault saying no client can answer it. A request's
  * signal goes through too: a question its server withdraws is withdrawn there.
  */
-import { protocolFault, type ClientHostHooks, type JsonObject } from "@indus/contract";
+import { APP_VIEW_MIME_TYPE, protocolFault, type ClientHostHooks, type JsonObject } from "@indus/contract";
 
 export interface LateClientHost {
   /** Give these to boot (`clientHost`): every hook, forwarding to whatever is bound. */
@@ -38,6 +38,8 @@ export function lateClientHost(): LateClientHost {
     listRoots: (server: string, signal?: AbortSignal) =>
       target.listRoots ? target.listRoots(server, signal) : Promise.reject(noClient("roots/list", server)),
     elicitModes: ["form", "url"],
+    // The gateway relays MCP App views byte-identical to its clients (a 2026-era call carries its own client's say).
+    appViews: [APP_VIEW_MIME_TYPE],
   };
   return {
     hooks,

@@ -12,7 +12,7 @@
  * tool call that caused the request, so it knows why and does not retry.
  */
 import type { ClientHostHooks, ElicitationAnswer, JsonObject } from "@indus/contract";
-import { ProtocolFault } from "@indus/contract";
+import { APP_VIEW_MIME_TYPE, ProtocolFault } from "@indus/contract";
 import { addUsage, ZERO_USAGE, type EventSink, type UsageTotals } from "../events";
 import { matchesAny } from "../session/permission";
 import { defaultsOnly, formFields } from "./form-fields";
@@ -92,6 +92,8 @@ export class AgentClientHost {
         ),
       listRoots: () => Promise.resolve(this.roots.list()),
       elicitModes: ["form", "url"],
+      // The session shows MCP App views (`/app`, `--apps browser`); their text always reaches the terminal too.
+      appViews: [APP_VIEW_MIME_TYPE],
     };
   }
 

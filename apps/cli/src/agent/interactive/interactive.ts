@@ -19,6 +19,7 @@ import { type SlashContext } from "./slash-commands";
 import { historyFile, loadHistory } from "./history";
 import { PromptLine } from "./prompt-line";
 import { ServerMentions } from "./server-mentions";
+import { AppHost } from "../../apps/app-host";
 import { TaskRunner } from "./task-runner";
 import { formatTokens, TerminalView } from "./terminal-view";
 
@@ -37,8 +38,19 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     completer: mentions.completer,
     history: loadHistory(history),
   });
-  const emit: EventSink = (event) => view.onEvent(event);
   const gate = permissionGate(prepared, flags, line, style);
+  const apps = new AppHost({
+    box: () => prepared.deck.box,
+    gate,
+    print: (text) => view.line(text),
+    style,
+    autoOpen: flags.apps === "browser",
+    env: io.env,
+  });
+  const emit: EventSink = (event) => {
+    view.onEvent(event);
+    apps.observe(event);
+  };
   const session = new AgentSession({
     ...sessionSettings(prepared),
     gate,
@@ -55,12 +67,17 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     print: (text) => view.line(text),
     exit: () => line.rl.close(),
     host: prepared.host,
+    apps,
   };
   const tasks = new TaskRunner({ session, line, view, style, mentions, slash, historyFile: history });
   line.followBusy(() => tasks.running);
   bindTerminalHost(prepared, session, { io, line, view, style, tasks });
   printBanner(prepared, session, view, style);
-  return runUntilClosed(prepared, session, { io, line, view, style, tasks });
+  try {
+    return await runUntilClosed(prepared, session, { io, line, view, style, tasks });
+  } finally {
+    await apps.close();
+  }
 }
 
 interface Terminal {

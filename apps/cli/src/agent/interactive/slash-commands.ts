@@ -9,6 +9,7 @@ import type { SessionCheckpoints } from "../session/checkpoints";
 import type { AgentSession } from "../session/session";
 import type { AgentClientHost } from "../host/agent-client-host";
 import { resolveDir } from "../host/add-dir";
+import type { AppHost } from "../../apps/app-host";
 
 export interface SlashContext {
   readonly session: AgentSession;
@@ -20,6 +21,8 @@ export interface SlashContext {
   exit(): void;
   /** The session's client host (its roots), when it has one. */
   readonly host?: AgentClientHost;
+  /** MCP App views of this session's tool results (`/app`). */
+  readonly apps?: AppHost;
 }
 
 interface SlashCommand {
@@ -197,6 +200,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/mcp [status | reconnect <server> | enable <server> | disable <server>]",
     summary: "MCP server status and control",
     run: mcpCommand,
+  },
+  {
+    name: "app",
+    usage: "/app [n]",
+    summary: "Open a tool's MCP App view (the latest, or app n) in the browser, on a local page",
+    run: (args, ctx) => (ctx.apps ? ctx.apps.open(args[0]) : ctx.print("MCP Apps are not available here.")),
   },
   {
     name: "rewind",

@@ -11,11 +11,13 @@ import { jsonSchema, tool, type LanguageModel, type ModelMessage, type SystemMod
 import { convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from "ai/internal";
 import type { ToolCall, ToolDescriptor } from "@indus/contract";
 import type { EventSink, UsageTotals } from "../events";
+import { modelMayCall } from "../../apps/app-views";
 
 /** The AI SDK tool set: schemas only, no `execute`, so the session runs every call. */
 export function toModelTools(descriptors: readonly ToolDescriptor[]): ToolSet {
   const tools: ToolSet = {};
-  for (const descriptor of descriptors) {
+  // A tool whose MCP App view keeps it for the app alone is not the model's (SEP-1865 visibility).
+  for (const descriptor of descriptors.filter(modelMayCall)) {
     tools[descriptor.name] = tool({
       description: descriptor.description,
       inputSchema: jsonSchema(descriptor.parameters as Parameters<typeof jsonSchema>[0]),

@@ -1,0 +1,129 @@
+/**
+ * MCP Apps in the agent, end to end: the scripted model calls the example
+ * apps server's `show_dice`; the terminal shows the tool's text and that it
+ * has a view; `/app` prints the loopback page's URL; headless Chromium (the
+ * Debian `chromium` package, installed by .ci/run) opens it, the view renders
+ * in its sandbox frame (a screenshot is kept), and a click inside the view
+ * calls the server's app-only `roll_dice` through indusr (its permission
+ * gate, then the mounted server, as the server's own log shows). The model
+ * never sees the app-only tool. Leaving the session closes the page's server.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import puppeteer, { type Browser, type Frame } from "puppeteer-core";
+import { exampleLog, exampleLogFile, exampleStdio } from "@indus/testkit";
+import { callTool, say } from "./fake-model/fake-model-server";
+import { useAgentTest } from "./support/agent-test";
+import { waitForPrompt } from "./support/tmux";
+
+jest.setTimeout(240_000);
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const t = useAgentTest();
+let browser: Browser | undefined;
+afterEach(async () => {
+  await browser?.close();
+  browser = undefined;
+});
+
+/** The frame holding the view's document (the sandbox's inner frame), once its button is there. */
+async function viewFrame(frames: () => Frame[], deadlineMs = 60_000): Promise<Frame> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    for (const frame of frames()) if (await frame.$("#roll").catch(() => null)) return frame;
+    if (Date.now() > until) throw new Error("the app's view never rendered");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function eventually(check: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("/app opens the tool's view in Chromium, and a click in it calls the server's tool through indusr", async () => {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package "chromium"`);
+  const log = exampleLogFile();
+  const offered: string[][] = [];
+  const fake = await t.model([
+    (request) => {
+      offered.push(request.tools.map((tool) => tool.name));
+      return callTool("dice__show_dice", {});
+    },
+    say("the dice board is open"),
+  ]);
+  const mcp = t.sandbox.mcpConfig({ dice: exampleStdio("apps-server", ["--log", log]) });
+  const tmux = t.terminal(["--mcp", mcp, "--allow", "dice__show_dice", "--allow", "dice__roll_dice"], fake);
+  await tmux.waitFor(/dice ✓/);
+  await waitForPrompt(tmux);
+
+  tmux.type("show me the dice");
+  await tmux.waitFor(/▸ app 1: dice__show_dice has a view \(ui:\/\/dice\/dice\/board\.html\)/);
+  await tmux.waitFor(/the dice board is open/);
+  await waitForPrompt(tmux);
+  // The text fallback reached the terminal; the app-only tool never reached the model.
+  expect(tmux.screen()).toContain("press the button to roll a d6");
+  expect(offered[0]).toContain("dice__show_dice");
+  expect(offered[0]).not.toContain("dice__roll_dice");
+
+  tmux.type("/app");
+  await tmux.waitFor(/app 1 \(dice__show_dice\): http:\/\/127\.0\.0\.1:\d+\/app\/\S+/);
+  const url = /app 1 \(dice__show_dice\): (http:\/\/127\.0\.0\.1:\d+\/app\/[\w-]+\?t=[\w-]+)/.exec(
+    tmux.screen().replace(/\n/g, ""),
+  )![1]!;
+
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 900, height: 640 });
+  const console: string[] = [];
+  page.on("console", (message) => console.push(`${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => console.push(`pageerror: ${String(error)}`));
+  page.on("requestfailed", (request) => console.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  await page.goto(url);
+  const view = await viewFrame(() => page.frames()).catch(async (error: Error) => {
+    const title = await page.$eval("#title", (element) => element.textContent).catch(() => "?");
+    throw new Error(
+      `${error.message}; title: ${title}; frames: ${page
+        .frames()
+        .map((f) => f.url())
+        .join(", ")}; console:\n${console.join("\n")}`,
+    );
+  });
+  await page.waitForFunction('document.body.dataset.app === "ready"', { timeout: 60_000 });
+  const shot = path.join(t.sandbox.root, "app.png");
+  await page.screenshot({ path: shot });
+  if (process.env.INDUS_APP_SCREENSHOT) fs.copyFileSync(shot, process.env.INDUS_APP_SCREENSHOT);
+  expect(fs.statSync(shot).size).toBeGreaterThan(1000);
+
+  await view.click("#roll");
+  await eventually(() => exampleLog(log).some((line) => /tools\/call roll_dice sides=6 -> \d/.test(line)));
+  await view.waitForFunction('/Rolled a d6: [0-9]/.test(document.getElementById("result").textContent)', {
+    timeout: 60_000,
+  });
+  await tmux.waitFor(/▸ app 1 called dice__roll_dice/);
+
+  // A token-less request is refused; leaving the session closes the page's server.
+  const origin = new URL(url).origin;
+  expect((await fetch(`${origin}${new URL(url).pathname}`)).status).toBe(403);
+  tmux.type("/exit");
+  await tmux.waitFor(/bye ·/);
+  await eventually(async () =>
+    fetch(origin).then(
+      () => false,
+      () => true,
+    ),
+  );
+});
