@@ -129,7 +129,11 @@ describe("indusr mcp skills", () => {
     const gateway = writeConfig(
       sandbox.root,
       {
-        gw: { command: process.execPath, args: [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", config] },
+        // The gateway answers once its servers settled (the boot wait only bounds it), however loaded the machine.
+        gw: {
+          command: process.execPath,
+          args: [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--boot-wait", "120000", "--mcp", config],
+        },
       },
       "gateway.json",
     );
