@@ -5,18 +5,12 @@
  * file (hosts must not fetch ahead of need). Exit 1 for an unknown server.
  */
 import { UsageError } from "../exit";
-import { onTeardown } from "../teardown";
 import { commandOf, listSkillCommands } from "../skills/skill-commands";
-import { bootOptionsOf, paint, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
+import { paint, warnFailedServers, withServers, type DeckFlags } from "./shared";
 import { table } from "./tools";
 
-export async function mcpSkillsCommand(server: string | undefined, flags: DeckFlags): Promise<number> {
-  const { cli, options } = bootOptionsOf(flags, "all");
-  const { connectMcp } = await import("../boot/connect-mcp");
-  const { mcp, reports, diagnostics } = await connectMcp(options);
-  const unregister = onTeardown(() => mcp.tearDown());
-  try {
-    warnDiagnostics(cli, diagnostics);
+export function mcpSkillsCommand(server: string | undefined, flags: DeckFlags): Promise<number> {
+  return withServers(flags, async ({ mcp, reports }, cli) => {
     if (server !== undefined && !mcp.servers.some((s) => s.id === server)) {
       throw new UsageError(`no MCP server "${server}" is configured`);
     }
@@ -41,8 +35,5 @@ export async function mcpSkillsCommand(server: string | undefined, flags: DeckFl
       process.stdout.write(`${table(rows, 100)}\n`);
     }
     return 0;
-  } finally {
-    unregister();
-    await mcp.tearDown();
-  }
+  });
 }

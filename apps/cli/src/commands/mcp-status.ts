@@ -7,8 +7,8 @@
  */
 import type { ServerReport } from "../boot/boot-types";
 import { EXIT } from "../exit";
-import { onTeardown, setExitCode } from "../teardown";
-import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
+import { setExitCode } from "../teardown";
+import { warnFailedServers, withServers, type DeckFlags } from "./shared";
 import { reportJson, warningsFor } from "./server-json";
 import { table } from "./tools";
 
@@ -27,13 +27,8 @@ export function statusRow(report: ServerReport, machineGrant = false): StatusRow
   return { ...rest, phase: "needs-login", signIn: fault.message };
 }
 
-export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
-  const { cli, options } = bootOptionsOf(flags, "all");
-  const { connectMcp } = await import("../boot/connect-mcp");
-  const { mcp, reports, diagnostics } = await connectMcp(options);
-  const unregister = onTeardown(() => mcp.tearDown());
-  try {
-    warnDiagnostics(cli, diagnostics);
+export function mcpStatusCommand(flags: DeckFlags): Promise<number> {
+  return withServers(flags, async ({ mcp, reports, diagnostics }, cli, options) => {
     const reported = reports();
     const machine = new Set(
       mcp.servers.filter((s) => s.transport !== "stdio" && s.oauth?.grant === "client_credentials").map((s) => s.id),
@@ -81,10 +76,7 @@ export async function mcpStatusCommand(flags: DeckFlags): Promise<number> {
       process.stdout.write(`\n${ready} of ${servers.length} servers ready${waiting}\n`);
     }
     return code;
-  } finally {
-    unregister();
-    await mcp.tearDown();
-  }
+  });
 }
 
 function faultCell(server: StatusRow): string {

@@ -6,6 +6,7 @@
 import type { ServerConfig } from "@indus/contract";
 import type { DelegateRunner, Profile } from "@indus/deck";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot/boot-types";
+import type { ConnectedMcp } from "../boot/connect-mcp";
 import { cliEnv, defaultLogDir, type CliEnv } from "../cli-env";
 import { canAsk } from "../config/config-load";
 import { findFlag } from "../flags";
@@ -120,5 +121,27 @@ export async function withDeck<T>(
   } finally {
     unregister();
     await deck.close();
+  }
+}
+
+/**
+ * Connect every configured server (no deck), warn about the config, run
+ * `body`, and always tear the servers down: the frame of the commands that
+ * report on servers (`mcp status`, `mcp skills`).
+ */
+export async function withServers<T>(
+  flags: DeckFlags,
+  body: (connected: ConnectedMcp, cli: CliEnv, options: ReturnType<typeof bootOptionsOf>["options"]) => Promise<T>,
+): Promise<T> {
+  const { cli, options } = bootOptionsOf(flags, "all");
+  const { connectMcp } = await import("../boot/connect-mcp");
+  const connected = await connectMcp(options);
+  const unregister = onTeardown(() => connected.mcp.tearDown());
+  try {
+    warnDiagnostics(cli, connected.diagnostics);
+    return await body(connected, cli, options);
+  } finally {
+    unregister();
+    await connected.mcp.tearDown();
   }
 }
