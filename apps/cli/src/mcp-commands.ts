@@ -4,6 +4,7 @@
  * that command runs.
  */
 import { Command, Option } from "commander";
+import { withGatewayFlags } from "./commands/serve-gateway-flags";
 import { withFlags } from "./flags";
 import type { RunLazy } from "./lazy-command";
 
@@ -129,7 +130,7 @@ function approveCommand(run: RunLazy): Command {
 
 function serveCommand(run: RunLazy): Command {
   return withFlags(
-    new Command("serve")
+    withGatewayFlags(new Command("serve"))
       .description("Serve the deck and every mounted server as one MCP server (default profile: authoring, read-only)")
       .option("--stdio", "Serve one client over stdin/stdout (the default)")
       .option("--http", "Serve Streamable HTTP")

@@ -18,9 +18,11 @@ import { lateClientHost } from "../boot/late-client-host";
 import { BUILT_IN } from "../boot/name-clashes";
 import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
+import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
+import type { GatewayFlags } from "./serve-gateway-flags";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
 
-interface ServeFlags extends DeckFlags {
+interface ServeFlags extends DeckFlags, GatewayFlags {
   readonly stdio?: boolean;
   readonly http?: boolean;
   readonly host: string;
@@ -223,6 +225,8 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
           ? { allowedHosts: allowedHostsOf(flags.allowedHosts, flags.host, port) }
           : {}),
         ...(instructions ? { instructions } : {}),
+        ...gatewayOptionsOf(flags, deck, cli.cwd, cli.env),
+        ready: readinessOf(deck),
       }).catch((error: Error) => {
         throw new UsageError(error.message);
       });

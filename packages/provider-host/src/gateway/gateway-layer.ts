@@ -148,7 +148,9 @@ export async function gatewayLayer(options: GatewayOptions, context: LayerContex
       for (const record of records) {
         if (record.outcome !== undefined) continue;
         const status = response.statusCode;
-        finish(record, cut || status >= 400 ? "refused" : "ok", undefined, status);
+        // A listen stream ends when its client hangs up: that is its normal end.
+        const ended = status < 400 && (!cut || record.method === "subscriptions/listen");
+        finish(record, ended ? "ok" : "refused", undefined, status);
       }
     });
     return true;

@@ -51,7 +51,8 @@ const MAX_SERVER_LABELS = 64;
 const NOT_OK = new Set(["error", "tool-error", "unauthorized", "forbidden", "rate-limited", "refused"]);
 
 export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMetrics> {
-  const prom = await import("prom-client");
+  // A CommonJS module: however it is imported, its exports sit on `default`.
+  const prom = (await import("prom-client")).default;
   const registry = new prom.Registry();
   prom.collectDefaultMetrics({ register: registry, prefix: "indus_gateway_" });
   const labelNames = ["method", "server"] as const;
