@@ -1,0 +1,201 @@
+/**
+ * The teams gateway scaled out: examples/nginx/nginx.conf in front of two
+ * stateless `indusr mcp serve` replicas, each an OAuth resource server for
+ * the proxy's URL (no state shared: each replica checks tokens itself).
+ * indusr signs in through the proxy with client credentials (both eras) and
+ * through the browser flow, and calls through it; `/readyz` and the protected
+ * resource metadata are reachable through the proxy too. nginx is a machine
+ * tool (`.ci/run` installs it).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import readline from "node:readline";
+import { browse } from "@indus/testkit";
+import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
+import { stopChild } from "./support/relay-client";
+import { writeConfig } from "./support/servers";
+
+jest.setTimeout(300_000);
+
+const REPO = path.join(__dirname, "..", "..", "..");
+const NGINX = "/usr/sbin/nginx";
+const TEAMS = path.join(REPO, "examples", "teams");
+
+let sandbox: Sandbox;
+let nginx: ChildProcess | undefined;
+let issuer: ChildProcess | undefined;
+const replicas: ChildProcess[] = [];
+const ports = { a: 0, b: 0, front: 0 };
+let issuerUrl: string;
+
+const front = (route = "/mcp") => new URL(`http://127.0.0.1:${ports.front}${route}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(probe: () => Promise<boolean>, what: () => string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+beforeAll(async () => {
+  if (spawnSync(NGINX, ["-v"]).status !== 0) throw new Error(`${NGINX} is missing: apt-get install -y nginx`);
+  sandbox = makeSandbox();
+  for (const key of ["a", "b", "front"] as const) ports[key] = await freePort();
+  issuer = spawn(process.execPath, [path.join(TEAMS, "issuer.mjs"), "--resource", front().href], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  issuerUrl = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: issuer!.stdout! }).once("line", (line) => {
+      resolve((JSON.parse(line) as { issuer: string }).issuer);
+    });
+    issuer!.once("exit", (code) => reject(new Error(`issuer.mjs exited ${code}`)));
+  });
+  let logs = "";
+  for (const [marker, port] of [
+    ["a.", ports.a],
+    ["b.", ports.b],
+  ] as const) {
+    const replica = spawn(
+      process.execPath,
+      [
+        BIN,
+        "mcp",
+        "serve",
+        "--http",
+        "--stateless",
+        "--port",
+        String(port),
+        "--session-prefix",
+        marker,
+        "--allowed-hosts",
+        `127.0.0.1:${ports.front}`,
+        "--no-builtins",
+        "--mcp",
+        path.join(TEAMS, "mcp.json"),
+        "--auth-issuer",
+        issuerUrl,
+        "--auth-resource",
+        front().href,
+        "--auth-scope",
+        "mcp:tools",
+        "--access",
+        path.join(TEAMS, "access.json"),
+      ],
+      {
+        cwd: REPO,
+        env: { ...sandbox.env, INDUS_TEAMS_STATE: path.join(sandbox.root, marker) },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    replica.stderr!.on("data", (chunk: Buffer) => (logs += chunk.toString()));
+    replicas.push(replica);
+  }
+  const prefix = path.join(sandbox.root, "nginx");
+  for (const dir of ["logs", "temp"]) fs.mkdirSync(path.join(prefix, dir), { recursive: true });
+  const config = fs
+    .readFileSync(path.join(REPO, "examples", "nginx", "nginx.conf"), "utf8")
+    .replaceAll("127.0.0.1:3401", `127.0.0.1:${ports.a}`)
+    .replaceAll("127.0.0.1:3402", `127.0.0.1:${ports.b}`)
+    .replaceAll("127.0.0.1:8080", `127.0.0.1:${ports.front}`);
+  fs.writeFileSync(path.join(prefix, "nginx.conf"), config);
+  // Started once both replicas are ready: a failed proxied request marks a replica down for a while.
+  for (const port of [ports.a, ports.b]) {
+    await waitFor(
+      async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200,
+      () => logs,
+    );
+  }
+  nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
+  await waitFor(
+    async () => (await fetch(front("/readyz")).catch(() => undefined))?.status === 200,
+    () => logs,
+  );
+});
+
+afterAll(async () => {
+  if (nginx !== undefined && nginx.exitCode === null) {
+    const exited = new Promise((resolve) => nginx!.once("exit", resolve));
+    nginx.kill("SIGQUIT");
+    await exited;
+  }
+  for (const child of [...replicas, ...(issuer ? [issuer] : [])]) await stopChild(child);
+  sandbox?.cleanup();
+});
+
+it("serves the protected resource metadata for the proxy's URL through the proxy", async () => {
+  const unauthenticated = await fetch(front(), { method: "POST", body: "{}" });
+  expect(unauthenticated.status).toBe(401);
+  const challenge = unauthenticated.headers.get("www-authenticate") ?? "";
+  expect(challenge).toContain(`resource_metadata="${front("/.well-known/oauth-protected-resource/mcp").href}"`);
+  const metadata = (await (await fetch(front("/.well-known/oauth-protected-resource/mcp"))).json()) as {
+    resource: string;
+    authorization_servers: string[];
+  };
+  expect(metadata).toMatchObject({ resource: front().href, authorization_servers: [issuerUrl] });
+});
+
+it("lets indusr sign in with client credentials and call through the replicas, in both eras", async () => {
+  const env = { XDG_STATE_HOME: path.join(sandbox.root, "state"), FULL_SECRET: "full-agent-secret" };
+  const row = (protocol: string) => ({
+    url: front().href,
+    protocol,
+    oauth: { grant: "client_credentials", clientId: "full-agent", clientSecretEnv: "FULL_SECRET" },
+  });
+  const config = writeConfig(sandbox.root, { modern: row("2026-07-28"), legacy: row("legacy") }, "cc.json");
+  for (const server of ["modern", "legacy"]) {
+    for (let i = 0; i < 2; i++) {
+      const call = await runCli(
+        ["call", `${server}__everything__echo`, `{"message":"via nginx ${i}"}`, "--mcp", config],
+        {
+          sandbox,
+          env,
+        },
+      );
+      expect(call.stdout).toContain(`Echo: via nginx ${i}`);
+    }
+  }
+  const log = fs.readFileSync(path.join(sandbox.root, "nginx", "logs", "access.log"), "utf8");
+  // Round-robin: both replicas answered.
+  expect(log).toContain(`upstream=127.0.0.1:${ports.a}`);
+  expect(log).toContain(`upstream=127.0.0.1:${ports.b}`);
+});
+
+it("lets a person sign in through the browser flow and call through the replicas", async () => {
+  const env = { XDG_STATE_HOME: path.join(sandbox.root, "state") };
+  const config = writeConfig(sandbox.root, { web: { url: front().href } }, "web.json");
+  const child = spawn(process.execPath, [BIN, "mcp", "login", "web", "--no-browser", "--mcp", config], {
+    cwd: sandbox.cwd,
+    env: { ...sandbox.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  const printed = new Promise<{ url: string; redirect: string }>((resolve, reject) => {
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(stderr)?.[1];
+      const redirect = /Waiting for the redirect to (\S+) /.exec(stderr)?.[1];
+      if (url && redirect) resolve({ url, redirect });
+    });
+    child.once("close", () => reject(new Error(`login exited before printing a URL: ${stderr}`)));
+  });
+  const { url, redirect } = await printed;
+  await browse(new URL(url), redirect, true);
+  expect(await new Promise((resolve) => child.once("close", resolve))).toBe(0);
+  const call = await runCli(["call", "web__memory__read_graph", "{}", "--mcp", config], { sandbox, env });
+  expect(call.code).toBe(0);
+  expect(call.stdout).toContain("entities");
+});
