@@ -4,7 +4,7 @@
  */
 import type { ClientHostHooks, EraVerdictStore, ServerConfig, TokenStore } from "@indus/contract";
 import type { ClientIdentity } from "./client-identity";
-import type { AuthorizationStep } from "./oauth-provider";
+import type { AuthorizationStep } from "./auth/oauth-provider";
 
 /** Deadlines, in milliseconds. */
 export interface EndpointTimeouts {

@@ -10,13 +10,19 @@ export { DEFAULT_CLOSE_GRACE_MS, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_TIMEOUTS } f
 export type { EndpointOAuthOptions, EndpointOptions, EndpointTimeouts } from "./endpoint-options";
 export { signIn } from "./sign-in";
 export type { SignInOptions, SignInResult } from "./sign-in";
-export type { AuthorizationStep } from "./oauth-provider";
-export { MAX_TOOL_NAME_LENGTH, assignToolNames, isLegalToolName, sanitizeToolName, shortHash } from "./tool-names";
-export { diffTools } from "./tool-changes";
-export type { ToolsChange, ToolsChangeListener } from "./tool-changes";
-export { closeAllServerProcesses, liveProcessGroups } from "./process-groups";
-export { uriTemplateMatches } from "./uri-template";
-export { fileEraVerdictStore } from "./era-verdict-file";
+export type { AuthorizationStep } from "./auth/oauth-provider";
+export {
+  MAX_TOOL_NAME_LENGTH,
+  assignToolNames,
+  isLegalToolName,
+  sanitizeToolName,
+  shortHash,
+} from "./tools/tool-names";
+export { diffTools } from "./tools/tool-changes";
+export type { ToolsChange, ToolsChangeListener } from "./tools/tool-changes";
+export { closeAllServerProcesses, liveProcessGroups } from "./stdio/process-groups";
+export { uriTemplateMatches } from "./catalog/uri-template";
+export { fileEraVerdictStore } from "./era/era-verdict-file";
 
 // The config helpers and contract types an endpoint user needs, so `@indus/endpoint` is the only install.
 export { sseServer, stdioServer, streamableHttpServer } from "@indus/contract";

@@ -4,7 +4,7 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, LogLevel, TraceContext } from "@indus/contract";
-import { callCapabilities } from "./client-host";
+import { callCapabilities } from "./peer/client-host";
 
 /**
  * `request` with `peer`'s capabilities (within what the endpoint's `host`

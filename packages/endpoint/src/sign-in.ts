@@ -7,7 +7,7 @@
  */
 import type { HttpServerConfig, TokenStore } from "@indus/contract";
 import type { EndpointOptions } from "./endpoint-options";
-import { StoredOAuthProvider, type AuthorizationStep } from "./oauth-provider";
+import { StoredOAuthProvider, type AuthorizationStep } from "./auth/oauth-provider";
 import { McpServerEndpoint } from "./server-endpoint";
 
 export interface SignInOptions {

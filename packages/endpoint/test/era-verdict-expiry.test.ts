@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { EraVerdict, ServerConfig } from "@indus/contract";
 import { fileEraVerdictStore, type EndpointOptions } from "@indus/endpoint";
-import { isVerdictTrusted, probeOutcome } from "../src/era-verdict-expiry";
+import { isVerdictTrusted, probeOutcome } from "../src/era/era-verdict-expiry";
 import { runOnce, spawnCount } from "./helpers/era-runs";
 import { fixture, tiny } from "./helpers/servers";
 

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import { memoryTokenStore, streamableHttpServer } from "@indus/contract";
-import { StoredOAuthProvider, SignInRequired } from "../src/oauth-provider";
+import { StoredOAuthProvider, SignInRequired } from "../src/auth/oauth-provider";
 import { browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
 
 let fixture: OAuthFixture;

@@ -5,7 +5,7 @@
  * endpoint's own host for work outside any call.
  */
 import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject } from "@indus/contract";
-import { PeerRouter } from "../src/peer-routing";
+import { PeerRouter } from "../src/peer/peer-routing";
 import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
 const harness = relayHarness();

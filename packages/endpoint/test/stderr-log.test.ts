@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MAX_LOG_BYTES, StderrTail } from "../src/stderr-tail";
+import { MAX_LOG_BYTES, StderrTail } from "../src/stdio/stderr-tail";
 
 let dir: string;
 beforeEach(() => {

@@ -5,8 +5,8 @@
  */
 export { DEFAULT_HOST_INFO, createProviderHost } from "./provider-host";
 export type { ProviderHost, ProviderHostInfo, ProviderHostOptions, RunningProviderHost } from "./provider-host";
-export { StdioHostTransport, serveStdio } from "./stdio-host";
-export type { StdioHostOptions, StdioProviderHost } from "./stdio-host";
+export { StdioHostTransport, serveStdio } from "./stdio/stdio-host";
+export type { StdioHostOptions, StdioProviderHost } from "./stdio/stdio-host";
 export { DEFAULT_TOKEN_ENV, serveHttp } from "./http/serve-http";
 export type { HttpHostOptions, HttpProviderHost } from "./http/serve-http";
 export { DEFAULT_MAX_BODY_BYTES } from "./http/request-body";
@@ -15,6 +15,6 @@ export type { IntrospectionOptions, OAuthResourceOptions } from "./auth/oauth-op
 export type { AuditLogOptions } from "./observe/audit-log";
 export type { UpstreamHealth } from "./observe/gateway-metrics";
 export type { ItemOwners } from "./access/item-owners";
-export { createClientRelay } from "./client-relay";
-export type { ClientRelay } from "./client-relay";
-export { toCallToolResult, toMcpContent, toMcpTool } from "./tool-mapping";
+export { createClientRelay } from "./peer/client-relay";
+export type { ClientRelay } from "./peer/client-relay";
+export { toCallToolResult, toMcpContent, toMcpTool } from "./tools/tool-mapping";

@@ -11,7 +11,7 @@ import type { AuthInfo, McpRequestContext, Server, Transport } from "@modelconte
 import { version } from "../package.json";
 import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
 import type { HostInstance, InstanceBuilder, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
-import type { ResourceSubscriptions } from "./subscriptions";
+import type { ResourceSubscriptions } from "./catalog/subscriptions";
 
 export type { ProviderHostInfo, ProviderHostOptions } from "./host-instance";
 

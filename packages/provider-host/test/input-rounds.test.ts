@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from "@indus/contract";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { RoundTripCall } from "../src/input-rounds";
+import { RoundTripCall } from "../src/tools/input-rounds";
 
 const FORM = { elicitation: { form: {} } };
 

@@ -16,8 +16,8 @@ import type { ServerEventBus } from "@modelcontextprotocol/server";
 import { announceChanges } from "../host-instance";
 import { subscriptionsOf } from "../provider-host";
 import type { ProviderHost } from "../provider-host";
-import { ListenSubscriptions } from "../subscriptions";
-import { findDescriptor } from "../descriptor-index";
+import { ListenSubscriptions } from "../catalog/subscriptions";
+import { findDescriptor } from "../tools/descriptor-index";
 import { HEADER_MISMATCH, paramMismatch } from "./param-headers";
 
 export interface PerRequestLegOptions {

@@ -4,9 +4,9 @@
  */
 import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, ProtocolMode } from "@indus/contract";
-import type { ClientIdentity } from "./client-identity";
-import { clientCapabilities } from "./client-host";
-import type { EndpointTimeouts } from "./endpoint-options";
+import type { ClientIdentity } from "../client-identity";
+import { clientCapabilities } from "../peer/client-host";
+import type { EndpointTimeouts } from "../endpoint-options";
 
 /** How long `auto` waits for the `server/discover` probe. */
 export function probeMs(timeouts: EndpointTimeouts): number {

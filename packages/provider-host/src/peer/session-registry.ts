@@ -8,7 +8,7 @@
 import type { JsonObject, LogLevel } from "@indus/contract";
 import type { ClientCapabilities, Server } from "@modelcontextprotocol/server";
 import type { PeerMethod } from "./peer-hooks";
-import { AS_SENT } from "./strict-handlers";
+import { AS_SENT } from "../strict-handlers";
 
 /** How long a relayed request may wait for a person (elicitation) or a model (sampling). */
 export const PEER_REQUEST_OPTIONS = { timeout: 600_000, resetTimeoutOnProgress: true } as const;

@@ -10,10 +10,10 @@ import { serverQuestionsOf } from "@indus/contract";
 import type { GatewayCallOptions } from "@indus/contract";
 import { inputRequired } from "@modelcontextprotocol/server";
 import type { ServerContext } from "@modelcontextprotocol/server";
-import { RoundTripCall, resumeOrStart } from "./input-rounds";
-import type { InputRounds } from "./input-rounds";
-import { passedThrough } from "./passed-state";
-import { envelopeCapabilities, envelopeLogLevel } from "./tool-call";
+import { RoundTripCall, resumeOrStart } from "../tools/input-rounds";
+import type { InputRounds } from "../tools/input-rounds";
+import { passedThrough } from "../tools/passed-state";
+import { envelopeCapabilities, envelopeLogLevel } from "../tools/tool-call";
 
 /**
  * Runs `work` for `ctx`'s client over as many rounds as its server's

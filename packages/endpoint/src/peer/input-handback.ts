@@ -9,7 +9,7 @@
 import { protocolFault, serverQuestionsOf } from "@indus/contract";
 import type { InputRound, ProtocolFault, RemoteCallResult } from "@indus/contract";
 import { ProtocolErrorCode } from "@modelcontextprotocol/client";
-import { readCallResult } from "./wire";
+import { readCallResult } from "../wire";
 
 /** `request` as the round sends it: a retry with the answers and the server's state. */
 export function withRound<R extends { params: Record<string, unknown> }>(request: R, round: InputRound): R {

@@ -5,8 +5,8 @@
  * that completes just too late is closed rather than leaked.
  */
 import type { Transport } from "@modelcontextprotocol/client";
-import { DeadlineExceeded } from "./deadline";
-import { endSession, type Session } from "./session";
+import { DeadlineExceeded } from "../deadline";
+import { endSession, type Session } from "../session";
 
 /** Records a transport the attempt opened (closing it at once if the attempt was already cancelled). */
 export type TrackTransport = (transport: Transport) => Transport;

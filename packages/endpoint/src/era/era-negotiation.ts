@@ -19,7 +19,7 @@ import {
 import { isModernOnlyRefusal, refusedRevisions } from "./era-mismatch";
 import { probeOutcome } from "./era-verdict-expiry";
 import { loadVerdict, priorOf, saveVerdict, verdictOf } from "./era-verdicts";
-import type { Session } from "./session";
+import type { Session } from "../session";
 
 /** One connect attempt at a time, over the config's transport. */
 export interface EraAttempts {

@@ -13,8 +13,8 @@ import {
   type ProtocolFault,
   type RemoteTool,
 } from "@indus/contract";
-import { allPages } from "./pages";
-import type { Session } from "./session";
+import { allPages } from "../pages";
+import type { Session } from "../session";
 import { diffTools, isEmptyChange, type ToolsChange, type ToolsChangeListener } from "./tool-changes";
 import { buildRemoteTools } from "./tool-listing";
 import { offersToolTasks, requiresTask } from "./tool-task";

@@ -25,8 +25,8 @@
  */
 import { isSpecType, specTypeSchemas, type Client, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import type { ToolProgress } from "@indus/contract";
-import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "./deadline";
-import { AnyResultSchema } from "./wire";
+import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "../deadline";
+import { AnyResultSchema } from "../wire";
 
 /** Used when the server suggests no poll interval (the v1 SDK client's default). */
 const DEFAULT_POLL_MS = 1_000;

@@ -12,17 +12,17 @@
 import type { CallLogs, ClientHostHooks, GatewayCallOptions, GatewayCatalog, JsonObject } from "@indus/contract";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import { inRounds } from "./catalog-rounds";
-import type { InputRounds } from "./input-rounds";
-import { toRpcError } from "./rpc-errors";
-import type { CatalogSite } from "./rpc-errors";
-import { isModern } from "./tool-call";
+import type { InputRounds } from "../tools/input-rounds";
+import { toRpcError } from "../rpc-errors";
+import type { CatalogSite } from "../rpc-errors";
+import { isModern } from "../tools/tool-call";
 import {
   COMPLETE_PARAMS,
   GET_PROMPT_PARAMS,
   PAGINATED_PARAMS,
   READ_RESOURCE_PARAMS,
   handleStrictly,
-} from "./strict-handlers";
+} from "../strict-handlers";
 
 type Result = Record<string, unknown>;
 

@@ -4,8 +4,8 @@
  * startup deadline, and shared by every request that hit the 404.
  */
 import type { HttpServerConfig, ProtocolFault } from "@indus/contract";
-import { DeadlineExceeded } from "./deadline";
-import { endSession, type Session } from "./session";
+import { DeadlineExceeded } from "../deadline";
+import { endSession, type Session } from "../session";
 import type { SessionOpener } from "./session-opener";
 
 /** What a renewal does with the endpoint. */

@@ -22,12 +22,12 @@
  */
 import { isProtocolFault, protocolFault, type FaultDetails, type FaultKind, type ProtocolFault } from "@indus/contract";
 import type { Transport } from "@modelcontextprotocol/client";
-import { CallerAborted, DeadlineExceeded } from "./deadline";
-import { ProcessStdioTransport, type ExitInfo, type PipeLoss } from "./process-stdio-transport";
-import { authFailure } from "./http-auth";
-import { describeStderr } from "./stderr-tail";
+import { CallerAborted, DeadlineExceeded } from "../deadline";
+import { ProcessStdioTransport, type ExitInfo, type PipeLoss } from "../stdio/process-stdio-transport";
+import { authFailure } from "../auth/http-auth";
+import { describeStderr } from "../stdio/stderr-tail";
 import { networkCause } from "./network-cause";
-import { isResponseTooLarge } from "./response-cap";
+import { isResponseTooLarge } from "../http/response-cap";
 import { serverErrorDetails } from "./server-error";
 
 export type FaultSite = "connect" | "list" | "call";

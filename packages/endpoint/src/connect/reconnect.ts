@@ -4,7 +4,7 @@
  * and a cancel for `close()`.
  */
 import { protocolFault, type ProtocolFault } from "@indus/contract";
-import type { Session } from "./session";
+import type { Session } from "../session";
 
 export interface ReconnectPolicy {
   readonly maxAttempts: number;

@@ -19,13 +19,13 @@ import {
 import type { CallToolRequest, CallToolResult, ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ArgumentValidator } from "./argument-validator";
 import { CallRun } from "./call-run";
-import { upstreamOf } from "./observe/exchanges";
+import { upstreamOf } from "../observe/exchanges";
 import { findDescriptor } from "./descriptor-index";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
-import type { LogRelay } from "./log-relay";
+import type { LogRelay } from "../peer/log-relay";
 import { passedThrough } from "./passed-state";
-import { CONNECTION_CLOSED } from "./rpc-errors";
+import { CONNECTION_CLOSED } from "../rpc-errors";
 import { toCallToolResult, toolErrorResult } from "./tool-mapping";
 
 /** What one call needs from the instance serving it. */

@@ -21,7 +21,7 @@
  */
 import type { CallLogs, GatewayCallOptions, JsonObject, LogLevel, ProtocolEra } from "@indus/contract";
 import type { Client } from "@modelcontextprotocol/client";
-import { AnyResultSchema } from "./wire";
+import { AnyResultSchema } from "../wire";
 
 /** What the relay needs of the endpoint's live session. */
 export interface RelayPort {

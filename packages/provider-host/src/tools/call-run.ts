@@ -6,7 +6,7 @@
  * a round attaches, and the run reports to whichever round is attached.
  */
 import { randomUUID } from "node:crypto";
-import type { UpstreamCall } from "./observe/request-record";
+import type { UpstreamCall } from "../observe/request-record";
 import type {
   CallLogs,
   ClientHostHooks,
@@ -18,7 +18,7 @@ import type {
 } from "@indus/contract";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import type { ProgressToken, ServerContext } from "@modelcontextprotocol/server";
-import { downstreamRpcError } from "./rpc-errors";
+import { downstreamRpcError } from "../rpc-errors";
 
 type ProgressNotification = {
   method: "notifications/progress";

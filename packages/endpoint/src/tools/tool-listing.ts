@@ -8,7 +8,7 @@
 import { QUALIFIER, type RemoteTool, type ToolAnnotations } from "@indus/contract";
 import { normalizeSchema } from "@indus/schema-normalizer";
 import { assignToolNames } from "./tool-names";
-import { readTool, type WireTool } from "./wire";
+import { readTool, type WireTool } from "../wire";
 
 export interface ToolListing {
   readonly tools: readonly RemoteTool[];

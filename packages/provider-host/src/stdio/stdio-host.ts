@@ -10,11 +10,11 @@ import type { ClientHostHooks, ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
-import { announceChanges, instanceBuilder, serverAnnouncer } from "./host-instance";
-import type { HostInstance, ProviderHostInfo, ProviderHostOptions } from "./host-instance";
-import { DEFAULT_HOST_INFO, abortCalls, interruptCalls } from "./provider-host";
-import type { RunningProviderHost } from "./provider-host";
-import { ListenSubscriptions } from "./subscriptions";
+import { announceChanges, instanceBuilder, serverAnnouncer } from "../host-instance";
+import type { HostInstance, ProviderHostInfo, ProviderHostOptions } from "../host-instance";
+import { DEFAULT_HOST_INFO, abortCalls, interruptCalls } from "../provider-host";
+import type { RunningProviderHost } from "../provider-host";
+import { ListenSubscriptions } from "../catalog/subscriptions";
 import { StdioHostTransport } from "./stdio-transport";
 
 export { StdioHostTransport } from "./stdio-transport";

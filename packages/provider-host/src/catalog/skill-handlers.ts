@@ -13,9 +13,9 @@ import {
   SKILLS_LIST_METHOD,
 } from "@modelcontextprotocol/core/ext/skills";
 import type { CacheHint, Server, ServerContext } from "@modelcontextprotocol/server";
-import { toRpcError } from "./rpc-errors";
-import { handleStrictly } from "./strict-handlers";
-import { isModern } from "./tool-call";
+import { toRpcError } from "../rpc-errors";
+import { handleStrictly } from "../strict-handlers";
+import { isModern } from "../tools/tool-call";
 
 /** Whether `catalog` relays skills (the host then declares and serves the extension). */
 export function relaysSkills(catalog: GatewayCatalog | undefined): boolean {

@@ -11,7 +11,7 @@ import {
   type FetchLike,
   type OAuthClientProvider,
 } from "@modelcontextprotocol/client";
-import { authFailure } from "./http-auth";
+import { authFailure } from "../auth/http-auth";
 
 export function createStreamableTransport(
   url: string,

@@ -17,10 +17,10 @@ import { protocolFault } from "@indus/contract";
 import { ProtocolError, ProtocolErrorCode, inputRequired } from "@modelcontextprotocol/server";
 import type { ClientCapabilities, InputRequest, InputRequests, ServerContext } from "@modelcontextprotocol/server";
 import { CallRun } from "./call-run";
-import { NO_LOGS, RoundLogs } from "./call-logs";
+import { NO_LOGS, RoundLogs } from "../peer/call-logs";
 import { isPassedState, serverStateOf } from "./passed-state";
-import { peerHooks } from "./peer-hooks";
-import type { PeerMethod } from "./peer-hooks";
+import { peerHooks } from "../peer/peer-hooks";
+import type { PeerMethod } from "../peer/peer-hooks";
 
 /** How long a run waits for its client to come back with answers (the SDK's own per-leg default). */
 export const ROUND_TIMEOUT_MS = 600_000;

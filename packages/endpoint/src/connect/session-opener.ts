@@ -22,30 +22,30 @@ import {
   type ServerConfig,
   type TransportKind,
 } from "@indus/contract";
-import type { ClientIdentity } from "./client-identity";
-import { callScopedTransport, outsideCalls } from "./call-context";
+import type { ClientIdentity } from "../client-identity";
+import { callScopedTransport, outsideCalls } from "../peer/call-context";
 import {
   DEFAULT_CLOSE_GRACE_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   type EndpointOptions,
   type EndpointTimeouts,
-} from "./endpoint-options";
-import { isModernOnlyRefusal } from "./era-mismatch";
-import { connectAuto, eraMismatch, type EraAttempts } from "./era-negotiation";
-import { processEraVerdicts, serverIdentity } from "./era-verdicts";
-import { authFailure, redeemSignIn } from "./http-auth";
-import { createHttpFetch, type HttpFetch } from "./http-fetch";
-import { createSseTransport, createStreamableTransport, isLegacyServerHint } from "./http-transports";
-import { ClientCredentialsGrant } from "./client-credentials-provider";
-import { readClientProof, readClientSecret, usesClientCredentials } from "./client-credentials";
-import { StoredOAuthProvider } from "./oauth-provider";
-import { ProcessStdioTransport } from "./process-stdio-transport";
-import type { ResponseTooLargeError } from "./response-cap";
-import type { Session } from "./session";
+} from "../endpoint-options";
+import { isModernOnlyRefusal } from "../era/era-mismatch";
+import { connectAuto, eraMismatch, type EraAttempts } from "../era/era-negotiation";
+import { processEraVerdicts, serverIdentity } from "../era/era-verdicts";
+import { authFailure, redeemSignIn } from "../auth/http-auth";
+import { createHttpFetch, type HttpFetch } from "../http/http-fetch";
+import { createSseTransport, createStreamableTransport, isLegacyServerHint } from "../http/http-transports";
+import { ClientCredentialsGrant } from "../auth/client-credentials-provider";
+import { readClientProof, readClientSecret, usesClientCredentials } from "../auth/client-credentials";
+import { StoredOAuthProvider } from "../auth/oauth-provider";
+import { ProcessStdioTransport } from "../stdio/process-stdio-transport";
+import type { ResponseTooLargeError } from "../http/response-cap";
+import type { Session } from "../session";
 import { listen, newClient, probeMs } from "./session-client";
 import { connectWithin, type TrackTransport } from "./startup-deadline";
-import type { StderrTail } from "./stderr-tail";
-import { sanitizeToolLists } from "./tool-list-sanitizer";
+import type { StderrTail } from "../stdio/stderr-tail";
+import { sanitizeToolLists } from "../tools/tool-list-sanitizer";
 
 /** What the endpoint does with each new session and what its transports report. */
 export interface SessionPort {
