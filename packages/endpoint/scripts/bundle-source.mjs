@@ -35,6 +35,10 @@ export async function bundleSource(outDir) {
     // Explicit, so the result does not depend on the cwd's package.json (tsup's default).
     external: externals(),
     noExternal: [/^@indus\//],
+    // Sibling packages' CommonJS dependencies (state-file's proper-lockfile) are inlined and require Node builtins.
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
     esbuildOptions(options) {
       options.alias = {
         "@indus/contract": path.join(repoRoot, "packages", "contract", "src", "index.ts"),
