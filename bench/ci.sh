@@ -9,3 +9,5 @@ BENCH_QUICK=1 pnpm exec turbo run bench --concurrency=1 --output-logs=full
 BENCH_QUICK=1 node bench/http-gateway.mjs
 # Cross-package: the stdio gateway hop of `indusr mcp serve` against a direct call, a line relay and a bare SDK forwarder.
 BENCH_QUICK=1 node bench/stdio-gateway.mjs
+# Cross-package: what the teams gateway (OAuth + access policy + audit log + metrics) costs against the same gateway without.
+BENCH_QUICK=1 node bench/teams-gateway.mjs

@@ -1,7 +1,7 @@
 // A worker thread holding a share of the bench's concurrent clients, so the
 // clients are not held to one thread (the SDK client costs about as much CPU
 // per call as a gateway). Messages from the main thread:
-//   { kind: "connect", path, url, era, tool, count }  -> { kind: "connected" }
+//   { kind: "connect", path, url, era, tool, count, headers? }  -> { kind: "connected" }
 //   { kind: "round", path, calls }                     -> { kind: "done", resent }
 //   { kind: "close" }                                  -> { kind: "closed" }
 import { parentPort } from "node:worker_threads";
@@ -12,7 +12,7 @@ const paths = new Map();
 async function handle(message) {
   switch (message.kind) {
     case "connect": {
-      const clients = await connectMany(new URL(message.url), message.era, message.count);
+      const clients = await connectMany(new URL(message.url), message.era, message.count, message.headers);
       paths.set(message.path, { clients, tool: message.tool });
       await Promise.all(clients.map((client, index) => echo(client, message.tool, `w${index}`)));
       return { kind: "connected" };

@@ -5,20 +5,21 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 
 export const MODERN = "2026-07-28";
 
-export async function connect(url, era) {
+/** `headers`: sent with every request (e.g. a bearer token for a gateway that requires one). */
+export async function connect(url, era, headers = {}) {
   const client = new Client(
     { name: "http-gateway-bench", version: "1.0.0" },
     era === MODERN ? { versionNegotiation: { mode: { pin: MODERN } } } : {},
   );
-  await client.connect(new StreamableHTTPClientTransport(url));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
 }
 
-export async function connectMany(url, era, count) {
+export async function connectMany(url, era, count, headers = {}) {
   const clients = [];
   while (clients.length < count) {
     const batch = Math.min(8, count - clients.length);
-    clients.push(...(await Promise.all(Array.from({ length: batch }, () => connect(url, era)))));
+    clients.push(...(await Promise.all(Array.from({ length: batch }, () => connect(url, era, headers)))));
   }
   return clients;
 }

@@ -51,6 +51,7 @@ export function compileAccessPolicy(policy: AccessPolicy, owners: ItemOwners = P
   const rules = policy.rules.map(compileRule);
   const grants = new Map<string, Grant>();
   const byCaller = new Map<string, Grant>();
+  const byObject = new WeakMap<Caller, Grant>();
   const grantOf = (matched: readonly CompiledRule[]): Grant => {
     const key = matched.map((rule) => rule.index).join(",");
     let grant = grants.get(key);
@@ -62,6 +63,9 @@ export function compileAccessPolicy(policy: AccessPolicy, owners: ItemOwners = P
   };
   return {
     grantFor(caller) {
+      // The gateway hands the same caller object to every request of one token.
+      const known = byObject.get(caller);
+      if (known !== undefined) return known;
       const id = callerKey(caller);
       let grant = byCaller.get(id);
       if (grant === undefined) {
@@ -69,6 +73,7 @@ export function compileAccessPolicy(policy: AccessPolicy, owners: ItemOwners = P
         grant = grantOf(rules.filter((rule) => rule.matches(caller)));
         byCaller.set(id, grant);
       }
+      byObject.set(caller, grant);
       return grant;
     },
   };

@@ -1,0 +1,277 @@
+#!/usr/bin/env node
+// What the gateway for teams costs, in one run: the same `indusr mcp serve
+// --http` mounting server-everything over stdio, reached by v2 clients calling
+// `everything__echo`, as
+//
+//   indusr             no gateway options (the baseline)
+//   indusr teams       --auth-issuer (JWTs from examples/teams/issuer.mjs, checked
+//                      with jose), --access (a grant short of everything, so
+//                      callers get a filtered view), --audit-log, --metrics
+//   supergateway       --stdio ... --outputTransport streamableHttp --stateful
+//
+// 1 client calling one at a time (p50) and 64 clients at once (calls/s, the
+// clients spread over worker threads), in the 2025 era (all three) and
+// 2026-07-28 (indusr and indusr teams). Targets take turns, round after round;
+// ratios are medians of per-round ratios. Targets (issue 24): teams costs
+// <= 10 % of p50 and of calls/s against indusr, and stays >= 2.0x
+// supergateway's calls/s.
+//
+//   pnpm build && node bench/teams-gateway.mjs     (full, a few minutes)
+//   BENCH_QUICK=1 node bench/teams-gateway.mjs     (reduced)
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import readline from "node:readline";
+import { URLSearchParams, fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { MODERN, connect, echo } from "./http-clients.mjs";
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const QUICK = process.env.BENCH_QUICK === "1";
+const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
+const ISSUER = join(root, "examples", "teams", "issuer.mjs");
+const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const SUPERGATEWAY = join(dirname(require.resolve("supergateway/package.json")), "dist", "index.js");
+const PLAN = QUICK
+  ? { rounds: 3, sequential: 60, clients: 64, perClient: 4, warmup: 10 }
+  : { rounds: 7, sequential: 200, clients: 64, perClient: 12, warmup: 40 };
+const TARGETS = { cost: 0.1, supergateway: 2.0 };
+const WORKERS = 4;
+
+const work = mkdtempSync(join(tmpdir(), "indus-teams-bench-"));
+const children = new Set();
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(work, { recursive: true, force: true });
+});
+const node = (args, options = {}) => {
+  const child = spawn(process.execPath, args, { stdio: "ignore", ...options });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+};
+
+async function freePort() {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function lineMatching(stream, pattern, timeoutMs = 120_000) {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} in: ${seen}`)), timeoutMs);
+    stream.on("data", (chunk) => {
+      seen += chunk;
+      const match = pattern.exec(seen);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+}
+
+async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url} never came up`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+const config = join(work, "mcp.json");
+writeFileSync(
+  config,
+  JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+);
+const policy = join(work, "access.json");
+// A grant short of everything: callers are served a filtered view of the box.
+writeFileSync(
+  policy,
+  JSON.stringify({ rules: [{ match: { clientId: "full-agent" }, allow: { servers: ["everything"] } }] }),
+);
+
+async function startIndusr(port, flags) {
+  const child = node(
+    [
+      INDUSR,
+      "mcp",
+      "serve",
+      "--http",
+      "--port",
+      String(port),
+      "--boot-wait",
+      "120000",
+      "--no-builtins",
+      "--mcp",
+      config,
+      ...flags,
+    ],
+    { cwd: work, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const href = await lineMatching(child.stderr, /at (http:\S+) /);
+  child.stderr.resume();
+  return { child, url: new URL(href), tool: "everything__echo", headers: {} };
+}
+
+const starters = {
+  indusr: () => startIndusr(0, []),
+  async teams() {
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const issuer = node([ISSUER, "--resource", resource], { stdio: ["ignore", "pipe", "ignore"] });
+    const { issuer: url } = JSON.parse(
+      await new Promise((resolve) => readline.createInterface({ input: issuer.stdout }).once("line", resolve)),
+    );
+    const target = await startIndusr(port, [
+      ...["--auth-issuer", url, "--auth-scope", "mcp:tools", "--access", policy],
+      ...["--audit-log", join(work, "audit.log"), "--metrics"],
+    ]);
+    const answer = await fetch(`${url}/token`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from("full-agent:full-agent-secret").toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ grant_type: "client_credentials", resource, scope: "mcp:tools" }),
+    });
+    const { access_token: token } = await answer.json();
+    return { ...target, headers: { authorization: `Bearer ${token}` } };
+  },
+  async supergateway() {
+    const port = await freePort();
+    const child = node([
+      SUPERGATEWAY,
+      ...["--stdio", `${process.execPath} ${EVERYTHING} stdio`, "--outputTransport", "streamableHttp", "--stateful"],
+      ...["--port", String(port), "--logLevel", "none"],
+    ]);
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    await waitForHttp(url);
+    return { child, url, tool: "echo", headers: {} };
+  },
+};
+
+const PATHS = [
+  { name: "indusr", target: "indusr", era: "2025" },
+  { name: "indusr teams", target: "teams", era: "2025" },
+  { name: "supergateway", target: "supergateway", era: "2025" },
+  { name: `indusr ${MODERN}`, target: "indusr", era: MODERN },
+  { name: `indusr teams ${MODERN}`, target: "teams", era: MODERN },
+];
+
+const workers = Array.from({ length: WORKERS }, () => new Worker(new URL("./http-client-worker.mjs", import.meta.url)));
+function broadcast(messageFor) {
+  return Promise.all(
+    workers.map(
+      (worker, index) =>
+        new Promise((resolve, reject) => {
+          worker.once("message", (reply) =>
+            reply.kind === "failed" ? reject(new Error(reply.error)) : resolve(reply),
+          );
+          worker.postMessage(messageFor(index));
+        }),
+    ),
+  );
+}
+const shareOf = (total, index) => Math.floor(total / WORKERS) + (index < total % WORKERS ? 1 : 0);
+const quantile = (values, q) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+const median = (values) => quantile(values, 0.5);
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const pad = (value, width) => String(value).padStart(width);
+const began = performance.now();
+
+if (!existsSync(INDUSR)) throw new Error(`build first: ${INDUSR} is missing (pnpm build)`);
+console.log(
+  `teams gateway bench (${QUICK ? "quick" : "full"}): echo on server-everything, node ${process.version}, load ${loadavg()}`,
+);
+const servers = {};
+for (const [name, start] of Object.entries(starters)) servers[name] = await start();
+const paths = PATHS.map((path) => ({ ...path, server: servers[path.target], p50s: [], rates: [] }));
+
+for (const path of paths) {
+  path.single = await connect(path.server.url, path.era, path.server.headers);
+  for (let n = 0; n < PLAN.warmup; n++) await echo(path.single, path.server.tool, `w${n}`);
+}
+for (let round = 0; round < PLAN.rounds; round++) {
+  for (const path of paths) {
+    const samples = [];
+    for (let n = 0; n < PLAN.sequential; n++) {
+      const started = performance.now();
+      await echo(path.single, path.server.tool, `s${n}`);
+      samples.push(performance.now() - started);
+    }
+    path.p50s.push(median(samples));
+  }
+}
+for (const path of paths) await path.single.close();
+
+for (const path of paths) {
+  const { url, tool, headers } = path.server;
+  await broadcast((index) => ({
+    kind: "connect",
+    path: path.name,
+    url: url.href,
+    era: path.era,
+    tool,
+    headers,
+    count: shareOf(PLAN.clients, index),
+  }));
+}
+for (let round = 0; round < PLAN.rounds; round++) {
+  for (const path of paths) {
+    const started = performance.now();
+    await broadcast(() => ({ kind: "round", path: path.name, calls: PLAN.perClient }));
+    path.rates.push(((PLAN.clients * PLAN.perClient) / (performance.now() - started)) * 1000);
+  }
+}
+await broadcast(() => ({ kind: "close" }));
+await Promise.all(workers.map((worker) => worker.terminate()));
+
+console.log(`\n${"path".padEnd(24)} ${pad("p50 ms", 8)} ${pad(`calls/s @${PLAN.clients}`, 14)}`);
+for (const path of paths) {
+  console.log(
+    `${path.name.padEnd(24)} ${pad(median(path.p50s).toFixed(2), 8)} ${pad(median(path.rates).toFixed(0), 14)}`,
+  );
+}
+const byName = Object.fromEntries(paths.map((path) => [path.name, path]));
+function ratio(subject, baseline, key) {
+  const ratios = byName[subject][key].map((value, round) => value / byName[baseline][key][round]);
+  return { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+}
+const show = ({ median: mid, min, max }) => `x${mid.toFixed(2)} (${min.toFixed(2)}-${max.toFixed(2)})`;
+const verdict = (met) => (met ? "met" : "NOT met");
+console.log("\nratios (median of per-round ratios, min-max)");
+for (const era of ["", ` ${MODERN}`]) {
+  const p50 = ratio(`indusr teams${era}`, `indusr${era}`, "p50s");
+  const rate = ratio(`indusr teams${era}`, `indusr${era}`, "rates");
+  console.log(
+    `  p50 @1        teams / indusr${era.padEnd(11)} ${show(p50)}  target <= ${1 + TARGETS.cost}  ${verdict(p50.median <= 1 + TARGETS.cost)}`,
+  );
+  console.log(
+    `  calls/s @${PLAN.clients}  teams / indusr${era.padEnd(11)} ${show(rate)}  target >= ${1 - TARGETS.cost}  ${verdict(rate.median >= 1 - TARGETS.cost)}`,
+  );
+}
+const sg = ratio("indusr teams", "supergateway", "rates");
+console.log(
+  `  calls/s @${PLAN.clients}  teams / supergateway        ${show(sg)}  target >= ${TARGETS.supergateway}  ${verdict(sg.median >= TARGETS.supergateway)}`,
+);
+const audit = readFileSync(join(work, "audit.log"), "utf8").trim().split("\n").length;
+console.log(
+  `\naudit lines written: ${audit}; load now ${loadavg()}; done in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+);
+process.exit(0);
