@@ -101,7 +101,7 @@ beforeAll(async () => {
         stdio: ["ignore", "ignore", "pipe"],
       },
     );
-    replica.stderr!.on("data", (chunk: Buffer) => (logs += chunk.toString()));
+    replica.stderr.on("data", (chunk: Buffer) => (logs += chunk.toString()));
     replicas.push(replica);
   }
   const prefix = path.join(sandbox.root, "nginx");
