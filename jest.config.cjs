@@ -15,5 +15,7 @@ module.exports = {
   // Most suites wait on child processes and sockets, not the CPU: two workers on
   // two cores halve the wall time (6m33s -> 3m22s measured) without starving them.
   maxWorkers: 2,
+  // Read from the root config when every project runs at once (see jest.preset.cjs).
+  testTimeout: 60_000,
   projects: [path.join(__dirname, "scripts"), ...dirs],
 };

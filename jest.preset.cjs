@@ -12,6 +12,11 @@ module.exports = function preset(dir) {
     rootDir: dir,
     displayName: path.basename(dir),
     testEnvironment: "node",
+    // Tests wait on real processes and sockets; on a loaded 2-core machine a spawn
+    // alone can take seconds. Jest's 5 s default then fails a correct test: the
+    // ceiling only catches hangs, so it is generous (a test that means a deadline
+    // asserts on events, never on the clock).
+    testTimeout: 60_000,
     testMatch: ["<rootDir>/test/**/*.test.ts"],
     transform: {
       "^.+\\.(t|j|mj|cj)sx?$": [
