@@ -16,7 +16,7 @@ import type {
   ServerCapabilities,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { canRead } from "./access/caller-box";
+import { canRead, hearsServer } from "./access/caller-box";
 import { ObservedServer } from "./observe/observed-server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ArgumentValidator } from "./tools/argument-validator";
@@ -140,7 +140,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       cacheHints,
     });
     const calls = new Map<AbortController, Promise<void>>();
-    const session = sessionOf(server, sessions);
+    const session = sessionOf(server, sessions, view === box ? undefined : (id) => hearsServer(view, id));
     const scope: CallScope = {
       box: view,
       validator,
@@ -198,13 +198,18 @@ interface InstanceSession {
  * A 2025-era client becomes a session of the relay once initialized (the
  * 2026-07-28 revision has no server→client channel outside a request).
  */
-function sessionOf(server: Server, sessions: SessionRegistry): InstanceSession {
+function sessionOf(
+  server: Server,
+  sessions: SessionRegistry,
+  hears: ((server: string) => boolean) | undefined,
+): InstanceSession {
   let session: GatewaySession | undefined;
   let logs: CallLogs | undefined;
   let retired = false;
   server.oninitialized = () => {
     if (retired) return;
     session = sessions.open(server);
+    if (session !== undefined && hears !== undefined) session.hears = hears;
     logs = session === undefined ? undefined : sessionLogs(session);
   };
   return {

@@ -70,8 +70,10 @@ export function createProviderHost(
   const { build, relay } = builder;
 
   async function connect(transport: Transport, caller?: AuthInfo): Promise<RunningProviderHost> {
-    const instance = build(false, options.callerBox?.(caller));
-    const session = trackSession(box, instance);
+    const view = options.callerBox?.(caller) ?? box;
+    const instance = build(false, view);
+    // The session hears of changes to its own view of the box only.
+    const session = trackSession(view, instance);
     try {
       await instance.server.connect(transport);
     } catch (cause) {

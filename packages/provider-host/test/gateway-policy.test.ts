@@ -6,10 +6,12 @@
  * attempts to call, read, get or complete outside them fails, in both eras
  * and on a stateless host.
  */
+import { request } from "node:http";
 import { serveHttp } from "@indus/provider-host";
 import type { HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTeamBox } from "./fixtures/team-box.mjs";
+import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
 import { freePort, startIssuer } from "./support/issuer";
 import type { Issuer } from "./support/issuer";
 
@@ -114,3 +116,82 @@ describe.each(MODES)("access policy, $era", ({ stateless, mode }) => {
     await client.close();
   });
 });
+
+describe("what a 2025 session hears outside requests", () => {
+  it("tells a caller of changes to its own view only", async () => {
+    await hearing(
+      async (team) => {
+        team.grow("beta__later");
+        await new Promise((resolve) => setImmediate(resolve));
+        team.grow("alpha__later");
+        return "list_changed";
+      },
+      (stream) => expect(stream.split("notifications/tools/list_changed").length - 1).toBe(1),
+    );
+  });
+
+  it("relays a mounted server's logs only to callers granted that server", async () => {
+    await hearing(
+      async (team) => {
+        team.log("beta", "beta-whispers");
+        team.log("alpha", "alpha-speaks");
+        return "alpha-speaks";
+      },
+      (stream) => expect(stream).not.toContain("beta-whispers"),
+    );
+  });
+});
+
+/**
+ * Opens a 2025 session as the alpha-only caller with a listen stream, lets
+ * `act` make the box speak (it returns what the stream must carry before the
+ * host closes) and hands `check` everything the stream carried.
+ */
+async function hearing(
+  act: (team: ReturnType<typeof createTeamBox>) => Promise<string>,
+  check: (stream: string) => void,
+): Promise<void> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const own = await startIssuer([url]);
+  const team = createTeamBox();
+  const host = await serveHttp(team.box, { port, oauth: { issuer: own.issuer }, access: POLICY });
+  try {
+    const headers = { ...MCP_HEADERS, authorization: `Bearer ${await own.token("memory-agent")}` };
+    const opened = await rawRequest(host.url, { headers, body: JSON.stringify(INITIALIZE) });
+    const session = {
+      ...headers,
+      "mcp-session-id": String(opened.headers["mcp-session-id"]),
+      "mcp-protocol-version": "2025-06-18",
+    };
+    await rawRequest(host.url, { headers: session, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+    let stream = "";
+    const ended = new Promise<void>((resolve, reject) => {
+      request(host.url, { method: "GET", headers: { ...session, accept: "text/event-stream" } }, (response) => {
+        stream += `HTTP ${response.statusCode}\n`;
+        response.setEncoding("utf8").on("data", (chunk: string) => (stream += chunk));
+        response.on("end", resolve).on("error", resolve);
+      })
+        .on("error", reject)
+        .end();
+    });
+    await until(() => stream.startsWith("HTTP 200"));
+    const last = await act(team);
+    await until(() => stream.includes(last));
+    // Closing ends the stream after what was sent: what came before the last message is in it.
+    await host.close({ graceMs: 0 });
+    await ended;
+    check(stream);
+  } finally {
+    await host.close({ graceMs: 0 });
+    await own.close();
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

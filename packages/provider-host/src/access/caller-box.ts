@@ -13,6 +13,11 @@ import type { Grant } from "./access-grants";
 const views = new WeakMap<ToolBox, Map<string, ToolBox>>();
 const grantOfView = new WeakMap<ToolBox, Grant>();
 
+/** Whether the caller a view was made for may hear from mounted server `server` (its logs). */
+export function hearsServer(view: ToolBox, server: string): boolean {
+  return grantOfView.get(view)?.server(server) ?? true;
+}
+
 /** Whether the caller a view was made for may read `uri` (a box that is no view: anyone may). */
 export function canRead(view: ToolBox, uri: string): boolean {
   return grantOfView.get(view)?.resource(uri) ?? true;

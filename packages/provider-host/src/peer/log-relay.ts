@@ -24,6 +24,8 @@ export class LogRelay {
   private modernFloor: LogLevel | undefined;
   /** 2026-07-28 calls in flight that asked for logs, by the client they came from. */
   private readonly modernCalls = new Map<object, Set<CallLogs>>();
+  /** Which mounted servers each such client may hear from (a gateway's access policy); absent: all. */
+  private readonly hearing = new WeakMap<object, (server: string) => boolean>();
 
   constructor(
     private readonly catalog: GatewayCatalog | undefined,
@@ -44,11 +46,12 @@ export class LogRelay {
    * A 2026-07-28 call that takes logs at `logs.level`: it hears the messages
    * no call claims until `ended` settles, and the servers are asked for its
    * level. Calls with the same `client` (one stdio connection) are one
-   * client: each message reaches it once.
+   * client: each message reaches it once. `hears`: the servers it may hear from.
    */
-  hearDuring(logs: CallLogs, ended: Promise<unknown>, client: object): void {
+  hearDuring(logs: CallLogs, ended: Promise<unknown>, client: object, hears?: (server: string) => boolean): void {
     const level = logs.level;
     if (level === undefined) return;
+    if (hears !== undefined) this.hearing.set(client, hears);
     let calls = this.modernCalls.get(client);
     if (calls === undefined) this.modernCalls.set(client, (calls = new Set()));
     calls.add(logs);
@@ -95,11 +98,12 @@ export class LogRelay {
   private deliver(entry: ServerLogEntry): void {
     const level = entry.params.level;
     for (const session of this.sessions.all()) {
-      if (!admits(session.level, level)) continue;
+      if (!admits(session.level, level) || session.hears?.(entry.server) === false) continue;
       const params = entry.params as unknown as LoggingMessageNotification["params"];
       session.server.sendLoggingMessage(params).catch(() => {});
     }
-    for (const calls of this.modernCalls.values()) {
+    for (const [client, calls] of this.modernCalls) {
+      if (this.hearing.get(client)?.(entry.server) === false) continue;
       for (const logs of calls) {
         if (!admits(logs.level, level)) continue;
         logs.deliver(entry.params);

@@ -31,6 +31,8 @@ export interface GatewaySession {
   lastActive: number;
   /** Set by `logging/setLevel`; a session that never set one gets every message (as the SDK does). */
   level: LogLevel | undefined;
+  /** Whether the client may hear from a mounted server (a gateway's access policy); absent: from all. */
+  hears?: (server: string) => boolean;
   /** A request to the client outside any call (`signal`: the asking server withdrew it). */
   readonly request: (method: PeerMethod, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
 }

@@ -18,6 +18,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { CallToolRequest, CallToolResult, ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
 import type { ArgumentValidator } from "./argument-validator";
+import { hearsServer } from "../access/caller-box";
 import { CallRun } from "./call-run";
 import { upstreamOf } from "../observe/exchanges";
 import { findDescriptor } from "./descriptor-index";
@@ -118,7 +119,9 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
   try {
     const outcome = call.run.start(scope.box, call.peer, call.logs, inputRound, upstreamOf(ctx, name));
     // The instance is the client: one per stdio connection, one per request over HTTP.
-    if (inputRound !== undefined) scope.logRelay.hearDuring(call.logs, outcome, scope);
+    if (inputRound !== undefined) {
+      scope.logRelay.hearDuring(call.logs, outcome, scope, (server) => hearsServer(scope.box, server));
+    }
     const end = await call.next(outcome);
     if (end.kind === "input") {
       await round.flushed();
