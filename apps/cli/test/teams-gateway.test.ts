@@ -2,9 +2,10 @@
  * examples/teams/up.sh end to end: a real OpenID provider on loopback and
  * `indusr mcp serve --http` mounting server-everything and server-memory
  * behind OAuth with the example's access policy. indusr itself is the client:
- * it signs in with client credentials (both eras) and through the browser
- * flow; `memory-agent` sees only memory's tools and every attempt outside
- * them fails (both eras, and on a `--stateless` gateway); the audit log and
+ * it signs in with client credentials and in a real browser (headless
+ * Chromium), and calls in both eras; `memory-agent` sees only memory's tools
+ * and every attempt outside them fails (both eras, and on a `--stateless`
+ * gateway); the audit log and
  * `/metrics` account for every call; SIGTERM stops everything up.sh started.
  */
 import { spawn } from "node:child_process";
@@ -14,8 +15,8 @@ import { createServer } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { browse } from "@indus/testkit";
-import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
+import { loginThroughBrowser } from "./support/browser-login";
+import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 
 jest.setTimeout(300_000);
@@ -191,34 +192,27 @@ describe("examples/teams/up.sh", () => {
     expect(outside.code).not.toBe(0);
   });
 
-  it("lets a person sign in with indusr mcp login through the browser flow", async () => {
-    const web = writeConfig(sandbox.root, { web: { url: example.gateway.href } }, "web.json");
-    const child = spawn(process.execPath, [BIN, "mcp", "login", "web", "--no-browser", "--mcp", web], {
-      cwd: sandbox.cwd,
-      env: { ...sandbox.env, ...env() },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stderr = "";
-    const printed = new Promise<{ url: string; redirect: string }>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-        stderr += chunk;
-        const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(stderr)?.[1];
-        const redirect = /Waiting for the redirect to (\S+) /.exec(stderr)?.[1];
-        if (url && redirect) resolve({ url, redirect });
+  it("lets a person sign in with indusr mcp login in a browser and call in both eras", async () => {
+    const web = writeConfig(
+      sandbox.root,
+      {
+        web: { url: example.gateway.href, protocol: "2026-07-28" },
+        weblegacy: { url: example.gateway.href, protocol: "legacy" },
+      },
+      "web.json",
+    );
+    for (const server of ["web", "weblegacy"]) {
+      const login = await loginThroughBrowser(sandbox, server, web, env());
+      expect(login.landed).toContain("indusr has your sign-in");
+      expect(login.code).toBe(0);
+      expect(login.stderr).toContain(`Signed in to "${server}"`);
+      // alice is in group engineering: the policy gives engineers everything.
+      const call = await runCli(["call", `${server}__everything__echo`, '{"message":"alice"}', "--mcp", web], {
+        sandbox,
+        env: env(),
       });
-      child.once("close", () => reject(new Error(`login exited before printing a URL: ${stderr}`)));
-    });
-    const { url, redirect } = await printed;
-    await browse(new URL(url), redirect, true);
-    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-    expect(code).toBe(0);
-    expect(stderr).toContain('Signed in to "web"');
-    // alice is in group engineering: the policy gives engineers everything.
-    const call = await runCli(["call", "web__everything__echo", '{"message":"alice"}', "--mcp", web], {
-      sandbox,
-      env: env(),
-    });
-    expect(call.stdout).toContain("Echo: alice");
+      expect(call.stdout).toContain("Echo: alice");
+    }
   });
 
   it("refuses 100 of 100 of memory-agent's attempts outside memory, in both eras", async () => {

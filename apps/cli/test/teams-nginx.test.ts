@@ -2,9 +2,9 @@
  * The teams gateway scaled out: examples/nginx/nginx.conf in front of two
  * stateless `indusr mcp serve` replicas, each an OAuth resource server for
  * the proxy's URL (no state shared: each replica checks tokens itself).
- * indusr signs in through the proxy with client credentials (both eras) and
- * through the browser flow, and calls through it; `/readyz` and the protected
- * resource metadata are reachable through the proxy too. nginx is a machine
+ * indusr signs in through the proxy with client credentials and in a real
+ * browser (headless Chromium), and calls through it in both eras; `/readyz`
+ * and the protected resource metadata are reachable through the proxy too. nginx is a machine
  * tool (`.ci/run` installs it).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -12,7 +12,7 @@ import fs from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
-import { browse } from "@indus/testkit";
+import { loginThroughBrowser } from "./support/browser-login";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { stopChild } from "./support/relay-client";
 import { writeConfig } from "./support/servers";
@@ -174,28 +174,16 @@ it("lets indusr sign in with client credentials and call through the replicas, i
   expect(log).toContain(`upstream=127.0.0.1:${ports.b}`);
 });
 
-it("lets a person sign in through the browser flow and call through the replicas", async () => {
+it("lets a person sign in in a browser and call through the replicas, in both eras", async () => {
   const env = { XDG_STATE_HOME: path.join(sandbox.root, "state") };
-  const config = writeConfig(sandbox.root, { web: { url: front().href } }, "web.json");
-  const child = spawn(process.execPath, [BIN, "mcp", "login", "web", "--no-browser", "--mcp", config], {
-    cwd: sandbox.cwd,
-    env: { ...sandbox.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stderr = "";
-  const printed = new Promise<{ url: string; redirect: string }>((resolve, reject) => {
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(stderr)?.[1];
-      const redirect = /Waiting for the redirect to (\S+) /.exec(stderr)?.[1];
-      if (url && redirect) resolve({ url, redirect });
-    });
-    child.once("close", () => reject(new Error(`login exited before printing a URL: ${stderr}`)));
-  });
-  const { url, redirect } = await printed;
-  await browse(new URL(url), redirect, true);
-  expect(await new Promise((resolve) => child.once("close", resolve))).toBe(0);
-  const call = await runCli(["call", "web__memory__read_graph", "{}", "--mcp", config], { sandbox, env });
-  expect(call.code).toBe(0);
-  expect(call.stdout).toContain("entities");
+  const row = (protocol: string) => ({ url: front().href, protocol });
+  const config = writeConfig(sandbox.root, { web: row("2026-07-28"), weblegacy: row("legacy") }, "web.json");
+  for (const server of ["web", "weblegacy"]) {
+    const login = await loginThroughBrowser(sandbox, server, config, env);
+    expect(login.landed).toContain("indusr has your sign-in");
+    expect(login.code).toBe(0);
+    const call = await runCli(["call", `${server}__memory__read_graph`, "{}", "--mcp", config], { sandbox, env });
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain("entities");
+  }
 });
