@@ -68,9 +68,13 @@ async function parent() {
   execFileSync("npm", ["install", "--prefix", fetched, "--no-save", "--no-package-lock", `zod@${other}`], {
     stdio: "ignore",
   });
-  const sides = { pinned: side(work, "pinned", pinnedZod), other: side(work, "other", join(fetched, "node_modules/zod")) };
+  const sides = {
+    pinned: side(work, "pinned", pinnedZod),
+    other: side(work, "other", join(fetched, "node_modules/zod")),
+  };
   const self = fileURLToPath(import.meta.url);
-  const run = (name) => JSON.parse(execFileSync(process.execPath, [self, "--child", sides[name]], { encoding: "utf8" }));
+  const run = (name) =>
+    JSON.parse(execFileSync(process.execPath, [self, "--child", sides[name]], { encoding: "utf8" }));
   const ratios = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? ["pinned", "other"] : ["other", "pinned"];
@@ -92,7 +96,9 @@ async function parent() {
 
 /** The SDK core the client package runs with (pnpm: beside the client). */
 function sdkCore() {
-  const client = realpathSync(join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules/@modelcontextprotocol/client"));
+  const client = realpathSync(
+    join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules/@modelcontextprotocol/client"),
+  );
   return realpathSync(join(client, "..", "core"));
 }
 
