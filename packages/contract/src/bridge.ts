@@ -84,6 +84,12 @@ export interface McpEndpoint extends ServerEndpoint {
   readonly instructions: string | undefined;
   /** Why the last tool listing failed, while it has not succeeded since (a ready server then offers no tools). */
   readonly listFault: ProtocolFault | undefined;
+  /**
+   * What the server sent that was dropped or repaired on the way in (a tool
+   * nested too deep, an invalid `ttlMs`, ...), each naming the method, the
+   * item or field and the value; empty for a healthy server.
+   */
+  readonly issues: readonly string[];
   /** The server process's id while one runs (stdio servers); undefined otherwise. */
   readonly pid: number | undefined;
   /** The last lines the server wrote to stderr (stdio servers; empty otherwise). */

@@ -4,8 +4,8 @@
 export { FAULT_KINDS, ProtocolFault, isFaultKind, isProtocolFault, protocolFault } from "./fault";
 export type { FaultDetails, FaultKind } from "./fault";
 export { brandFault, faultBrand, hasFaultBrand, isIndusFault } from "./brand";
-export { ENDPOINT_PHASES, isTerminalPhase, isUsablePhase } from "./phase";
-export type { EndpointPhase } from "./phase";
+export { ENDPOINT_PHASES, isTerminalPhase, isUsablePhase, serverCondition } from "./phase";
+export type { EndpointPhase, ServerCondition } from "./phase";
 export { QUALIFIER, SERVER_ID_PATTERN, TOOL_NAME_PATTERN, isServerId, qualifyToolName } from "./names";
 export type { RemoteToolRef } from "./names";
 export {
@@ -49,6 +49,8 @@ export type { EraVerdict, EraVerdictStore, LegacyVerdictReason, ProtocolEra, Pro
 export type { StoredCredentials, TokenStore } from "./token-store";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export { isRecord } from "./json";
+export { MAX_JSON_DEPTH, formatJsonPath, sameJson, tooDeepAt } from "./json-bounds";
+export type { JsonPath } from "./json-bounds";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export { LOG_LEVELS } from "./call-logs";
 export type { CallLogs, LogLevel } from "./call-logs";

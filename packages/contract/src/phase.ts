@@ -15,3 +15,19 @@ export function isUsablePhase(phase: EndpointPhase): boolean {
 export function isTerminalPhase(phase: EndpointPhase): boolean {
   return phase === "closed" || phase === "faulted";
 }
+
+/**
+ * How a server is doing, as a user is told: its phase, except that a ready
+ * server whose tool listing failed, or whose data had to be cut or repaired,
+ * is `degraded` (usable, but not everything it offers arrived).
+ */
+export type ServerCondition = EndpointPhase | "degraded";
+
+export function serverCondition(view: {
+  readonly phase: EndpointPhase;
+  readonly listFault?: unknown;
+  readonly issues?: readonly unknown[];
+}): ServerCondition {
+  if (view.phase !== "ready") return view.phase;
+  return view.listFault !== undefined || (view.issues?.length ?? 0) > 0 ? "degraded" : "ready";
+}

@@ -2,7 +2,13 @@
  * What an embedder can tune per endpoint, and the defaults. A server's own
  * config (`startupTimeoutMs`, `listTimeoutMs`, `toolTimeoutMs`) wins over these.
  */
-import type { ClientHostHooks, EraVerdictStore, ServerConfig, TokenStore } from "@indus/contract";
+import {
+  MAX_JSON_DEPTH,
+  type ClientHostHooks,
+  type EraVerdictStore,
+  type ServerConfig,
+  type TokenStore,
+} from "@indus/contract";
 import type { ClientIdentity } from "./client-identity";
 import type { AuthorizationStep } from "./auth/oauth-provider";
 
@@ -38,6 +44,8 @@ export const DEFAULT_TIMEOUTS: EndpointTimeouts = {
 /** Largest single stdio message accepted; the SDK's own stdio transport stops at 10 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_CLOSE_GRACE_MS = 2_000;
+/** Deepest nesting accepted in what a server sends (levels below a result or params). */
+export const DEFAULT_MAX_MESSAGE_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * OAuth 2.1 for HTTP servers that ask for it. Without an `authorize` step (an
@@ -74,6 +82,13 @@ export interface EndpointOptions {
    * SSE: the endpoint faults) with a `protocol` fault naming the size.
    */
   readonly maxMessageBytes?: number;
+  /**
+   * Deepest nesting accepted in a server's result or request (default 128):
+   * deeper parts are dropped where that keeps the rest (a listed item, a
+   * `_meta`, a capability), else the result is refused with an error naming
+   * the path.
+   */
+  readonly maxMessageDepth?: number;
   /** Lines of stderr kept in memory per server. */
   readonly stderrLines?: number;
   /** Idle limit on HTTP response bodies and headers; 0 (the default) means none. */

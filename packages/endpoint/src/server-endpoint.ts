@@ -32,6 +32,7 @@ import {
   type McpEndpoint,
   type TransportKind,
 } from "@indus/contract";
+import { IssueLog } from "./inbound/issue-log";
 import { DEFAULT_CLIENT_INFO } from "./client-identity";
 import { requestWithDeadline, type DeadlineOptions } from "./deadline";
 import { readRoundResult, retryOnLegacy, withRound } from "./peer/input-handback";
@@ -76,6 +77,7 @@ export class McpServerEndpoint implements McpEndpoint {
   private readonly relay: RelayMembers;
   private readonly opener: SessionOpener;
   private readonly tools: ToolCatalog;
+  private readonly issueLog = new IssueLog();
   private readonly skills: SkillsMember;
   private readonly renewal: SessionRenewal;
 
@@ -136,7 +138,8 @@ export class McpServerEndpoint implements McpEndpoint {
       },
       {
         wire: (session) => this.wire(session),
-        dropped: (issues) => this.tools.noteDropped(issues),
+        dropped: (method, issues) =>
+          method === "tools/list" ? this.tools.noteDropped(issues) : this.issueLog.add(method, issues),
         resourceSubscriptions: () => this.relay.resourceSubscriptions,
         tooLarge: (error) => this.onResponseTooLarge(error),
       },
@@ -205,6 +208,11 @@ export class McpServerEndpoint implements McpEndpoint {
   /** Tools the last listing skipped, and why. */
   get listIssues(): readonly string[] {
     return this.tools.listIssues;
+  }
+
+  /** What the server sent that was dropped or repaired: recent messages, then the last tool listing. */
+  get issues(): readonly string[] {
+    return [...this.issueLog.list(), ...this.tools.listIssues.map((issue) => `tools/list: ${issue}`)];
   }
 
   /** The last lines the server wrote to stderr (stdio servers only). */

@@ -55,6 +55,10 @@ export class EndpointFacade implements McpEndpoint {
   get listFault() {
     return this.inner.listFault;
   }
+
+  get issues() {
+    return this.inner.issues;
+  }
   get pid() {
     return this.inner.pid;
   }

@@ -18,6 +18,7 @@ import {
   type ToolDescriptor,
   type ToolOutcome,
   type ToolRunner,
+  sameJson,
 } from "@indus/contract";
 import { withPublishedViews } from "./app-views";
 import { ClashLog } from "./clash-log";
@@ -224,7 +225,8 @@ export class MountedToolBox implements ToolBox {
 
   private publish(routes: Map<string, Route>): void {
     const descriptors = [...routes.values()].map((route) => route.tool.descriptor);
-    const changed = JSON.stringify(descriptors) !== JSON.stringify(this.descriptorList);
+    // Without recursion and shared subtrees at once: descriptors are the servers' data, of any depth.
+    const changed = !sameJson(descriptors, this.descriptorList);
     this.routes = routes;
     this.descriptorList = descriptors;
     if (!changed) return;

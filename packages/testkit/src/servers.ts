@@ -38,6 +38,15 @@ export function scripted(
   return fixture(id, "scripted-server.mjs", [`name=${id}`, ...args], extra);
 }
 
+/** The hostile fixture server (fixtures/hostile-server.mjs) with `options` (`deep-schema=10000`, `era=modern`, ...). */
+export function hostile(
+  id: string,
+  options: readonly string[],
+  extra: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
+  return fixture(id, "hostile-server.mjs", options, extra);
+}
+
 /** The fixture server whose `swap` tool changes its tool list (fixtures/changing-server.mjs). */
 export function changing(id = "changing", extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
   return fixture(id, "changing-server.mjs", [], extra);

@@ -29,6 +29,8 @@ export interface ServerReport {
   readonly fault?: { readonly kind: FaultKind; readonly message: string };
   /** A ready server whose tool listing failed (timed out, bad reply): it offers no tools. */
   readonly listFault?: { readonly kind: FaultKind; readonly message: string };
+  /** What the server sent that was dropped or repaired (a tool nested too deep, a bad `ttlMs`, ...). */
+  readonly issues?: readonly string[];
   /** The server's `instructions` from initialize, for the briefing. */
   readonly instructions?: string;
   /** Last stderr lines of a stdio server (most useful when it failed). */

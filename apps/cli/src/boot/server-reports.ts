@@ -35,6 +35,7 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>):
     const origin = mcp.origins.get(server.id);
     const tail = endpoint?.stderrTail(20) ?? [];
     const listFault = endpoint?.phase === "ready" ? endpoint.listFault : undefined;
+    const issues = endpoint?.phase === "ready" ? endpoint.issues : [];
     return {
       id: server.id,
       transport: endpoint?.transportKind ?? server.transport,
@@ -46,6 +47,7 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>):
       ...(connectMs.has(server.id) ? { connectMs: connectMs.get(server.id)! } : {}),
       ...(status?.fault ? { fault: { kind: status.fault.kind, message: status.fault.message } } : {}),
       ...(listFault ? { listFault: { kind: listFault.kind, message: listFault.message } } : {}),
+      ...(issues.length > 0 ? { issues } : {}),
       ...(endpoint?.instructions ? { instructions: endpoint.instructions } : {}),
       ...(tail.length > 0 ? { stderrTail: tail } : {}),
     };

@@ -19,6 +19,7 @@ export interface FailedServerView {
   readonly id: string;
   readonly fault?: { readonly kind: string; readonly message: string };
   readonly listFault?: { readonly kind: string; readonly message: string };
+  readonly issues?: readonly string[];
 }
 
 const APPROVAL_HINT = "; approve with `indusr mcp approve` (or answer the prompt in a terminal session)";
@@ -46,7 +47,7 @@ export function failedServerLines(servers: readonly FailedServerView[]): string[
       return [
         `MCP server "${server.id}" connected, but listing its tools failed (${server.listFault.kind}): ${firstLine(server.listFault.message)}; it offers no tools`,
       ];
-    return [];
+    return (server.issues ?? []).map((issue) => `MCP server "${server.id}": ${issue}`);
   });
 }
 

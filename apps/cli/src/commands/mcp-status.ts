@@ -5,6 +5,7 @@
  * to stderr. A server that wants a sign-in shows as `needs-login` with the
  * command to run, not as a fault. Exit 1 when any server failed.
  */
+import { serverCondition, type ServerCondition } from "@indus/contract";
 import type { ServerReport } from "../boot/boot-types";
 import { EXIT } from "../exit";
 import { setExitCode } from "../teardown";
@@ -12,9 +13,14 @@ import { warnFailedServers, withServers, type DeckFlags } from "./shared";
 import { reportJson, warningsFor } from "./server-json";
 import { table } from "./tools";
 
-/** What `mcp status` prints for one server: `needs-login` is a state of its own, with its hint instead of a fault. */
+/**
+ * What `mcp status` prints for one server: its condition (a ready server that
+ * could not list, or whose data was cut, is `degraded`), and `needs-login` as
+ * a state of its own, with its hint instead of a fault.
+ */
 export type StatusRow =
-  ServerReport | (Omit<ServerReport, "phase" | "fault"> & { readonly phase: "needs-login"; readonly signIn: string });
+  | (Omit<ServerReport, "phase"> & { readonly phase: ServerCondition })
+  | (Omit<ServerReport, "phase" | "fault"> & { readonly phase: "needs-login"; readonly signIn: string });
 
 /**
  * `machineGrant`: the server signs in with the client_credentials grant, so an
@@ -22,7 +28,7 @@ export type StatusRow =
  * sign-in to run.
  */
 export function statusRow(report: ServerReport, machineGrant = false): StatusRow {
-  if (report.fault?.kind !== "unauthorized" || machineGrant) return report;
+  if (report.fault?.kind !== "unauthorized" || machineGrant) return { ...report, phase: serverCondition(report) };
   const { fault, ...rest } = report;
   return { ...rest, phase: "needs-login", signIn: fault.message };
 }
@@ -35,11 +41,11 @@ export function mcpStatusCommand(flags: DeckFlags): Promise<number> {
     );
     const servers = reported.map((report) => statusRow(report, machine.has(report.id)));
     const signIn = servers.filter((s) => s.phase === "needs-login");
-    const failed = servers.filter((s) => (s.phase !== "ready" && s.phase !== "needs-login") || s.listFault);
-    // A listing failure is not in the table's phase column: say it on stderr too.
+    const failed = servers.filter((s) => s.phase !== "ready" && s.phase !== "needs-login");
+    // Why a ready server is degraded: say it on stderr too.
     warnFailedServers(
       cli,
-      reported.filter((s) => s.listFault),
+      reported.filter((s) => s.listFault || s.issues),
     );
     const code = failed.length > 0 ? EXIT.failed : EXIT.ok;
     setExitCode(code);
@@ -83,5 +89,7 @@ function faultCell(server: StatusRow): string {
   if ("signIn" in server) return "";
   if (server.fault) return `${server.fault.kind}: ${server.fault.message.split("\n")[0]}`;
   if (server.listFault) return `listing failed, ${server.listFault.kind}: ${server.listFault.message.split("\n")[0]}`;
+  const issues = server.issues ?? [];
+  if (issues.length > 0) return `${issues[0]}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ""}`;
   return "";
 }

@@ -49,6 +49,7 @@ export function reportJson(report: ReportLike, warnings: readonly string[]): Ser
     ...(report.connectMs !== undefined ? { connectMs: report.connectMs } : {}),
     fault: report.fault ? { kind: report.fault.kind, message: report.fault.message } : null,
     ...(report.listFault ? { listFault: { kind: report.listFault.kind, message: report.listFault.message } } : {}),
+    ...(report.issues && report.issues.length > 0 ? { issues: report.issues } : {}),
     warnings,
     ...(report.signIn !== undefined ? { signIn: report.signIn } : {}),
     ...(report.stderrTail ? { stderrTail: report.stderrTail } : {}),

@@ -6,7 +6,7 @@
  * source of truth, and the bridge is a `CapabilitySource`, so a deck that
  * grafted it serves the current tools and hears every change.
  */
-import type { ServerFleet, ToolBox } from "@indus/contract";
+import { sameJson, type ServerFleet, type ToolBox } from "@indus/contract";
 import { type BridgeKey, BridgeLedger, enrollmentKey } from "@indus/ledger";
 import type { CapabilitySource } from "../tool-deck";
 import { type BridgeCapability, bridgeBoxToCapabilities } from "./bridge-capability";
@@ -16,8 +16,8 @@ export type DeckBridgeLedger = BridgeLedger<BridgeCapability>;
 function sameTool(a: BridgeCapability, b: BridgeCapability): boolean {
   return (
     a.description === b.description &&
-    JSON.stringify(a.annotations ?? null) === JSON.stringify(b.annotations ?? null) &&
-    JSON.stringify(a.wire ?? null) === JSON.stringify(b.wire ?? null)
+    sameJson(a.annotations ?? null, b.annotations ?? null) &&
+    sameJson(a.wire ?? null, b.wire ?? null)
   );
 }
 

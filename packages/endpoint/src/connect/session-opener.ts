@@ -27,6 +27,7 @@ import { callScopedTransport, outsideCalls } from "../peer/call-context";
 import {
   DEFAULT_CLOSE_GRACE_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_MESSAGE_DEPTH,
   type EndpointOptions,
   type EndpointTimeouts,
 } from "../endpoint-options";
@@ -45,14 +46,14 @@ import type { Session } from "../session";
 import { listen, newClient, probeMs } from "./session-client";
 import { connectWithin, type TrackTransport } from "./startup-deadline";
 import type { StderrTail } from "../stdio/stderr-tail";
-import { sanitizeToolLists } from "../tools/tool-list-sanitizer";
+import { guardInbound } from "../inbound/inbound-guard";
 
 /** What the endpoint does with each new session and what its transports report. */
 export interface SessionPort {
   /** Register the session's handlers (host hooks, notifications, close) before it connects. */
   wire(session: Session): void;
-  /** Tools the transport-level sanitizer dropped, and why. */
-  dropped(issues: readonly string[]): void;
+  /** What the inbound guard dropped or repaired in a message of `method`, and why. */
+  dropped(method: string, issues: readonly string[]): void;
   /** The resources subscribed to, for a 2026-era listen stream. */
   resourceSubscriptions(): readonly string[];
   /** An HTTP response over the size cap (see `response-cap.ts`). */
@@ -322,11 +323,11 @@ export class SessionOpener {
     const client = newClient(mode, this.setup.clientInfo, options.host, timeouts);
     const session: Session = { client, transport, kind, era: "legacy", retired: false };
     this.port.wire(session);
-    const sanitized = sanitizeToolLists(
-      transport,
-      () => client.getProtocolEra() === "modern",
-      (issues) => this.port.dropped(issues),
-    );
+    const sanitized = guardInbound(transport, {
+      maxDepth: options.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH,
+      modern: () => client.getProtocolEra() === "modern",
+      onIssues: (method, issues) => this.port.dropped(method, issues),
+    });
     // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
     const scoped = options.host
       ? callScopedTransport(sanitized, () => client.getProtocolEra() === "modern")

@@ -8,12 +8,12 @@ import {
   memoryEraVerdictStore,
   type EraVerdict,
   type EraVerdictStore,
-  type JsonObject,
   type LegacyVerdictReason,
   type ServerConfig,
 } from "@indus/contract";
 import type { Client, DiscoverResult, PriorDiscovery } from "@modelcontextprotocol/client";
 import { isVerdictTrusted } from "./era-verdict-expiry";
+import { discoverToKeep } from "../inbound/handshake-caps";
 
 /** What identifies one server for its verdict; never its env values (they may be secrets). */
 export function serverIdentity(config: ServerConfig): string {
@@ -36,7 +36,9 @@ export function verdictOf(client: Client, reason: LegacyVerdictReason): EraVerdi
   if (client.getProtocolEra() === "legacy") return { kind: "legacy", storedAt, reason };
   const discover = client.getDiscoverResult();
   if (client.getProtocolEra() !== "modern" || discover === undefined) return undefined;
-  return { kind: "modern", discover: JSON.parse(JSON.stringify(discover)) as JsonObject, storedAt };
+  // The verdict, not the server's whole answer: a bloated discover is simply not remembered.
+  const kept = discoverToKeep(discover);
+  return kept === undefined ? undefined : { kind: "modern", discover: kept, storedAt };
 }
 
 /** Verdicts of this process, for hosts that give no store: reconnects still reuse them. */

@@ -2,7 +2,7 @@
  * What changed between two listings of one server's tools, keyed by the
  * server-side name, so subscribers can update without re-reading everything.
  */
-import type { RemoteTool } from "@indus/contract";
+import { sameJson, type RemoteTool } from "@indus/contract";
 
 export interface ToolsChange {
   readonly added: readonly RemoteTool[];
@@ -15,10 +15,6 @@ export interface ToolsChange {
 
 export type ToolsChangeListener = (change: ToolsChange) => void;
 
-function fingerprint(tool: RemoteTool): string {
-  return JSON.stringify(tool.descriptor);
-}
-
 export function diffTools(before: readonly RemoteTool[], after: readonly RemoteTool[]): ToolsChange {
   const old = new Map(before.map((tool) => [tool.ref.name, tool]));
   const added: RemoteTool[] = [];
@@ -26,7 +22,7 @@ export function diffTools(before: readonly RemoteTool[], after: readonly RemoteT
   for (const tool of after) {
     const previous = old.get(tool.ref.name);
     if (!previous) added.push(tool);
-    else if (fingerprint(previous) !== fingerprint(tool)) changed.push(tool);
+    else if (!sameJson(previous.descriptor, tool.descriptor)) changed.push(tool);
     old.delete(tool.ref.name);
   }
   return { added, changed, removed: [...old.values()], tools: after };

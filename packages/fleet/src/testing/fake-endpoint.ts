@@ -24,6 +24,7 @@ import {
   type ToolAnnotations,
   type ToolsChange,
   type TransportKind,
+  sameJson,
 } from "@indus/contract";
 
 /** One scripted tool. */
@@ -110,6 +111,7 @@ export class FakeEndpoint implements McpEndpoint {
   phase: EndpointPhase = "idle";
   fault: ProtocolFault | undefined;
   listFault: ProtocolFault | undefined;
+  issues: readonly string[] = [];
   /** Every call the endpoint received, in order (with the peer it ran for, when one was given). */
   readonly calls: { readonly name: string; readonly args: unknown; readonly peer?: ClientHostHooks }[] = [];
   /** Every completion, subscription, log level and roots change relayed to this server, in order. */
@@ -220,7 +222,7 @@ export class FakeEndpoint implements McpEndpoint {
       added: after.filter((tool) => !before.has(tool.ref.name)),
       changed: after.filter((tool) => {
         const old = before.get(tool.ref.name);
-        return old !== undefined && JSON.stringify(old.descriptor) !== JSON.stringify(tool.descriptor);
+        return old !== undefined && !sameJson(old.descriptor, tool.descriptor);
       }),
       removed: [...before.values()].filter((tool) => !after.some((next) => next.ref.name === tool.ref.name)),
       tools: after,

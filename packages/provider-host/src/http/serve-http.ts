@@ -24,6 +24,7 @@ import { sendError, sendHealth, sendMethodNotAllowed, sendReadiness } from "./ht
 import { legacySessions } from "./legacy-sessions";
 import { isLegacyPost, perRequestLeg } from "./per-request-leg";
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from "./request-body";
+import { bodyTooDeep } from "../message-depth";
 import { checkRequest, isLoopbackHost, loopbackHostNames, loopbackOrigins } from "./request-guard";
 import type { GuardPolicy } from "./request-guard";
 
@@ -139,6 +140,9 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       case "json":
         break;
     }
+    // Before anything walks it (the gateway's records, the SDK, argument checks): see message-depth.ts.
+    const deep = bodyTooDeep(body.value);
+    if (deep !== undefined) return sendError(response, 400, -32600, `Invalid Request: ${deep.reason}`);
     if (layer.gateway !== undefined && !layer.gateway.observe(request, response, body.value)) return;
     // A listen stream stays open for the client's lifetime: not an exchange to drain.
     if (!isListen(body.value)) {

@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 import { ProtocolErrorCode, parseJSONRPCMessage, serializeMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
+import { bodyTooDeep } from "../message-depth";
 
 /**
  * How long after a progress notification a response is held, so the client
@@ -167,6 +168,11 @@ export class StdioHostTransport implements Transport {
       this.reject(ProtocolErrorCode.ParseError, "Parse error", error);
       return;
     }
+    const deep = bodyTooDeep(value);
+    if (deep !== undefined) {
+      this.reject(ProtocolErrorCode.InvalidRequest, `Invalid Request: ${deep.reason}`, new Error(deep.reason), deep.id);
+      return;
+    }
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(value);
@@ -177,8 +183,8 @@ export class StdioHostTransport implements Transport {
     this.onmessage?.(message);
   }
 
-  private reject(code: number, message: string, cause: unknown): void {
-    const reply = { jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage;
+  private reject(code: number, message: string, cause: unknown, id: unknown = null): void {
+    const reply = { jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage;
     this.send(reply).catch(ignore);
     this.onerror?.(cause instanceof Error ? cause : new Error(String(cause)));
   }
