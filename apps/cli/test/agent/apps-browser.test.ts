@@ -15,19 +15,9 @@ import { exampleLog, exampleLogFile, exampleStdio } from "@indus/testkit";
 import { callTool, say } from "./fake-model/fake-model-server";
 import { useAgentTest } from "./support/agent-test";
 import { waitForPrompt } from "./support/tmux";
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from "../support/chromium";
 
 jest.setTimeout(240_000);
-
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 const t = useAgentTest();
 let browser: Browser | undefined;
@@ -55,7 +45,7 @@ async function eventually(check: () => boolean | Promise<boolean>, deadlineMs = 
 }
 
 test("/app opens the tool's view in Chromium, and a click in it calls the server's tool through indusr", async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package "chromium"`);
+  requireChromium();
   const log = exampleLogFile();
   const offered: string[][] = [];
   const fake = await t.model([

@@ -1,25 +1,15 @@
 /**
  * `indusr mcp login <server> --no-browser` finished by a real browser:
- * headless Chromium (the Debian package `chromium`, which .ci/run installs)
- * opens the URL the login prints and follows the authorization server's
- * redirects, cookies and all, to the login's loopback listener.
+ * headless Chromium opens the URL the login prints and follows the
+ * authorization server's redirects, cookies and all, to the login's
+ * loopback listener.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CHROMIUM, CHROMIUM_FLAGS, requireChromium } from "./chromium";
 import { BIN, type Sandbox } from "./run-cli";
-
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 export interface BrowserLogin {
   /** The login's exit code. */
@@ -37,7 +27,7 @@ export async function loginThroughBrowser(
   config: string,
   env: NodeJS.ProcessEnv,
 ): Promise<BrowserLogin> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package "chromium"`);
+  requireChromium();
   const child = spawn(process.execPath, [BIN, "mcp", "login", server, "--no-browser", "--mcp", config], {
     cwd: sandbox.cwd,
     env: { ...sandbox.env, ...env },
