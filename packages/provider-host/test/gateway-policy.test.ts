@@ -142,6 +142,39 @@ describe("what a 2025 session hears outside requests", () => {
   });
 });
 
+describe("what a 2026-07-28 listen stream hears", () => {
+  it("holds and hears no resource outside the caller's set", async () => {
+    const port = await freePort();
+    const own = await startIssuer([`http://127.0.0.1:${port}/mcp`]);
+    const team = createTeamBox();
+    const host = await serveHttp(team.box, { port, oauth: { issuer: own.issuer }, access: POLICY });
+    try {
+      const client = new Client(
+        { name: "listener", version: "1" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      const headers = { authorization: `Bearer ${await own.token("memory-agent")}` };
+      await client.connect(new StreamableHTTPClientTransport(host.url, { requestInit: { headers } }));
+      const updated: string[] = [];
+      client.setNotificationHandler("notifications/resources/updated", (notification) => {
+        updated.push(notification.params.uri);
+      });
+      const subscription = await client.listen({ resourceSubscriptions: ["indus://beta/doc", "indus://alpha/doc"] });
+      await until(() => team.subscribed.includes("indus://alpha/doc"));
+      team.update("indus://beta/doc");
+      team.update("indus://alpha/doc");
+      await until(() => updated.includes("indus://alpha/doc"));
+      expect(updated).toEqual(["indus://alpha/doc"]);
+      expect(team.subscribed).toEqual(["indus://alpha/doc"]);
+      await subscription.close();
+      await client.close();
+    } finally {
+      await host.close({ graceMs: 0 });
+      await own.close();
+    }
+  });
+});
+
 /**
  * Opens a 2025 session as the alpha-only caller with a listen stream, lets
  * `act` make the box speak (it returns what the stream must carry before the

@@ -28,6 +28,8 @@ export interface PerRequestLegOptions {
   readonly maxBodyBytes: number;
   /** A shared change bus for multi-process deployments; in-process by default. */
   readonly bus?: ServerEventBus;
+  /** Whether the request's caller may read `uri` (a gateway's access policy); absent: anyone may. */
+  readonly mayRead?: (request: IncomingMessage, uri: string) => boolean;
 }
 
 export interface PerRequestLeg {
@@ -61,6 +63,7 @@ export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequ
       if (refusedForParamHeaders(box, request, response, body)) return Promise.resolve();
       // A listen stream naming resources holds them upstream while it is open.
       if (listens !== undefined && (body as { method?: unknown } | null)?.method === "subscriptions/listen") {
+        if (options.mayRead !== undefined) withoutUnreadable(body, (uri) => options.mayRead!(request, uri));
         listens.opened(response, body);
         response.once("close", () => listens.closed(response));
       }
@@ -71,6 +74,18 @@ export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequ
       await handler.close();
     },
   };
+}
+
+/**
+ * Drops from a listen request's filter the resources its caller may not read:
+ * it hears of them as of resources that do not exist (never).
+ */
+function withoutUnreadable(body: unknown, mayRead: (uri: string) => boolean): void {
+  const notifications = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params
+    ?.notifications;
+  const uris = notifications?.resourceSubscriptions;
+  if (Array.isArray(uris))
+    notifications!.resourceSubscriptions = uris.filter((uri) => typeof uri !== "string" || mayRead(uri));
 }
 
 type CallBody = {

@@ -12,8 +12,10 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ToolBox } from "@indus/contract";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { protocolFault } from "@indus/contract";
 import { version } from "../../package.json";
+import { canRead } from "../access/caller-box";
 import { wantsGateway } from "../gateway/gateway-options";
 import { gatewayLayer } from "../gateway/gateway-layer";
 import type { GatewayLayer } from "../gateway/gateway-layer";
@@ -65,6 +67,10 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
     jsonResponse,
     maxBodyBytes,
     ...(options.eventBus !== undefined && { bus: options.eventBus }),
+    ...(wantsGateway(options, env) && {
+      mayRead: (request: IncomingMessage, uri: string) =>
+        canRead(layer.gateway?.boxFor((request as { auth?: AuthInfo }).auth) ?? box, uri),
+    }),
   });
   const sessions = stateless
     ? undefined
