@@ -2,11 +2,12 @@ import { defineConfig, type Options } from "tsup";
 import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
 
 // One bundled, fast-starting binary: every dependency is inlined, and each
-// command is its own lazily loaded chunk so `--version` loads almost nothing.
+// command is its own lazily loaded chunk. The entry (`indusr.js`) is built on
+// its own, without shared chunks, so `--version` loads one small module.
 // No source maps ship (they were 9 MB of a 14 MB install); the licences of
 // every inlined package go into dist/THIRD-PARTY-NOTICES.md instead.
 const cli: Options = {
-  entry: { indusr: "src/main.ts" },
+  entry: { program: "src/program.ts" },
   format: ["esm"],
   platform: "node",
   target: "node20",
@@ -28,6 +29,20 @@ const cli: Options = {
   },
 };
 
+// The entry: `--version`, else the command tree (`program.js`, loaded by URL so it stays out of this file).
+const entry: Options = {
+  entry: { indusr: "src/main.ts" },
+  format: ["esm"],
+  platform: "node",
+  target: "node20",
+  outDir: "dist",
+  clean: false,
+  splitting: false,
+  sourcemap: false,
+  dts: false,
+  banner: { js: "#!/usr/bin/env node" },
+};
+
 // The page `/app` serves to the browser: the ext-apps host bridge and its glue, one file, no Node.
 const appHost: Options = {
   entry: { "app-host": "src/apps/browser/host.ts" },
@@ -43,4 +58,4 @@ const appHost: Options = {
   noExternal: [/.*/],
 };
 
-export default defineConfig([cli, appHost]);
+export default defineConfig([entry, cli, appHost]);

@@ -1,17 +1,23 @@
-/** HTML to Markdown for `webfetch`, via turndown; scripts, styles and other non-content dropped. */
-import TurndownService from "turndown";
+/**
+ * HTML to Markdown for `webfetch`, via turndown; scripts, styles and other non-content dropped.
+ * turndown (and the DOM it parses with) loads on the first fetch of a page, not with the deck:
+ * it is most of the deck's code, and a command that never fetches (`mcp status`) should not pay for it.
+ */
+import type TurndownService from "turndown";
 
-let service: TurndownService | undefined;
+let service: Promise<TurndownService> | undefined;
 
-function converter(): TurndownService {
-  if (service) return service;
-  service = new TurndownService({
-    headingStyle: "atx",
-    codeBlockStyle: "fenced",
-    bulletListMarker: "-",
-    emDelimiter: "*",
+function converter(): Promise<TurndownService> {
+  service ??= import("turndown").then(({ default: Turndown }) => {
+    const made = new Turndown({
+      headingStyle: "atx",
+      codeBlockStyle: "fenced",
+      bulletListMarker: "-",
+      emDelimiter: "*",
+    });
+    made.remove(["script", "style", "noscript", "template", "iframe", "svg", "canvas", "head", "form"] as never);
+    return made;
   });
-  service.remove(["script", "style", "noscript", "template", "iframe", "svg", "canvas", "head", "form"] as never);
   return service;
 }
 
@@ -31,16 +37,16 @@ function decodeEntities(text: string): string {
     .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)));
 }
 
-export function htmlToMarkdown(html: string): string {
-  return converter()
+export async function htmlToMarkdown(html: string): Promise<string> {
+  return (await converter())
     .turndown(html)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
 
 /** Plain text: the Markdown with link targets, emphasis and heading marks removed. */
-export function htmlToText(html: string): string {
-  return htmlToMarkdown(html)
+export async function htmlToText(html: string): Promise<string> {
+  return (await htmlToMarkdown(html))
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/^#{1,6}\s+/gm, "")

@@ -143,8 +143,8 @@ export function webfetchTool(deck: DeckContext): Card {
       if (/html/.test(mediaType) || (mediaType === "" && /<html[\s>]/i.test(raw))) {
         const title = htmlTitle(raw);
         if (title) header.push(`Title: ${title}`);
-        if (format === "markdown") content = htmlToMarkdown(raw);
-        else if (format === "text") content = htmlToText(raw);
+        if (format === "markdown") content = await htmlToMarkdown(raw);
+        else if (format === "text") content = await htmlToText(raw);
       }
       const notes: string[] = [];
       if (body.truncated) notes.push(`the body was cut at ${formatBytes(limits.maxBytes)}`);
