@@ -5,7 +5,9 @@
 import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, ProtocolMode } from "@indus/contract";
 import type { ClientIdentity } from "../client-identity";
+import { outsideCalls } from "../peer/call-context";
 import { clientCapabilities } from "../peer/client-host";
+import type { Session } from "../session";
 import type { EndpointTimeouts } from "../endpoint-options";
 
 /** How long `auto` waits for the `server/discover` probe. */
@@ -65,4 +67,16 @@ export async function listen(
   } catch {
     return undefined;
   }
+}
+
+/** A new 2026-era listen stream for the current filter, then the old one closed (no gap in updates). */
+export async function relisten(
+  session: Session,
+  resourceSubscriptions: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  const next = await outsideCalls(() => listen(session.client, resourceSubscriptions, timeoutMs));
+  const previous = session.subscription;
+  session.subscription = next;
+  await previous?.close().catch(() => undefined);
 }

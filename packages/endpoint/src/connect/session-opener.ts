@@ -49,7 +49,7 @@ import type { StderrTail } from "../stdio/stderr-tail";
 import { guardInbound } from "../inbound/inbound-guard";
 
 /** What the endpoint does with each new session and what its transports report. */
-export interface SessionPort {
+export interface OpenerPort {
   /** Register the session's handlers (host hooks, notifications, close) before it connects. */
   wire(session: Session): void;
   /** What the inbound guard dropped or repaired in a message of `method`, and why. */
@@ -92,7 +92,7 @@ export class SessionOpener {
 
   constructor(
     private readonly setup: OpenerSetup,
-    private readonly port: SessionPort,
+    private readonly port: OpenerPort,
   ) {}
 
   /** Cancel the connect in progress, if any. */

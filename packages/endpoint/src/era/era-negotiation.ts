@@ -48,9 +48,10 @@ export async function connectAuto(attempts: EraAttempts, memory: EraMemory): Pro
     try {
       return await attempts.attempt("auto", priorOf(verdict));
     } catch (error) {
-      // A stale verdict must not stick, but a legacy one outlives a server that merely
-      // dies at once: probing it again would only spawn it twice.
-      const keep = verdict.kind === "legacy" && attempts.diedOnItsOwn() && !isModernOnlyRefusal(error);
+      const keep = keepsVerdict(verdict, {
+        diedOnItsOwn: attempts.diedOnItsOwn(),
+        modernOnly: isModernOnlyRefusal(error),
+      });
       if (!keep) await store.forget(identity).catch(() => undefined);
       // It moved to the 2026 era since: negotiate afresh now rather than fail this run.
       if (!isModernOnlyRefusal(error) || attempts.cancelled()) throw error;
@@ -59,6 +60,23 @@ export async function connectAuto(attempts: EraAttempts, memory: EraMemory): Pro
   const { session, verdict: negotiated } = await negotiateEra(attempts, memory);
   await saveVerdict(store, identity, negotiated);
   return session;
+}
+
+/** How a connect that failed on a remembered verdict ended. */
+export interface RememberedFailure {
+  /** The stdio server exited before it was ready, without being told to. */
+  readonly diedOnItsOwn: boolean;
+  /** A modern-only server refused the 2025-era revisions offered. */
+  readonly modernOnly: boolean;
+}
+
+/**
+ * Whether a verdict survives a connect that failed on it. A stale verdict must
+ * not stick, but a legacy one outlives a server that merely dies at once:
+ * probing it again would only spawn it twice.
+ */
+export function keepsVerdict(verdict: EraVerdict, failure: RememberedFailure): boolean {
+  return verdict.kind === "legacy" && failure.diedOnItsOwn && !failure.modernOnly;
 }
 
 interface Negotiated {

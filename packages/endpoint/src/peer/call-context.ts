@@ -17,7 +17,7 @@
  *   reconnect inside some call never inherits that call's scope.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { CallLogs, ClientHostHooks } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, ProtocolEra, TransportKind } from "@indus/contract";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 
 /**
@@ -31,6 +31,19 @@ export interface CallScope {
 }
 
 const scopes = new AsyncLocalStorage<CallScope>();
+
+/**
+ * Whether a request of the server can arrive in the async context of the
+ * call that caused it: always, but on a live 2025-era stdio process, whose
+ * requests are read from its stdout outside every call (an injected
+ * transport may deliver in the caller's context).
+ */
+export function callsCanBeScoped(
+  session: { readonly kind: TransportKind; readonly era: ProtocolEra } | undefined,
+  injected: boolean,
+): boolean {
+  return session === undefined || injected || session.kind !== "stdio" || session.era !== "legacy";
+}
 
 export function currentCall(): CallScope | undefined {
   return scopes.getStore();
