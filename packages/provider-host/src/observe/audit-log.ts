@@ -3,8 +3,8 @@
  * method, server and tool, a hash of the arguments, outcome, latency, trace
  * id), appended to a file and rotated by size (`file` → `file.1` → ... →
  * `file.<keep>`). Never a token or an argument value: a record holds
- * neither. Lines are written in batches off the request path; `close()`
- * writes what is left.
+ * neither. Lines are written in batches off the request path, at most
+ * `FLUSH_DELAY_MS` late; `close()` writes what is left.
  */
 import { mkdirSync } from "node:fs";
 import { open, rename, rm, stat } from "node:fs/promises";
@@ -24,8 +24,14 @@ export interface AuditLogOptions {
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 const DEFAULT_KEEP = 5;
-/** Lines waiting past this many bytes are written at once rather than on the next turn. */
+/** Lines waiting past this many bytes are written at once rather than after `FLUSH_DELAY_MS`. */
 const FLUSH_BYTES = 64 * 1024;
+/**
+ * How long a line may wait for others to share its write: one write per
+ * request cost as much as the request's own reply (measured by
+ * bench/teams-gateway.mjs); `close()` writes what is waiting.
+ */
+const FLUSH_DELAY_MS = 100;
 
 export function auditLog(options: AuditLogOptions): RequestObserver {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -53,19 +59,32 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
     }
     await rename(options.file, `${options.file}.1`).catch(() => {});
   };
-  const writeOut = async () => {
-    while (pending.length > 0) {
-      const chunk = pending.join("");
-      pending = [];
-      pendingBytes = 0;
-      const bytes = Buffer.byteLength(chunk);
+  /** Writes `lines` in order, rotating before a line that would grow the file past `maxBytes`. */
+  const writeLines = async (lines: readonly string[]) => {
+    let index = 0;
+    while (index < lines.length) {
       let target = await openFile();
-      if (target.size > 0 && target.size + bytes > maxBytes) {
+      if (target.size > 0 && target.size + Buffer.byteLength(lines[index]!) > maxBytes) {
         await rotate();
         target = await openFile();
       }
-      await target.handle.write(chunk);
+      const first = index;
+      let bytes = 0;
+      for (; index < lines.length; index++) {
+        const size = Buffer.byteLength(lines[index]!);
+        if (index > first && target.size + bytes + size > maxBytes) break;
+        bytes += size;
+      }
+      await target.handle.write(lines.slice(first, index).join(""));
       target.size += bytes;
+    }
+  };
+  const writeOut = async () => {
+    while (pending.length > 0) {
+      const lines = pending;
+      pending = [];
+      pendingBytes = 0;
+      await writeLines(lines);
     }
   };
   const flush = (): Promise<void> => {
@@ -91,7 +110,7 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
       if (pendingBytes >= FLUSH_BYTES) void flush();
       else if (!scheduled) {
         scheduled = true;
-        setImmediate(() => void flush());
+        setTimeout(() => void flush(), FLUSH_DELAY_MS).unref();
       }
     },
     async close() {
