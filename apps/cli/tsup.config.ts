@@ -29,10 +29,12 @@ const cli: Options = {
   },
 };
 
-// The entry: `--version`, else the command tree (`program.js`, loaded by URL so it stays out of this file).
+// The entry: `--version`, else the command tree (`program.js`, loaded by a non-literal specifier so it stays out).
+// Both formats: `indusr.cjs` is the installed command (no ES module loader for `--version`), `indusr.js` the same
+// for scripts that run the ES module path.
 const entry: Options = {
   entry: { indusr: "src/main.ts" },
-  format: ["esm"],
+  format: ["esm", "cjs"],
   platform: "node",
   target: "node20",
   outDir: "dist",

@@ -2,7 +2,8 @@
  * The `indusr` entry point, built as a file of its own that imports nothing:
  * `--version` answers after loading this one small module (no shared chunks),
  * and every other command loads the command tree (`program.js`), which loads
- * only the module the command needs.
+ * only the module the command needs. The installed command is its CommonJS
+ * build (`indusr.cjs`): Node starts that without its ES module loader.
  */
 import type * as Program from "./program";
 import { VERSION } from "./version";
@@ -22,8 +23,9 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
   // Ref'd until main() settles: teardown waits on unref'd timers, and Node must
   // not call the loop empty (exit 0) before the command's exit code is set.
   const keepAlive = setInterval(() => undefined, 1 << 30);
-  // A URL, not a literal: the bundler leaves the command tree in its own file.
-  (import(new URL("./program.js", import.meta.url).href) as Promise<typeof Program>)
+  // Not a literal, so the bundler leaves the command tree in its own file; Node resolves it beside this one.
+  const commandTree = "./program.js";
+  (import(commandTree) as Promise<typeof Program>)
     .then(({ main }) => main(argv))
     .then(
       (code) => {
