@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { BIN, QUICK, ensureBuilt, fmt, serverEntry, tempDir, timeInterleaved } from "./support.mjs";
 
-const CLAUDE_VERSION = "2.1.197";
+const CLAUDE_VERSION = "2.1.332";
 
 ensureBuilt();
 const work = tempDir("indusr-bench-status-");
@@ -78,9 +78,11 @@ if (claude.path)
 else console.log(`claude mcp list: skipped (${claude.error})`);
 
 const runs = QUICK ? 3 : 10;
+const loadBefore = os.loadavg()[0].toFixed(1);
 const results = timeInterleaved(commands, runs, 1);
 console.log(
-  `three stdio servers (server-everything, server-memory, server-filesystem), ${runs} runs each (median, p90)`,
+  `three stdio servers (server-everything, server-memory, server-filesystem), ${runs} interleaved runs each ` +
+    `(median, p90; load ${loadBefore} -> ${os.loadavg()[0].toFixed(1)})`,
 );
 for (const [name, s] of results)
   console.log(`  ${name.padEnd(20)} ${fmt(s.median).padStart(9)} ${fmt(s.p90).padStart(9)}`);
