@@ -53,6 +53,9 @@ it.each([
   ["a 10,000-level _meta", ["deep-meta=10000"], /tool "echo": _meta dropped/],
   ["30 MB of server/discover", ["era=modern", "big-discover=30000000"], /instructions cut to 65536 of 30000000/],
   ["a 10,000-level capability", ["era=modern", "deep-discover=10000"], /capability "experimental" dropped/],
+  ["a negative ttlMs", ["era=modern", "ttl=-5"], /ttlMs -5 is not a whole number/],
+  ['ttlMs "NaN"', ["era=modern", 'ttl="NaN"'], /ttlMs "NaN" is not a whole number/],
+  ["ttlMs without cacheScope", ["era=modern", "no-scope"], /cacheScope absent is neither/],
 ])(
   "mcp status: with %s the peer is ready, the hostile server degraded naming the field",
   async (_what, options, reason) => {

@@ -90,6 +90,22 @@ it("caps 30 MB of server/discover instructions, and remembers only a small verdi
   expect(JSON.stringify(saved).length).toBeLessThan(80 * 1024);
 });
 
+it.each([
+  [["ttl=-5"], /^tools\/list: ttlMs -5 is not a whole number of ms ≥ 0; read as 0/],
+  [['ttl="NaN"'], /^tools\/list: ttlMs "NaN" is not a whole number/],
+  [["no-scope"], /^tools\/list: cacheScope absent is neither "public" nor "private"; read as "private"/],
+])("keeps every tool of a 2026 listing with %j, naming the field and the value", async (options, issue) => {
+  const endpoint = await connect(["era=modern", "deep-schema=3", ...options]);
+  expect(await names(endpoint)).toEqual(["echo", "deep"]);
+  expect(endpoint.issues).toEqual([expect.stringMatching(issue)]);
+});
+
+it("reads a 2026 result without resultType as complete", async () => {
+  const endpoint = await connect(["era=modern", "no-result-type"]);
+  expect(textOf(await endpoint.invoke("echo", {}))).toBe("echo");
+  expect(endpoint.issues).toEqual([]);
+});
+
 it("a listing that times out leaves the server degraded, with the reason", async () => {
   const endpoint = await connect(["hang-list"], { timeouts: { listMs: 500 } });
   await expect(endpoint.listTools()).rejects.toThrow(/timed out/);

@@ -1,7 +1,8 @@
 /**
  * The edge of the connection: every message the server sends passes here
  * before the SDK reads it. Results are bounded in depth (`inbound-depth.ts`)
- * in both eras; in the 2026 era each listed tool is also checked on its own
+ * in both eras; in the 2026 era they are also read liberally
+ * (`modern-result-repair.ts`) and each listed tool is checked on its own
  * (`tool-list-sanitizer.ts`), because the SDK's 2026 codec would throw a
  * whole result away for one bad field. A server request or notification
  * nested too deep is refused (a request gets an error back) and reported.
@@ -12,12 +13,13 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { isRecord } from "@indus/contract";
 import { capInstructions } from "./handshake-caps";
 import { boundResultDepth, paramsTooDeep } from "./inbound-depth";
+import { repairModernResult } from "./modern-result-repair";
 import { keepValidTools } from "../tools/tool-list-sanitizer";
 
 export interface InboundGuardOptions {
   /** Deepest nesting accepted in a result or in params (levels below it). */
   readonly maxDepth: number;
-  /** The 2026 era is live: its codec is strict, so listed tools are checked first. */
+  /** The 2026 era is live: its codec is strict, so results are repaired first. */
   readonly modern: () => boolean;
   /** What was dropped or repaired, by the method of the message it was in. */
   readonly onIssues: (method: string, issues: readonly string[]) => void;
@@ -50,10 +52,13 @@ function checkResult(method: string, message: Message, options: InboundGuardOpti
     };
   }
   const issues = [...bounded.issues, ...capInstructions(method, result)];
-  if (options.modern() && method === "tools/list") {
-    const kept = keepValidTools(result);
-    issues.push(...kept.issues);
-    message.result = kept.result;
+  if (options.modern()) {
+    issues.push(...repairModernResult(method, result));
+    if (method === "tools/list") {
+      const kept = keepValidTools(result);
+      issues.push(...kept.issues);
+      message.result = kept.result;
+    }
   }
   if (issues.length > 0) options.onIssues(method, issues);
   return message;
