@@ -78,6 +78,11 @@ it("mcp status: a tools/list that never answers is degraded with the reason, nev
   expect(rows[1]).toMatchObject({ name: "hostile", phase: "degraded", listFault: { kind: "timeout" } });
 });
 
+it("mcp status: a 2026 server that never acknowledges its listen stream is ready in its era", async () => {
+  const { rows } = await status({ ...hostileRow("era=modern", "silent-listen"), startupTimeoutMs: 120_000 } as never);
+  expect(rows[1]).toMatchObject({ name: "hostile", phase: expect.stringMatching(/^(ready|degraded)$/), tools: 1 });
+});
+
 it("indusr tools lists the peer's tools and the hostile server's good one beside a 10,000-level schema", async () => {
   const config = writeConfig(sandbox.root, { peer: everythingRow(), hostile: hostileRow("deep-schema=10000") });
   const result = await runCli(["tools", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });

@@ -106,6 +106,17 @@ it("reads a 2026 result without resultType as complete", async () => {
   expect(endpoint.issues).toEqual([]);
 });
 
+it("connects a 2026 server that never acknowledges its listen stream without waiting for it", async () => {
+  // The startup deadline is longer than this test may run: a connect held by the stream would time the test out.
+  const endpoint = await connect(["era=modern", "silent-listen"], {
+    timeouts: { startupMs: 120_000, eraProbeMs: 10_000 },
+  });
+  expect(endpoint.phase).toBe("ready");
+  expect(await names(endpoint)).toEqual(["echo"]);
+  while (endpoint.issues.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(endpoint.issues).toEqual([expect.stringMatching(/^subscriptions\/listen: not acknowledged within 10000 ms/)]);
+});
+
 it("a listing that times out leaves the server degraded, with the reason", async () => {
   const endpoint = await connect(["hang-list"], { timeouts: { listMs: 500 } });
   await expect(endpoint.listTools()).rejects.toThrow(/timed out/);

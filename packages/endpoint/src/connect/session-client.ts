@@ -41,17 +41,23 @@ export function newClient(
   );
 }
 
+/** A listen stream, or why there is none (a server that offers no list changes has neither). */
+export interface Listening {
+  readonly subscription?: McpSubscription;
+  readonly problem?: string;
+}
+
 /**
  * In the 2026 era list changes arrive only on a `subscriptions/listen`
  * stream; open one for the lists the server says change (and the resources
- * subscribed to). A server that refuses it still works, without change
- * following.
+ * subscribed to). The stream is optional: a server that refuses it, or never
+ * acknowledges it within `timeoutMs`, still works, without change following.
  */
 export async function listen(
   client: Client,
   resourceSubscriptions: readonly string[],
   timeoutMs: number,
-): Promise<McpSubscription | undefined> {
+): Promise<Listening> {
   const capabilities = client.getServerCapabilities();
   const filter = {
     ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
@@ -61,11 +67,12 @@ export async function listen(
       ? { resourceSubscriptions: [...resourceSubscriptions] }
       : {}),
   };
-  if (Object.keys(filter).length === 0) return undefined;
+  if (Object.keys(filter).length === 0) return {};
   try {
-    return await client.listen(filter, { timeout: timeoutMs });
-  } catch {
-    return undefined;
+    return { subscription: await client.listen(filter, { timeout: timeoutMs }) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { problem: `not acknowledged within ${timeoutMs} ms (${why}); list changes are not followed` };
   }
 }
 
@@ -75,7 +82,7 @@ export async function relisten(
   resourceSubscriptions: readonly string[],
   timeoutMs: number,
 ): Promise<void> {
-  const next = await outsideCalls(() => listen(session.client, resourceSubscriptions, timeoutMs));
+  const { subscription: next } = await outsideCalls(() => listen(session.client, resourceSubscriptions, timeoutMs));
   const previous = session.subscription;
   session.subscription = next;
   await previous?.close().catch(() => undefined);

@@ -337,10 +337,26 @@ export class SessionOpener {
     );
     if (client.getProtocolEra() === "modern") {
       session.era = "2026-07-28";
-      session.subscription = await outsideCalls(() =>
-        listen(client, this.port.resourceSubscriptions(), timeouts.startupMs),
-      );
+      this.listenInBackground(session);
     }
     return session;
+  }
+
+  /**
+   * Open the session's listen stream without holding the connect: it is
+   * optional (list changes only), so a server that never acknowledges it is
+   * connected all the same, with the reason noted.
+   */
+  private listenInBackground(session: Session): void {
+    const { client } = session;
+    const ackMs = probeMs(this.setup.timeouts);
+    void outsideCalls(() => listen(client, this.port.resourceSubscriptions(), ackMs)).then(
+      ({ subscription, problem }) => {
+        if (problem !== undefined && !session.retired) this.port.dropped("subscriptions/listen", [problem]);
+        if (!subscription) return;
+        if (session.retired || session.subscription) void subscription.close().catch(() => undefined);
+        else session.subscription = subscription;
+      },
+    );
   }
 }
