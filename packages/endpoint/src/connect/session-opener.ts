@@ -162,6 +162,7 @@ export class SessionOpener {
       },
       cancelled,
       probeMs: probeMs(this.setup.timeouts),
+      overHttp: config.transport !== "stdio",
     };
   }
 

@@ -6,8 +6,12 @@
  * unanswered because it started slowly (`npx` installing it), so
  * `initialize` was refused (retried in the era it named). One that dies
  * whatever it is sent is remembered as legacy: the next run starts it once.
+ * Over HTTP a probe that fails (times out, is cut, or spoils a stateful
+ * upstream so its `initialize` is refused) is followed by a legacy attempt
+ * on a fresh connection, and that verdict is remembered: the probe never
+ * costs a server that could have been mounted.
  */
-import { SdkError, SdkErrorCode, type PriorDiscovery } from "@modelcontextprotocol/client";
+import { SdkError, SdkErrorCode, SdkHttpError, type PriorDiscovery } from "@modelcontextprotocol/client";
 import {
   protocolFault,
   type EraVerdict,
@@ -33,6 +37,8 @@ export interface EraAttempts {
   cancelled(): boolean;
   /** How long `auto` waits for the `server/discover` probe. */
   readonly probeMs: number;
+  /** The server is reached over HTTP (a fresh attempt is a fresh connection, not a fresh process). */
+  readonly overHttp: boolean;
 }
 
 /** Where `auto` remembers a server's era. */
@@ -98,6 +104,9 @@ async function negotiateEra(attempts: EraAttempts, memory: EraMemory): Promise<N
     if (isModernOnlyRefusal(error) && !attempts.cancelled()) {
       return negotiated(await attempts.attempt("2026-07-28"), "answered");
     }
+    if (attempts.overHttp && spoiledByProbe(error) && !attempts.cancelled()) {
+      return legacyOnFreshConnection(attempts, error);
+    }
     if (!diedOnProbe(attempts, error) || attempts.cancelled()) throw error;
     const restore = attempts.beginRetry();
     try {
@@ -111,6 +120,31 @@ async function negotiateEra(attempts: EraAttempts, memory: EraMemory): Promise<N
       throw error;
     }
   }
+}
+
+/** A legacy attempt on a fresh connection after a failed probe; the probe's error when that fails too. */
+async function legacyOnFreshConnection(attempts: EraAttempts, probeError: unknown): Promise<Negotiated> {
+  try {
+    return negotiated(await attempts.attempt("auto", { kind: "legacy" }), "unanswered");
+  } catch {
+    throw probeError;
+  }
+}
+
+const PROBE_FAILURES: ReadonlySet<SdkErrorCode> = new Set([
+  SdkErrorCode.RequestTimeout,
+  SdkErrorCode.EraNegotiationFailed,
+  SdkErrorCode.ConnectionClosed,
+]);
+
+/**
+ * An HTTP connect that failed in a way the probe may have caused: the probe
+ * timed out or was cut, or the upstream refused what followed it (a
+ * stateful bridge whose session the probe opened). Never a sign-in demand.
+ */
+function spoiledByProbe(error: unknown): boolean {
+  if (error instanceof SdkHttpError) return error.status !== 401 && error.status !== 403;
+  return error instanceof SdkError && PROBE_FAILURES.has(error.code);
 }
 
 /** The stdio server of this attempt exited during the `server/discover` probe. */
