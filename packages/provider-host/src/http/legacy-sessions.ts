@@ -121,6 +121,8 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
   }
 
   async function exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
+    const reused = reusedId(session, body);
+    if (reused !== undefined) return refuseReusedId(response, reused);
     session.open++;
     session.lastSeen = Date.now();
     const listening = request.method === "GET";
@@ -194,6 +196,26 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
       await Promise.all([...sessions.values()].map((session) => session.running.cancel().catch(() => {})));
     },
   };
+}
+
+/**
+ * A request id still in flight in the session (or twice in one batch): the
+ * SDK's transport would map it to the new POST and leave the first one
+ * unanswered forever, so the new request is refused instead.
+ */
+function reusedId(session: Session, body: unknown): RequestId | undefined {
+  const seen = new Set<RequestId>();
+  for (const message of messagesOf(body).filter(isJSONRPCRequest)) {
+    if (session.answering.has(message.id) || seen.has(message.id)) return message.id;
+    seen.add(message.id);
+  }
+  return undefined;
+}
+
+function refuseReusedId(response: ServerResponse, id: RequestId): void {
+  const message = `Invalid Request: id ${JSON.stringify(id)} is already in use by a request in flight in this session`;
+  response.writeHead(400, { "Content-Type": "application/json" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message } }));
 }
 
 function isJSONRPCMessage(message: unknown): boolean {
