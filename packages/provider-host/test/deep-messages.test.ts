@@ -4,7 +4,7 @@
  * is answered with an error naming where, before any handler or upstream
  * walks it, and the host keeps serving.
  */
-import { INITIALIZE, MCP_HEADERS, messagesOf, rawRequest } from "./support/http";
+import { INITIALIZE, messagesOf, openSession, rawRequest } from "./support/http";
 import { STDIO_HOST, spawnHttpHost, spawnLineChild } from "./support/processes";
 
 /** A `tools/call` of `echo` whose arguments nest `levels` deep, as text (no recursive stringify). */
@@ -46,12 +46,7 @@ it("stdio: a request nested 10,000 levels gets an error naming the path, and the
 it("HTTP: a request nested 10,000 levels gets a 400 naming the path, and the host keeps serving", async () => {
   const host = await spawnHttpHost(["demo"]);
   try {
-    const opened = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
-    const headers = {
-      ...MCP_HEADERS,
-      "mcp-session-id": String(opened.headers["mcp-session-id"]),
-      "mcp-protocol-version": "2025-06-18",
-    };
+    const headers = await openSession(host.url);
     const refused = await rawRequest(host.url, { headers, body: deepCall("deep", 10_000) });
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.body)).toMatchObject({

@@ -5,7 +5,7 @@
  * Built HTTP host in a child process.
  */
 import { request } from "node:http";
-import { INITIALIZE, MCP_HEADERS, messagesOf, rawRequest } from "./support/http";
+import { messagesOf, openSession, rawRequest } from "./support/http";
 import { spawnHttpHost } from "./support/processes";
 
 const slowCall = {
@@ -41,12 +41,7 @@ function streamingPost(url: URL, headers: Record<string, string>, body: unknown)
 it("a second request with an id in flight gets an error naming the id; the first is still answered", async () => {
   const host = await spawnHttpHost(["demo"]);
   try {
-    const opened = await rawRequest(host.url, { body: JSON.stringify(INITIALIZE) });
-    const headers = {
-      ...MCP_HEADERS,
-      "mcp-session-id": String(opened.headers["mcp-session-id"]),
-      "mcp-protocol-version": "2025-06-18",
-    };
+    const headers = await openSession(host.url);
     const first = streamingPost(host.url, headers, slowCall);
     await first.started;
     const echo = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { message: "x" } } };

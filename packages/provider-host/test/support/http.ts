@@ -52,6 +52,16 @@ export function rawRequest(
   });
 }
 
+/** Opens a 2025-era session with a raw `initialize`; the headers for its later requests. */
+export async function openSession(url: URL): Promise<Record<string, string>> {
+  const opened = await rawRequest(url, { body: JSON.stringify(INITIALIZE) });
+  return {
+    ...MCP_HEADERS,
+    "mcp-session-id": String(opened.headers["mcp-session-id"]),
+    "mcp-protocol-version": "2025-06-18",
+  };
+}
+
 /** The JSON-RPC messages in a response body, whether plain JSON or SSE. */
 export function messagesOf(response: RawResponse): RpcMessage[] {
   const type = String(response.headers["content-type"] ?? "");
