@@ -6,7 +6,15 @@ export type { FaultDetails, FaultKind } from "./fault";
 export { brandFault, faultBrand, hasFaultBrand, isIndusFault } from "./brand";
 export { ENDPOINT_PHASES, isTerminalPhase, isUsablePhase, serverCondition } from "./phase";
 export type { EndpointPhase, ServerCondition } from "./phase";
-export { QUALIFIER, SERVER_ID_PATTERN, TOOL_NAME_PATTERN, isServerId, qualifyToolName } from "./names";
+export {
+  MAX_TOOL_NAME_LENGTH,
+  QUALIFIER,
+  SERVER_ID_PATTERN,
+  TOOL_NAME_PATTERN,
+  isServerId,
+  qualifyToolName,
+  withNameSuffix,
+} from "./names";
 export type { RemoteToolRef } from "./names";
 export {
   BridgeConfigSchema,

@@ -7,8 +7,16 @@ export const QUALIFIER = "__";
 /** Server ids: a letter, then letters, digits, `_` or `-`. */
 export const SERVER_ID_PATTERN = /^[a-zA-Z][a-zA-Z0-9_-]*$/;
 
+/** The longest tool name every model provider accepts: the one home of the 64-character rule. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+
 /** Names every model provider accepts for a tool. */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_NAME_PATTERN = new RegExp(`^[a-zA-Z0-9_-]{1,${MAX_TOOL_NAME_LENGTH}}$`);
+
+/** `base` cut so that `_<suffix>` fits within the length limit, then `_<suffix>` appended. */
+export function withNameSuffix(base: string, suffix: string): string {
+  return `${base.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length - 1)}_${suffix}`;
+}
 
 export function isServerId(value: unknown): value is string {
   return typeof value === "string" && SERVER_ID_PATTERN.test(value);

@@ -14,6 +14,7 @@ it("exports exactly these runtime names", () => {
       "FAULT_KINDS",
       "LEGACY_VERDICT_REASONS",
       "LOG_LEVELS",
+      "MAX_TOOL_NAME_LENGTH",
       "OAuthSettingsSchema",
       "PROTOCOL_ERAS",
       "PROTOCOL_MODES",
@@ -63,6 +64,7 @@ it("exports exactly these runtime names", () => {
       "stdioServer",
       "streamableHttpServer",
       "tooDeepAt",
+      "withNameSuffix",
     ].sort(),
   );
 });

@@ -1,4 +1,12 @@
-import { QUALIFIER, SERVER_ID_PATTERN, TOOL_NAME_PATTERN, isServerId, qualifyToolName } from "@indus/contract";
+import {
+  MAX_TOOL_NAME_LENGTH,
+  QUALIFIER,
+  SERVER_ID_PATTERN,
+  TOOL_NAME_PATTERN,
+  isServerId,
+  qualifyToolName,
+  withNameSuffix,
+} from "@indus/contract";
 
 describe("qualified names", () => {
   it("joins server and tool with a double underscore", () => {
@@ -17,5 +25,13 @@ describe("qualified names", () => {
     expect(TOOL_NAME_PATTERN.test("a".repeat(64))).toBe(true);
     expect(TOOL_NAME_PATTERN.test("a".repeat(65))).toBe(false);
     expect(TOOL_NAME_PATTERN.test("read.file")).toBe(false);
+  });
+
+  it("fits a suffix within the length limit, cutting the base", () => {
+    expect(MAX_TOOL_NAME_LENGTH).toBe(64);
+    expect(withNameSuffix("read_file", "1a2b3c4d")).toBe("read_file_1a2b3c4d");
+    const long = withNameSuffix("a".repeat(80), "1a2b3c4d");
+    expect(long).toBe(`${"a".repeat(55)}_1a2b3c4d`);
+    expect(TOOL_NAME_PATTERN.test(long)).toBe(true);
   });
 });

@@ -19,10 +19,11 @@ import {
   type ToolOutcome,
   type ToolRunner,
   sameJson,
+  withNameSuffix,
 } from "@indus/contract";
 import { withPublishedViews } from "./app-views";
 import { ClashLog } from "./clash-log";
-import { MAX_TOOL_NAME_LENGTH, shortHash } from "./default-endpoint";
+import { shortHash } from "./default-endpoint";
 import { FleetCatalog } from "./gateway-catalog";
 import { firstOfferWins, type NamingMode } from "./names";
 import type { EndpointFleet } from "./server-fleet";
@@ -216,7 +217,7 @@ export class MountedToolBox implements ToolBox {
       let name = entry.tool.descriptor.name;
       for (let salt = 0; routes.has(name); salt += 1) {
         const seed = `${entry.tool.ref.server}\u0000${entry.tool.ref.name}${salt === 0 ? "" : `#${salt}`}`;
-        name = `${entry.tool.descriptor.name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${shortHash(seed)}`;
+        name = withNameSuffix(entry.tool.descriptor.name, shortHash(seed));
       }
       routes.set(name, { endpoint: entry.endpoint, tool: publishedTool(entry.tool, name) });
     }

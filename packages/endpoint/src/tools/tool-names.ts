@@ -1,14 +1,14 @@
 /**
- * Model-facing tool names. Providers accept only `^[a-zA-Z0-9_-]{1,64}$`, while
- * MCP tool names may hold dots, slashes or anything else, and a server id plus
- * a long tool name easily passes 64 characters. Every name is made legal here,
+ * Model-facing tool names. Providers accept only `TOOL_NAME_PATTERN` (contract's
+ * `names.ts`), while MCP tool names may hold dots, slashes or anything else, and
+ * a server id plus a long tool name easily passes `MAX_TOOL_NAME_LENGTH`. Every name is made legal here,
  * and names that collide after sanitizing are told apart deterministically, so
  * every tool stays callable.
  */
 import { createHash } from "node:crypto";
-import { TOOL_NAME_PATTERN } from "@indus/contract";
+import { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN, withNameSuffix } from "@indus/contract";
 
-export const MAX_TOOL_NAME_LENGTH = 64;
+export { MAX_TOOL_NAME_LENGTH } from "@indus/contract";
 const HASH_LENGTH = 8;
 
 /** A short, stable fingerprint of `value` (hex). */
@@ -16,14 +16,14 @@ export function shortHash(value: string): string {
   return createHash("sha256").update(value).digest("hex").slice(0, HASH_LENGTH);
 }
 
-/** `base` cut so that `_<hash>` fits within the length limit. */
+/** `base` cut so that `_<hash of hashed>` fits within the length limit. */
 function withHashSuffix(base: string, hashed: string): string {
-  return `${base.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${shortHash(hashed)}`;
+  return withNameSuffix(base, shortHash(hashed));
 }
 
 /**
  * A legal tool name for `name`: characters outside `[a-zA-Z0-9_-]` become
- * `_`; a name over 64 characters is cut and gets a hash of the original, so
+ * `_`; a name over the length limit is cut and gets a hash of the original, so
  * two long names sharing a prefix stay apart.
  */
 export function sanitizeToolName(name: string): string {
