@@ -27,3 +27,13 @@ it.each(SDK_FREE)("@indus/%s's built .d.ts imports nothing from @modelcontextpro
   const leaks = files.filter((file) => fs.readFileSync(file, "utf8").includes("@modelcontextprotocol"));
   expect(leaks.map((file) => path.relative(root, file))).toEqual([]);
 });
+
+// Fleet is typed against the contract: its published types name no endpoint type,
+// so a fake endpoint or another implementation needs nothing of @indus/endpoint.
+it("@indus/fleet's built .d.ts imports nothing from @indus/endpoint", () => {
+  const files = declarationFiles(path.join(root, "packages", "fleet", "dist"));
+  expect(files.length).toBeGreaterThan(0); // built first
+  const endpointImport = /(?:from|import)\s+["']@indus\/endpoint["']/;
+  const leaks = files.filter((file) => endpointImport.test(fs.readFileSync(file, "utf8")));
+  expect(leaks.map((file) => path.relative(root, file))).toEqual([]);
+});

@@ -55,6 +55,13 @@ export { decliningClientHost } from "./client-host";
 export type { ClientHostHooks, ElicitationAnswer, ElicitationMode } from "./client-host";
 export type { EraVerdict, EraVerdictStore, LegacyVerdictReason, ProtocolEra, ProtocolMode } from "./protocol-era";
 export type { StoredCredentials, TokenStore } from "./token-store";
+export type {
+  AuthorizationStep,
+  ClientIdentity,
+  EndpointOAuthOptions,
+  EndpointOptions,
+  EndpointTimeouts,
+} from "./endpoint-options";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export { isRecord } from "./json";
 export { MAX_JSON_DEPTH, formatJsonPath, sameJson, tooDeepAt } from "./json-bounds";

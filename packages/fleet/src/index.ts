@@ -4,7 +4,8 @@
  */
 export { EndpointFleet, defaultConcurrency, startServerFleet } from "./server-fleet";
 export type { AfterOpen, FleetOptions } from "./server-fleet";
-export type { CreateEndpoint, EndpointOptions } from "./default-endpoint";
+export type { CreateEndpoint } from "./default-endpoint";
+export type { EndpointOptions } from "@indus/contract";
 export { fleetMount, mountProtocolBridge } from "./mount";
 export type { FleetMounted, MountedProtocolBridge } from "./mount";
 export { MountedToolBox } from "./mounted-box";

@@ -13,6 +13,7 @@ import {
   protocolFault,
   type BridgeConfig,
   type DefinitionGate,
+  type EndpointOptions,
   type EndpointStatus,
   type FleetStatus,
   type McpEndpoint,
@@ -22,7 +23,7 @@ import {
 import { runBounded } from "./bounded";
 import { GatedEndpoint } from "./gated-endpoint";
 import type { NamingMode } from "./names";
-import { defaultCreateEndpoint, type CreateEndpoint, type EndpointOptions } from "./default-endpoint";
+import { defaultCreateEndpoint, type CreateEndpoint } from "./default-endpoint";
 
 export interface FleetOptions {
   /** Connects in flight at once; defaults to four per CPU (at least 4). */

@@ -20,12 +20,11 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import type { HttpServerConfig, JsonObject, StoredCredentials, TokenStore } from "@indus/contract";
+import type { AuthorizationStep, HttpServerConfig, JsonObject, StoredCredentials, TokenStore } from "@indus/contract";
 import { dpopSession } from "./dpop-key";
 import { expiresSoon, singleRenewal } from "./token-renewal";
 
-/** Shows the user an authorization URL and resolves with the redirect's query (`code`, `state`, `iss`). */
-export type AuthorizationStep = (authorizationUrl: URL) => Promise<URLSearchParams>;
+export type { AuthorizationStep } from "@indus/contract";
 
 /** Thrown where continuing would need the user: no stored sign-in, or one that can no longer be refreshed. */
 export class SignInRequired extends Error {
