@@ -11,3 +11,5 @@ BENCH_QUICK=1 node bench/http-gateway.mjs
 BENCH_QUICK=1 node bench/stdio-gateway.mjs
 # Cross-package: what the teams gateway (OAuth + access policy + audit log + metrics) costs against the same gateway without.
 BENCH_QUICK=1 node bench/teams-gateway.mjs
+# Cross-package: peak memory of `indusr call` with a 10 MB tool result, as a multiple of the payload.
+BENCH_QUICK=1 node bench/large-result.mjs

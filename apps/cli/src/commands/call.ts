@@ -80,8 +80,11 @@ export function schemaProblems(descriptor: ToolDescriptor, args: unknown): strin
 function printOutcome(outcome: ToolOutcome): void {
   const out = outcome.isError ? process.stderr : process.stdout;
   for (const block of outcome.content) {
-    if (block.type === "text") out.write(block.text.endsWith("\n") ? block.text : `${block.text}\n`);
-    else out.write(`${JSON.stringify(block.value, null, 2)}\n`);
+    if (block.type === "text") {
+      // Two writes: appending the newline would copy a large result once more.
+      out.write(block.text);
+      if (!block.text.endsWith("\n")) out.write("\n");
+    } else out.write(`${JSON.stringify(block.value, null, 2)}\n`);
   }
   if (outcome.content.length === 0 && outcome.structuredContent)
     out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
