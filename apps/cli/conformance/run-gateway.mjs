@@ -166,6 +166,8 @@ async function gatewayFlags(env) {
   const noBuiltins = /--no-builtins|--no-built-ins/.exec(help)?.[0];
   if (noBuiltins !== undefined) flags.push(noBuiltins);
   else process.stdout.write("note: this indusr cannot leave out built-in tools; they are served too\n");
+  // The gateway stands in for the server: every tool is published, not only the read-only ones.
+  flags.push("--profile", "survey");
   return flags;
 }
 

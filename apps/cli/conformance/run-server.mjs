@@ -69,7 +69,21 @@ try {
   const config = join(sandbox, "mcp.json");
   writeFileSync(config, JSON.stringify({ mcpServers: { box: { url: boxUrl } } }));
   const url = await start(
-    [INDUSR, "mcp", "serve", "--http", "--port", "0", ...WAIT, "--mcp", config, "-C", join(sandbox, "project")],
+    [
+      INDUSR,
+      "mcp",
+      "serve",
+      "--http",
+      "--port",
+      "0",
+      "--profile",
+      "survey",
+      ...WAIT,
+      "--mcp",
+      config,
+      "-C",
+      join(sandbox, "project"),
+    ],
     env,
     /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
   );

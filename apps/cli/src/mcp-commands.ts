@@ -57,9 +57,9 @@ function configCommands(run: RunLazy): Command[] {
   ];
 }
 
-/** `add`, `remove`, `import`, `approve`. */
+/** `add`, `remove`, `import`, `approve`, `pins`. */
 function editCommands(run: RunLazy): Command[] {
-  return [addCommand(run), removeCommand(run), importCommand(run), approveCommand(run)];
+  return [addCommand(run), removeCommand(run), importCommand(run), approveCommand(run), pinsCommand(run)];
 }
 
 function addCommand(run: RunLazy): Command {
@@ -121,17 +121,35 @@ function importCommand(run: RunLazy): Command {
 
 function approveCommand(run: RunLazy): Command {
   return withFlags(
-    new Command("approve").description(
-      "Approve this project's MCP files written by other tools (.mcp.json, .vscode/mcp.json, ...) so their servers start",
-    ),
-    ["cwd", "json"],
-  ).action((options) => run(() => import("./commands/mcp-approve").then((m) => m.mcpApproveCommand), [options]));
+    new Command("approve")
+      .description(
+        "Approve this project's MCP files written by other tools (.mcp.json, .vscode/mcp.json, ...) so their servers start; with a server name, pin its definitions as they are now (showing what changed since they were pinned)",
+      )
+      .argument("[server]", "Pin this server's tools, prompts, resources and ui:// bodies as it lists them now")
+      .option("--tool <name>", "Only this tool of the server"),
+    ["mcp", "cwd", "json"],
+  ).action((server, options) =>
+    run(() => import("./commands/mcp-approve").then((m) => m.mcpApproveCommand), [server, options]),
+  );
+}
+
+function pinsCommand(run: RunLazy): Command {
+  return withFlags(
+    new Command("pins")
+      .description("The pinned definitions of each server (from the lock file beside its config), without connecting")
+      .argument("[server]"),
+    CONFIG_FLAGS,
+  ).action((server, options) =>
+    run(() => import("./commands/mcp-pins").then((m) => m.mcpPinsCommand), [server, options]),
+  );
 }
 
 function serveCommand(run: RunLazy): Command {
   return withFlags(
     withGatewayFlags(new Command("serve"))
-      .description("Serve the deck and every mounted server as one MCP server (default profile: authoring, read-only)")
+      .description(
+        "Serve the deck and every mounted server as one MCP server. Default profile authoring: read-only built-ins, and only the mounted tools their servers annotate readOnlyHint: true (--profile survey publishes every tool)",
+      )
       .option("--stdio", "Serve one client over stdin/stdout (the default)")
       .option("--http", "Serve Streamable HTTP")
       .option("--host <host>", "HTTP bind address", "127.0.0.1")
@@ -143,7 +161,7 @@ function serveCommand(run: RunLazy): Command {
       )
       .option(
         "--stateless",
-        "HTTP without per-process state (2025-era clients too), for replicas behind a load balancer",
+        "HTTP without per-process state (2025-era clients too), for replicas behind a load balancer; pins come from the lock files shipped beside the config, and are never written",
       )
       .option(
         "--allowed-hosts <list>",

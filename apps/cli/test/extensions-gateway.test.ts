@@ -33,7 +33,7 @@ async function gatewayClient(config: string, names: "prefixed" | "as-is"): Promi
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, "mcp", "serve", "--stdio", "--names", names, "--no-builtins", "--mcp", config],
+      args: [BIN, "mcp", "serve", "--stdio", "--names", names, "--no-builtins", "--profile", "survey", "--mcp", config],
       cwd: sandbox.cwd,
       env: sandbox.env as Record<string, string>,
       stderr: "ignore",

@@ -117,7 +117,7 @@ it("a token revoked mid-session is refreshed on the 401 and the call retried onc
   expect(pasted.stderr).toContain("That is not the redirect URL");
   expect(pasted.code).toBe(0);
   const gateway = createServerEndpoint(
-    stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--mcp", config], {
+    stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--profile", "survey", "--mcp", config], {
       ...sandbox.env,
       ...env,
     } as Record<string, string>),

@@ -34,7 +34,7 @@ afterEach(() => sandbox.cleanup());
 function stdioClient(config: string, flags: string[] = []) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "mcp", "serve", "--stdio", "--no-builtins", ...flags, "--mcp", config],
+    args: [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--profile", "survey", ...flags, "--mcp", config],
     cwd: sandbox.cwd,
     env: sandbox.env as Record<string, string>,
     stderr: "pipe",
@@ -155,7 +155,21 @@ it("a server slower than the boot wait joins later over HTTP for a 2026-07-28 cl
   });
   const child = spawn(
     process.execPath,
-    [BIN, "mcp", "serve", "--http", "--port", "0", "--no-builtins", "--boot-wait", "2000", "--mcp", config],
+    [
+      BIN,
+      "mcp",
+      "serve",
+      "--http",
+      "--port",
+      "0",
+      "--no-builtins",
+      "--profile",
+      "survey",
+      "--boot-wait",
+      "2000",
+      "--mcp",
+      config,
+    ],
     { cwd: sandbox.cwd, env: sandbox.env, stdio: ["ignore", "ignore", "pipe"] },
   );
   const client = new Client(

@@ -43,7 +43,20 @@ async function asIsClient(
   const client = new Client({ name: "names-test", version: "1.0.0" });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, "mcp", "serve", "--stdio", "--names", "as-is", ...(builtins ? [] : ["--no-builtins"]), "--mcp", config],
+    // Naming is the point here: every mounted tool is published (the default profile publishes only read-only ones).
+    args: [
+      BIN,
+      "mcp",
+      "serve",
+      "--stdio",
+      "--names",
+      "as-is",
+      "--profile",
+      "survey",
+      ...(builtins ? [] : ["--no-builtins"]),
+      "--mcp",
+      config,
+    ],
     cwd: sandbox.cwd,
     env: sandbox.env as Record<string, string>,
     stderr: "pipe",
@@ -80,9 +93,11 @@ it("publishes the servers' own tool names to a real client, and only theirs with
 });
 
 it("keeps the first server's tool and warns when a later list change brings a clash", async () => {
+  // A tool that appears mid-session is withheld under pins (new since pinned): these servers are trusted as they come.
   const late = (id: string) => ({
     command: process.execPath,
     args: [path.join(FIXTURES, "late-tool-server.mjs"), id],
+    trust: "off",
   });
   const config = writeConfig(sandbox.root, { a: late("a"), b: late("b") });
   const { client, stderr } = await asIsClient(config);
@@ -103,7 +118,7 @@ it("keeps the first server's tool and warns when a later list change brings a cl
 
 it("warns when a later list change brings a tool named like a built-in, which keeps the name", async () => {
   const config = writeConfig(sandbox.root, {
-    a: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "a", "read"] },
+    a: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "a", "read"], trust: "off" },
   });
   const { client, stderr } = await asIsClient(config, { builtins: true });
   try {
@@ -132,7 +147,11 @@ it("words the gateway's instructions for the naming mode", () => {
     { id: "docs", transport: "stdio", phase: "ready" as const, toolCount: 1, instructions: "Search first." },
   ];
   expect(gatewayInstructions(one, "as-is")).toBe("Search first.");
-  expect(gatewayInstructions(one, "prefixed")).toBe('Tools named docs__* come from the "docs" server: Search first.');
+  expect(gatewayInstructions(one, "prefixed")).toBe(
+    'Tools named docs__* come from the "docs" server; its notes, in its own words:\n<server-text from="docs">\nSearch first.\n</server-text>',
+  );
   const two = [...one, { id: "quiet", transport: "stdio", phase: "ready" as const, toolCount: 1 }];
-  expect(gatewayInstructions(two, "as-is")).toBe('The "docs" server (its tools keep their own names): Search first.');
+  expect(gatewayInstructions(two, "as-is")).toBe(
+    'The "docs" server (its tools keep their own names); its notes, in its own words:\n<server-text from="docs">\nSearch first.\n</server-text>',
+  );
 });

@@ -16,13 +16,13 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 /** An endpoint on `indusr mcp serve --stdio` for the servers in `config`. */
-function stdioGateway(config: string, options?: EndpointOptions) {
+function stdioGateway(config: string, options?: EndpointOptions, flags: readonly string[] = []) {
   return createServerEndpoint(
     {
       ...stdioServer(
         "gw",
         process.execPath,
-        [BIN, "mcp", "serve", "--stdio", "--mcp", config],
+        [BIN, "mcp", "serve", "--stdio", ...flags, "--mcp", config],
         sandbox.env as Record<string, string>,
       ),
       cwd: sandbox.cwd,
@@ -62,7 +62,8 @@ describe("indusr mcp serve", () => {
 
   it("republishes a mounted task-only tool as a plain tool and runs its task behind the call", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const endpoint = stdioGateway(config);
+    // The research tool is not annotated read-only: only a profile that publishes every tool has it.
+    const endpoint = stdioGateway(config, undefined, ["--profile", "survey"]);
     try {
       await endpoint.open();
       const research = (await endpoint.listTools()).find((t) => t.ref.name === "everything__simulate-research-query");
@@ -159,11 +160,15 @@ describe("indusr mcp serve", () => {
   it("answers what a client sent while the mounted servers were still starting", async () => {
     const slow = { command: process.execPath, args: [path.join(FIXTURES, "modern-server.mjs"), "delay=1500"] };
     const config = writeConfig(sandbox.root, { slow });
-    const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", config], {
-      cwd: sandbox.cwd,
-      env: sandbox.env,
-      stdio: ["pipe", "pipe", "ignore"],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--profile", "survey", "--mcp", config],
+      {
+        cwd: sandbox.cwd,
+        env: sandbox.env,
+        stdio: ["pipe", "pipe", "ignore"],
+      },
+    );
     try {
       // All at once, before the gateway can have booted (the server is silent for 1.5 s).
       const lines = [

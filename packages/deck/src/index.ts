@@ -100,12 +100,23 @@ export type {
   McpLoadOptions,
   McpServerOrigin,
   PendingApproval,
+  PendingRow,
+  ApprovedRow,
+  ApprovedRows,
   SearchPath,
 } from "./mcp/config";
 export { MCP_DIALECTS, dialectOfFile } from "./mcp/dialect";
 export type { McpDialect } from "./mcp/dialect";
-export { approvalStateFile, approveProjectFiles, isProjectFileApproved } from "./mcp/approval";
+export { approvalStateFile, approveProjectRows, approvedRows } from "./mcp/approval";
 export { readPeerFile } from "./mcp/peer-import";
+export {
+  MANAGED_POLICY_FILE,
+  loadManagedPolicy,
+  managedPolicyFile,
+  parseManagedPolicy,
+  policyVerdict,
+} from "./mcp/managed-policy";
+export type { ManagedPolicy, PolicySubject, PolicyVerdict, ServerRule } from "./mcp/managed-policy";
 export type { ImportedServer, PeerFileRead } from "./mcp/peer-import";
 export type { InputDefinition } from "./mcp/peer-rows";
 export type { EnvLookup } from "./mcp/placeholders";
@@ -141,3 +152,4 @@ export type { InspectContext } from "./trust/inspect";
 export type { KnownTools } from "./trust/cross-server";
 export { definitionName, pinnedDefinition } from "./trust/pinned-definition";
 export { approveCommand, definitionLabel, findingText, withheldMessage } from "./trust/withheld-message";
+export { withoutHidden as visibleText } from "./trust/hidden-characters";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { approveProjectFiles, loadMcpConfig, readPeerFile, resolveMcpConfig } from "@indus/deck";
+import { approveProjectRows, loadMcpConfig, readPeerFile, resolveMcpConfig } from "@indus/deck";
 import { tempDir, write } from "./helpers";
 
 /** A private HOME and project, with each client's file in its real place. */
@@ -278,11 +278,7 @@ describe("discovery under the cwd", () => {
     ]);
     expect(before.diagnostics.filter((d) => d.kind === "needs-approval")).toHaveLength(3);
 
-    approveProjectFiles(
-      project,
-      before.pendingApproval.map((p) => p.file),
-      env,
-    );
+    approveProjectRows(project, before.pendingApproval, env);
     const after = resolveMcpConfig({}, project, { env });
     expect(after.servers.map((s) => s.id)).toEqual(["a", "b", "c", "d"]);
     expect(after.servers[0]).toMatchObject({ command: "own" });

@@ -57,6 +57,22 @@ export function tiny(id: string, extra: Partial<StdioServerConfig> = {}): StdioS
   return fixture(id, "tiny-server.mjs", [id], extra);
 }
 
+/**
+ * The fixture server whose definitions change between runs
+ * (fixtures/shifting-server.mjs): `definitions` is the JSON file of
+ * overrides it reads at startup, `marker` a file it writes when it starts.
+ */
+export function shifting(
+  id: string,
+  files: { readonly definitions?: string; readonly marker?: string } = {},
+  extra: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
+  const args = [`name=${id}`];
+  if (files.definitions) args.push(`definitions=${files.definitions}`);
+  if (files.marker) args.push(`marker=${files.marker}`);
+  return fixture(id, "shifting-server.mjs", args, extra);
+}
+
 export function everythingStdio(id = "everything", extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
   return {
     transport: "stdio",

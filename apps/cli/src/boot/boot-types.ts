@@ -13,6 +13,7 @@ import type {
   ToolDescriptor,
 } from "@indus/contract";
 import type { SkillCommand } from "../skills/skill-commands";
+import type { ServerTrust, TrustSession } from "../trust/trust-session";
 
 export type ToolOrigin = "built-in" | "app" | "server";
 
@@ -35,6 +36,8 @@ export interface ServerReport {
   readonly instructions?: string;
   /** Last stderr lines of a stdio server (most useful when it failed). */
   readonly stderrTail?: readonly string[];
+  /** How its definitions stand with the trust gate: withheld (changed since pinned, new, refused) and flagged. */
+  readonly trust?: ServerTrust;
 }
 
 export interface ConfigDiagnostic {
@@ -122,6 +125,8 @@ export interface BootedDeck {
   readonly settled?: Promise<void>;
   /** Hear of each mounted server that settles (ready or failed) while others still connect; the last one settles `settled`. */
   onServerSettled?(listener: (server: string) => void): () => void;
+  /** The trust gate of this session's servers (absent with `--no-tools`): withheld definitions, flagged ones. */
+  readonly trust?: TrustSession;
   close(): Promise<void>;
 }
 

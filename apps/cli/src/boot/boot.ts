@@ -95,7 +95,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
 
   let deck = builtinsOf(provisionDeck(options.profile, ctx), options);
   const builtinNames = new Set(deck.tools().map((cap) => cap.name));
-  const { mcp, reports, diagnostics, mounted, onServerSettled } = await connectMcp(options);
+  const { mcp, reports, diagnostics, mounted, onServerSettled, trust } = await connectMcp(options);
   const names = mounted ? nameClashes(mounted, builtinNames) : undefined;
   const deferred = deferralOf(mcp, options.mcpToolBudget);
   gateway.attach(mcp.source);
@@ -118,7 +118,9 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
   if (options.resourceTools === true && withResources().length > 0)
     deck = deck.graft(resourceTools(catalog, withResources));
   // Mounted servers' resources and prompts ride on the box, for `mcp serve` to republish.
-  const deckBox = deck.intoToolBox({ whyUnknown: (name) => stillConnecting(reports(), name) });
+  const deckBox = deck.intoToolBox({
+    whyUnknown: (name) => trust.whyWithheld(name) ?? stillConnecting(reports(), name),
+  });
   const box: ToolBox = mcp.catalog ? { ...deckBox, catalog: mcp.catalog } : deckBox;
   const servers = reports();
   const close = async () => {
@@ -136,6 +138,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     ...(search ? { webSearch: { name: search.backend.name, source: search.source } } : {}),
     settled: mcp.settled,
     ...(onServerSettled ? { onServerSettled } : {}),
+    trust,
     close,
   };
 }

@@ -5,7 +5,7 @@
  * everything an endpoint needs from this process (logs, close grace, era
  * verdicts, stored sign-ins, the environment, who answers server requests).
  */
-import type { ClientHostHooks, ServerConfig } from "@indus/contract";
+import type { ClientHostHooks, DefinitionGate, ServerConfig } from "@indus/contract";
 import { isDeckFault, loadMcpCapabilities, type McpBoot } from "@indus/deck";
 import { fileEraVerdictStore, type EndpointOAuthOptions } from "@indus/endpoint";
 import { fleetMount, type FleetMounted, type MountedToolBox, type NamingMode } from "@indus/fleet";
@@ -16,6 +16,7 @@ import type { ConfigDiagnostic, ServerReport } from "./boot-types";
 import { progressFeed, silentProgress, type ProgressSink } from "./progress";
 import { startRunLogs } from "./run-logs";
 import { reportsOf } from "./server-reports";
+import { TrustSession } from "../trust/trust-session";
 
 export interface ConnectOptions {
   readonly cwd: string;
@@ -33,12 +34,18 @@ export interface ConnectOptions {
   readonly names?: NamingMode;
   /** Stop waiting for the mounted servers after this long; the rest join when ready. */
   readonly bootWaitMs?: number;
+  /** Pins are read from the lock files, never written (a stateless gateway replica). */
+  readonly readOnlyPins?: boolean;
+  /** A gate in place of the session's pins (`mcp approve` looks at definitions as they are). */
+  readonly gate?: DefinitionGate;
 }
 
 export interface ConnectedMcp {
   readonly mcp: McpBoot;
   readonly reports: () => ServerReport[];
   readonly diagnostics: ConfigDiagnostic[];
+  /** The trust gate the servers' definitions passed through, and each server's standing with it. */
+  readonly trust: TrustSession;
   readonly mounted?: MountedToolBox;
   /** Each server that settles while others still connect (the last settles `mcp.settled`); returns an unsubscribe. */
   readonly onServerSettled?: (listener: (server: string) => void) => () => void;
@@ -63,6 +70,7 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
   let mcp: McpBoot;
   // The fleet's own box behind what the deck grafted: it knows the mounted servers' name clashes.
   let mounted: FleetMounted | undefined;
+  let trust: TrustSession;
   try {
     const config = await loadConfig({
       cwd: options.cwd,
@@ -70,10 +78,16 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
       env,
       interactive: options.interactive === true,
     });
+    trust = new TrustSession({
+      servers: config.servers,
+      origins: config.origins,
+      readOnly: options.readOnlyPins === true,
+    });
+    const gate = options.gate ?? trust.gate;
     mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {
       config,
       env,
-      mount: watchMount((box) => (mounted = box), mountPort(options, env)),
+      mount: watchMount((box) => (mounted = box), mountPort(options, env, gate)),
       onProgress: progressFeed(sink, connectMs),
       ...(options.selectServers ? { select: options.selectServers } : {}),
       ...(options.bootWaitMs !== undefined ? { settleWithinMs: options.bootWaitMs } : {}),
@@ -81,16 +95,19 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
   } finally {
     sink.finish();
   }
-  return connected(mcp, connectMs, mounted);
+  return connected(mcp, connectMs, trust, mounted);
 }
 
 /** The fleet behind the deck's mount port, with this process's endpoint options. */
 function mountPort(
   options: ConnectOptions,
   env: NodeJS.ProcessEnv,
+  gate: DefinitionGate,
 ): (servers: readonly ServerConfig[]) => FleetMounted {
   return fleetMount({
     ...(options.names ? { names: options.names } : {}),
+    // Every listing passes the trust gate before the deck, a command or the gateway sees it.
+    gate,
     endpointOptions: {
       ...(options.logDir ? { logDir: startRunLogs(options.logDir) } : {}),
       closeGraceMs: closeGraceMsOf(env),
@@ -126,7 +143,12 @@ function watchMount(
 }
 
 /** What the commands read of the connected servers: live reports, config diagnostics, the fleet's box. */
-function connected(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, mounted?: FleetMounted): ConnectedMcp {
+function connected(
+  mcp: McpBoot,
+  connectMs: ReadonlyMap<string, number>,
+  trust: TrustSession,
+  mounted?: FleetMounted,
+): ConnectedMcp {
   const diagnostics: ConfigDiagnostic[] = mcp.diagnostics.map((d) => ({
     kind: d.kind,
     file: d.file,
@@ -139,8 +161,9 @@ function connected(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, mounted
   const fleet = mounted?.fleet;
   return {
     mcp,
-    reports: () => reportsOf(mcp, connectMs),
+    reports: () => reportsOf(mcp, connectMs, trust),
     diagnostics,
+    trust,
     ...(mounted?.box ? { mounted: mounted.box } : {}),
     ...(fleet
       ? { onServerSettled: (listener) => fleet.onEndpointSettled((endpoint) => listener(endpoint.config.id)) }

@@ -4,6 +4,7 @@
  * may be missing while servers still connect.
  */
 import type { McpBoot } from "@indus/deck";
+import type { TrustSession } from "../trust/trust-session";
 import type { ServerReport } from "./boot-types";
 import { serverOf } from "./switchable-source";
 
@@ -20,8 +21,8 @@ export function stillConnecting(servers: readonly ServerReport[], name: string):
   return `still connecting: ${connecting.map((id) => `"${id}"`).join(", ")} (their tools join when ready)`;
 }
 
-/** The servers' reports now; `connectMs` holds how long each took to settle. */
-export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>): ServerReport[] {
+/** The servers' reports now; `connectMs` holds how long each took to settle; `trust`, how their definitions stand. */
+export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, trust?: TrustSession): ServerReport[] {
   const mounted = new Map<string, number>();
   for (const cap of mcp.source.capabilities()) {
     const server = serverOf(cap);
@@ -50,6 +51,7 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>):
       ...(issues.length > 0 ? { issues } : {}),
       ...(endpoint?.instructions ? { instructions: endpoint.instructions } : {}),
       ...(tail.length > 0 ? { stderrTail: tail } : {}),
+      ...(trust ? { trust: trust.report(server.id) } : {}),
     };
   });
 }

@@ -1,9 +1,12 @@
 /**
  * The warning lines every deck-using command prints before it starts work:
  * config diagnostics (a malformed file, a bad row, a duplicate server) and
- * servers that failed to start. `indusr tools`, `-p` and the interactive
- * session print the same lines, so a user sees one wording everywhere.
+ * servers that failed to start, and definitions the trust gate withheld or
+ * flagged. `indusr tools`, `-p` and the interactive session print the same
+ * lines, so a user sees one wording everywhere.
  */
+import type { ServerTrust } from "../trust/trust-session";
+import { trustLines } from "../trust/trust-lines";
 
 /** What a diagnostic line needs (a `ConfigDiagnostic` or its event view). */
 export interface DiagnosticView {
@@ -20,6 +23,8 @@ export interface FailedServerView {
   readonly fault?: { readonly kind: string; readonly message: string };
   readonly listFault?: { readonly kind: string; readonly message: string };
   readonly issues?: readonly string[];
+  /** Its definitions' standing with the trust gate: withheld ("changed since pinned", new, refused), flagged. */
+  readonly trust?: ServerTrust;
 }
 
 const APPROVAL_HINT = "; approve with `indusr mcp approve` (or answer the prompt in a terminal session)";
@@ -51,10 +56,11 @@ export function failedServerLines(servers: readonly FailedServerView[]): string[
   });
 }
 
-/** Both kinds, diagnostics first (they often explain the failures). */
+/** All three kinds, diagnostics first (they often explain the failures). */
 export function startupWarnings(
   diagnostics: readonly DiagnosticView[],
   servers: readonly FailedServerView[],
 ): string[] {
-  return [...diagnosticLines(diagnostics), ...failedServerLines(servers)];
+  const trust = servers.flatMap((server) => trustLines(server.id, server.trust));
+  return [...diagnosticLines(diagnostics), ...failedServerLines(servers), ...trust];
 }

@@ -117,6 +117,12 @@ export async function callCommand(tool: string, json: string | undefined, flags:
           tool,
           descriptors.map((d) => d.name),
         );
+        const withheld = deck.trust?.whyWithheld(tool);
+        if (withheld !== undefined) {
+          // Not a usage error: the tool exists, and the trust gate holds it back.
+          process.stderr.write(`indusr: ${tool}: ${withheld}\n`);
+          return EXIT.failed;
+        }
         throw new UsageError(
           `no tool named "${tool}"${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""} (see \`indusr tools\`)`,
         );

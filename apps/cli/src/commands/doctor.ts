@@ -11,6 +11,7 @@ import type { ServerConfig } from "@indus/contract";
 import { EXIT } from "../exit";
 import { VERSION } from "../version";
 import { reportJson, warningsFor } from "./server-json";
+import { trustLines, trustProblems } from "../trust/trust-lines";
 import { bootOptionsOf, type DeckFlags } from "./shared";
 
 /** The absolute path `command` runs as, or undefined when it is not found. */
@@ -45,8 +46,10 @@ function authOf(server: ServerConfig): string {
 export async function doctorCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "all");
   const { connectMcp } = await import("../boot/connect-mcp");
-  const { mcp, reports, diagnostics } = await connectMcp(options);
+  const { mcp, reports, diagnostics, trust } = await connectMcp(options);
   try {
+    const { screenCatalogs } = await import("../trust/screen-catalogs");
+    await screenCatalogs(mcp.fleet);
     const servers = reports();
     const checks = mcp.servers.map((server) => {
       const found =
@@ -60,7 +63,9 @@ export async function doctorCommand(flags: DeckFlags): Promise<number> {
     const problems =
       diagnostics.filter((d) => d.severity === "error" || d.kind === "needs-approval").length +
       checks.filter((c) => c.command && !c.command.path).length +
-      servers.filter((s) => s.phase !== "ready").length;
+      servers.filter((s) => s.phase !== "ready").length +
+      servers.reduce((sum, s) => sum + trustProblems(s.trust), 0) +
+      trust.problems().length;
     const report = {
       indusr: VERSION,
       node: process.version,
@@ -80,6 +85,7 @@ export async function doctorCommand(flags: DeckFlags): Promise<number> {
           auth: check?.auth ?? "none",
         };
       }),
+      lockFiles: trust.problems(),
       problems,
     };
     if (flags.json) {
@@ -93,6 +99,7 @@ export async function doctorCommand(flags: DeckFlags): Promise<number> {
     if (files.size === 0) out.push("  (no servers configured; see `indusr mcp list` for where indus looked)");
     for (const d of report.diagnostics)
       out.push(`  ${d.severity === "error" ? "✗" : "!"} ${d.file}${d.row ? ` (${d.row})` : ""}: ${d.message}`);
+    for (const lock of report.lockFiles) for (const problem of lock.problems) out.push(`  ! ${lock.file}: ${problem}`);
     out.push("", "Servers:");
     for (const s of report.servers) {
       const ok = s.phase === "ready" && (!s.command || s.command.path);
@@ -102,6 +109,10 @@ export async function doctorCommand(flags: DeckFlags): Promise<number> {
       out.push(
         `      ${s.phase}${s.connectMs !== undefined ? ` in ${s.connectMs} ms` : ""}, ${s.tools} tools${s.fault ? `; ${s.fault.kind}: ${s.fault.message.split("\n")[0]}` : ""}`,
       );
+      const standing = servers.find((r) => r.id === s.name)?.trust;
+      if (standing)
+        out.push(`      trust: ${standing.mode}${standing.lockFile ? ` (pins in ${standing.lockFile})` : ""}`);
+      for (const line of trustLines(s.name, standing)) out.push(`      ! ${line}`);
     }
     out.push("", problems === 0 ? "No problems found." : `${problems} problem${problems === 1 ? "" : "s"} found.`);
     process.stdout.write(`${out.join("\n")}\n`);

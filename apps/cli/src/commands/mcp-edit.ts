@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
-import { readPeerFile, type ImportedServer } from "@indus/deck";
+import { loadManagedPolicy, readPeerFile, type ImportedServer } from "@indus/deck";
 import { DIALECT_OF, importPlaces, type ImportClient } from "../config/import-sources";
 import { REDACTED, redactEnvValue, redactUrl } from "../redact";
 import {
@@ -16,6 +16,7 @@ import {
   type Scope,
 } from "../config/config-file";
 import { cliEnv } from "../cli-env";
+import { policyRefusal } from "../trust/policy-check";
 import { EXIT, UsageError } from "../exit";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -90,6 +91,11 @@ export async function mcpAddCommand(name: string, command: string[], options: Ad
   }
   const row = rowForAdd(command, options);
   const cli = cliEnv(options);
+  const refused = policyRefusal(name, row, cli.env);
+  if (refused !== undefined) {
+    process.stderr.write(`indusr: ${refused}; not added\n`);
+    return EXIT.failed;
+  }
   const file = configPathFor(options.scope, cli);
   try {
     addServerToFile(file, name, row, { replace: options.force === true });
@@ -156,7 +162,7 @@ interface ImportResult {
   readonly name: string;
   readonly source: string;
   readonly row: string;
-  readonly action: "added" | "replaced" | "skipped" | "invalid";
+  readonly action: "added" | "replaced" | "skipped" | "invalid" | "denied";
   readonly why?: string;
   readonly notes: readonly string[];
   readonly warnings: readonly string[];
@@ -212,6 +218,7 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     );
     return EXIT.failed;
   }
+  const policy = loadManagedPolicy(cli.env);
   let existing: string[];
   try {
     existing = listServerNames(target);
@@ -224,6 +231,11 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     if (!SERVER_ID_PATTERN.test(item.name)) {
       const why = "the name must start with a letter and hold only letters, digits, _ or -";
       results.push({ ...base, action: "invalid", why, warnings: [] });
+      continue;
+    }
+    const refused = policyRefusal(item.name, item.row, cli.env, policy);
+    if (refused !== undefined) {
+      results.push({ ...base, action: "denied", why: refused, warnings: [] });
       continue;
     }
     const secrets = options.scope === "project" ? literalSecrets(item.row) : [];
@@ -262,5 +274,5 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
     }
     if (!options.dryRun) process.stdout.write(`Wrote ${target}\n`);
   }
-  return problems > 0 || results.some((r) => r.action === "invalid") ? EXIT.failed : EXIT.ok;
+  return problems > 0 || results.some((r) => r.action === "invalid" || r.action === "denied") ? EXIT.failed : EXIT.ok;
 }

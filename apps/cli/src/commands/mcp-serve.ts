@@ -1,7 +1,8 @@
 /**
  * `indusr mcp serve`: the deck plus every mounted server, published as one MCP
  * server. The serving default is the `authoring` profile (read-only
- * built-ins), so mutating tools are exposed only when asked for. Mounted
+ * built-ins, and only the mounted tools annotated `readOnlyHint: true`), so
+ * mutating tools are exposed only when asked for (`--profile survey`). Mounted
  * servers' resources and prompts are republished too, namespaced unless
  * `--names as-is`; `--no-builtins` leaves only the mounted servers, so the
  * gateway can stand in for them. The mounted servers' own requests
@@ -20,7 +21,9 @@ import { endProcess, onTeardown, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
 import type { GatewayFlags } from "./serve-gateway-flags";
-import { bootOptionsOf, warnDiagnostics, warnFailedServers, type DeckFlags } from "./shared";
+import { gatewayBox } from "./gateway-profile";
+import { MAX_SERVER_INSTRUCTIONS, fenceServerText, quotedServerText } from "../trust/server-text";
+import { bootOptionsOf, warnDiagnostics, warnFailedServers, warnTrust, type DeckFlags } from "./shared";
 
 interface ServeFlags extends DeckFlags, GatewayFlags {
   readonly stdio?: boolean;
@@ -65,7 +68,8 @@ function namesOf(value: string | undefined): Names {
 
 /**
  * What the gateway tells its clients about the mounted servers, worded for
- * how their tools are named. Built from the servers settled when serving
+ * how their tools are named, each server's own words fenced as its (see
+ * `server-text.ts`). Built from the servers settled when serving
  * starts: instructions are sent once, at initialize, so a server that joins
  * after the boot wait adds none.
  */
@@ -74,9 +78,15 @@ export function gatewayInstructions(servers: readonly ServerReport[], names: Nam
   if (names === "as-is") {
     // One server: the gateway stands in for it, so its own words go out unchanged.
     if (speaking.length === 1 && servers.length === 1) return speaking[0]!.instructions!;
-    return speaking.map((s) => `The "${s.id}" server (its tools keep their own names): ${s.instructions}`).join("\n\n");
+    return speaking.map((s) => quoted(`The "${s.id}" server (its tools keep their own names)`, s)).join("\n\n");
   }
-  return speaking.map((s) => `Tools named ${s.id}__* come from the "${s.id}" server: ${s.instructions}`).join("\n\n");
+  return speaking.map((s) => quoted(`Tools named ${s.id}__* come from the "${s.id}" server`, s)).join("\n\n");
+}
+
+/** A server's instructions as its own quoted words under `heading` (never as the gateway's own). */
+function quoted(heading: string, server: ServerReport): string {
+  const said = quotedServerText(server.instructions ?? "", MAX_SERVER_INSTRUCTIONS);
+  return [`${heading}; its notes, in its own words:`, ...fenceServerText(server.id, [said])].join("\n");
 }
 
 function say(line: string): void {
@@ -199,7 +209,15 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   const clientHost = lateClientHost();
   // Counted from the process's start: a client's startup probe times the whole launch, loading included.
   const untilBootWait = Math.max(0, bootWaitMs - Math.round(performance.now()));
-  const deck = await bootDeck({ ...options, names, builtins, bootWaitMs: untilBootWait, clientHost: clientHost.hooks });
+  const deck = await bootDeck({
+    ...options,
+    names,
+    builtins,
+    bootWaitMs: untilBootWait,
+    clientHost: clientHost.hooks,
+    // A replica runs what the shipped lock files pin, and never pins on its own.
+    ...(flags.stateless ? { readOnlyPins: true } : {}),
+  });
   const stopLateWarnings = warnLateFailures(deck, (servers) => warnFailedServers(cli, servers));
   const unregister = onTeardown(() => {
     stopLateWarnings();
@@ -207,7 +225,8 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   });
   warnDiagnostics(cli, deck.diagnostics);
   warnFailedServers(cli, deck.servers);
-  const box = deck.box;
+  warnTrust(cli, deck.servers);
+  const box = gatewayBox(deck.box, options.profile, (name) => deck.origin(name));
   const instructions = gatewayInstructions(deck.servers, names);
   const info = { name: "indusr", version: VERSION };
   try {

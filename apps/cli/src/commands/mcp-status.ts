@@ -12,6 +12,8 @@ import { setExitCode } from "../teardown";
 import { warnFailedServers, withServers, type DeckFlags } from "./shared";
 import { reportJson, warningsFor } from "./server-json";
 import { table } from "./tools";
+import { screenCatalogs } from "../trust/screen-catalogs";
+import { trustCell, trustLines } from "../trust/trust-lines";
 
 /**
  * What `mcp status` prints for one server: its condition (a ready server that
@@ -35,6 +37,7 @@ export function statusRow(report: ServerReport, machineGrant = false): StatusRow
 
 export function mcpStatusCommand(flags: DeckFlags): Promise<number> {
   return withServers(flags, async ({ mcp, reports, diagnostics }, cli, options) => {
+    await screenCatalogs(mcp.fleet);
     const reported = reports();
     const machine = new Set(
       mcp.servers.filter((s) => s.transport !== "stdio" && s.oauth?.grant === "client_credentials").map((s) => s.id),
@@ -77,6 +80,8 @@ export function mcpStatusCommand(flags: DeckFlags): Promise<number> {
         );
       }
       for (const s of signIn) if ("signIn" in s) process.stdout.write(`\n${s.signIn}\n`);
+      const standing = servers.flatMap((s) => trustLines(s.id, s.trust));
+      if (standing.length > 0) process.stdout.write(`\n${standing.map((line) => `! ${line}`).join("\n")}\n`);
       const ready = servers.length - failed.length - signIn.length;
       const waiting = signIn.length > 0 ? `, ${signIn.length} ${signIn.length === 1 ? "needs" : "need"} a sign-in` : "";
       process.stdout.write(`\n${ready} of ${servers.length} servers ready${waiting}\n`);
@@ -91,5 +96,5 @@ function faultCell(server: StatusRow): string {
   if (server.listFault) return `listing failed, ${server.listFault.kind}: ${server.listFault.message.split("\n")[0]}`;
   const issues = server.issues ?? [];
   if (issues.length > 0) return `${issues[0]}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ""}`;
-  return "";
+  return trustCell(server.trust);
 }

@@ -53,5 +53,6 @@ export function reportJson(report: ReportLike, warnings: readonly string[]): Ser
     warnings,
     ...(report.signIn !== undefined ? { signIn: report.signIn } : {}),
     ...(report.stderrTail ? { stderrTail: report.stderrTail } : {}),
+    ...(report.trust ? { trust: report.trust } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
+import { trustLines } from "../trust/trust-lines";
 import type { ServerConfig } from "@indus/contract";
 import type { DelegateRunner, Profile } from "@indus/deck";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot/boot-types";
@@ -84,6 +85,13 @@ export function warnFailedServers(cli: CliEnv, servers: readonly ServerReport[])
   for (const line of failedServerLines(servers)) process.stderr.write(`${paint(cli, "33", "warning")}: ${line}\n`);
 }
 
+/** Definitions the trust gate withheld ("changed since pinned", new, refused) or flagged, one warning each. */
+export function warnTrust(cli: CliEnv, servers: readonly ServerReport[]): void {
+  for (const server of servers)
+    for (const line of trustLines(server.id, server.trust))
+      process.stderr.write(`${paint(cli, "33", "warning")}: ${line}\n`);
+}
+
 /** Boot, warn, run `body`, and always tear the servers down. */
 export async function withDeck<T>(
   flags: DeckFlags,
@@ -114,6 +122,7 @@ export async function withDeck<T>(
   try {
     warnDiagnostics(cli, deck.diagnostics);
     warnFailedServers(cli, deck.servers);
+    warnTrust(cli, deck.servers);
     const result = await body(deck, cli);
     // The exit code is known before teardown starts, so nothing during it can lose it.
     if (typeof result === "number") setExitCode(result);

@@ -8,7 +8,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
-import { approveProjectFiles, resolveMcpConfig, type ResolvedMcpConfig } from "@indus/deck";
+import { approveProjectRows, resolveMcpConfig, type PendingApproval, type ResolvedMcpConfig } from "@indus/deck";
 import { UsageError } from "../exit";
 
 export interface ConfigLoadOptions {
@@ -51,6 +51,16 @@ function refuseBadExplicitFiles(config: ResolvedMcpConfig): void {
   if (bad.length > 0) throw new UsageError(bad.map((d) => `--mcp ${d.file}: ${d.message}`).join("\n"));
 }
 
+/** What a file waiting for approval would start, row by row, with what changed since it was approved. */
+export function pendingText(pending: PendingApproval): string {
+  const lines = [`${pending.file} (written by another tool) wants to start:`];
+  for (const row of pending.rows) {
+    lines.push(`  ${row.name} ${row.change === "new" ? "(new)" : "(changed since you approved it)"}`);
+    for (const line of row.difference) lines.push(`    ${line}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 export async function loadConfig(options: ConfigLoadOptions): Promise<ResolvedMcpConfig> {
   const invocation = options.mcp ? { mcp: options.mcp } : {};
   let config = resolveMcpConfig(invocation, options.cwd, { env: options.env });
@@ -58,11 +68,10 @@ export async function loadConfig(options: ConfigLoadOptions): Promise<ResolvedMc
   if (!options.interactive) return config;
   let again = false;
   for (const pending of config.pendingApproval) {
-    const answer = await ask(
-      `${pending.file} (written by another tool) defines ${pending.names.join(", ")}. Start these servers in ${pending.project}? [y/N] `,
-    );
+    process.stderr.write(pendingText(pending));
+    const answer = await ask(`Start ${pending.names.length === 1 ? "it" : "them"} in ${pending.project}? [y/N] `);
     if (/^y(es)?$/i.test(answer.trim())) {
-      approveProjectFiles(pending.project, [pending.file], options.env);
+      approveProjectRows(pending.project, [pending], options.env);
       again = true;
     }
   }

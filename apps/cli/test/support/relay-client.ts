@@ -104,7 +104,13 @@ export async function gatewayFlags(sandbox: Sandbox): Promise<string[]> {
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.once("close", () => resolve(out));
   });
-  return help.includes("--names") ? ["--names", "as-is"] : [];
+  // Relaying is the point here, not the read-only default: every mounted tool is published.
+  return [...(help.includes("--names") ? ["--names", "as-is"] : []), "--profile", "survey"];
+}
+
+/** `flags` publishing every mounted tool unless they name a profile (the default publishes only read-only ones). */
+function surveyed(flags: readonly string[]): string[] {
+  return flags.includes("--profile") ? [...flags] : [...flags, "--profile", "survey"];
 }
 
 export interface HttpGateway {
@@ -113,11 +119,15 @@ export interface HttpGateway {
 }
 
 export async function startHttpGateway(sandbox: Sandbox, config: string, flags: string[]): Promise<HttpGateway> {
-  const child = spawn(process.execPath, [BIN, "mcp", "serve", "--http", "--port", "0", ...flags, "--mcp", config], {
-    cwd: sandbox.cwd,
-    env: sandbox.env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "mcp", "serve", "--http", "--port", "0", ...surveyed(flags), "--mcp", config],
+    {
+      cwd: sandbox.cwd,
+      env: sandbox.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   try {
     return { url: await servedUrl(child), stop: () => stopChild(child) };
   } catch (error) {
@@ -165,7 +175,7 @@ export function stdioGatewayTransport(sandbox: Sandbox, config: string, flags: s
   return inOrder(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, "mcp", "serve", "--stdio", ...flags, "--mcp", config],
+      args: [BIN, "mcp", "serve", "--stdio", ...surveyed(flags), "--mcp", config],
       cwd: sandbox.cwd,
       env: sandbox.env as Record<string, string>,
       stderr: "ignore",

@@ -14,7 +14,9 @@ import type {
   McpConfigScope,
   McpDiagnosticKind,
   McpServerOrigin,
+  ApprovedRows,
   PendingApproval,
+  PendingRow,
   RowContext,
 } from "./config-types";
 import { type McpDialect, dialectOfFile } from "./dialect";
@@ -23,6 +25,21 @@ import { homeOf, materialize } from "./materialize";
 import { type InputDefinition, type Row, peerRowsOf } from "./peer-rows";
 import type { EnvLookup } from "./placeholders";
 import { RowError, translateRow } from "./translate-row";
+import { rowDifference, rowDigest, shownRow } from "./row-approval";
+
+/** The row waiting for approval, or undefined when it is approved as it stands. */
+function pendingRow(name: string, row: Record<string, unknown>, approvals: ApprovedRows): PendingRow | undefined {
+  const digest = rowDigest(row);
+  const approved = approvals[name];
+  if (approved?.digest === digest) return undefined;
+  const shown = shownRow(row);
+  if (approved === undefined) {
+    const difference = Object.entries(shown).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+    return { name, change: "new", fields: [], difference, digest, shown };
+  }
+  const { fields, lines } = rowDifference(approved.row, shown);
+  return { name, change: "changed", fields, difference: lines, digest, shown };
+}
 
 /** Parses a config file's text in its format (TOML for Codex, JSONC otherwise). */
 export function parseConfigDocument(text: string, dialect: McpDialect): unknown {
@@ -104,30 +121,39 @@ export class ConfigReader {
       return;
     }
     const rowCtx: RowContext = { ...ctx, dialect, inputs: found.inputs };
-    const waiting: string[] = [];
+    const waiting: PendingRow[] = [];
     for (const row of found.rows) {
-      const name = this.addRow(row.name, row.value, row.row, rowCtx, row.disabledBy);
-      if (name !== undefined) waiting.push(name);
+      const pending = this.addRow(row.name, row.value, row.row, rowCtx, row.disabledBy);
+      if (pending !== undefined) waiting.push(pending);
     }
-    if (waiting.length > 0) {
-      this.pendingApproval.push({ project: ctx.project, file: ctx.file, names: waiting });
-      this.diagnostics.push({
-        kind: "needs-approval",
-        file: ctx.file,
-        message: `${waiting.length === 1 ? "server" : "servers"} ${waiting.join(", ")} from another tool's project file ${waiting.length === 1 ? "is" : "are"} not started until you approve this file for ${ctx.project}`,
-        severity: "warning",
-      });
-    }
+    if (waiting.length > 0) this.waitForApproval(ctx, waiting);
   }
 
-  /** Loads one row; returns its name when it waits for approval. */
+  /** Rows of another tool's project file that are new or changed since approved: named, with what changed. */
+  private waitForApproval(ctx: FileContext, waiting: readonly PendingRow[]): void {
+    const names = waiting.map((row) => row.name);
+    this.pendingApproval.push({ project: ctx.project, file: ctx.file, names, rows: waiting });
+    const described = waiting.map((row) =>
+      row.change === "new"
+        ? `${row.name} (new)`
+        : `${row.name} (changed since you approved it: ${row.fields.join(", ")})`,
+    );
+    this.diagnostics.push({
+      kind: "needs-approval",
+      file: ctx.file,
+      message: `${names.length === 1 ? "server" : "servers"} ${described.join(", ")} from another tool's project file ${names.length === 1 ? "is" : "are"} not started until you approve ${names.length === 1 ? "it" : "them"} for ${ctx.project}`,
+      severity: "warning",
+    });
+  }
+
+  /** Loads one row; returns it when it waits for approval. */
   addRow(
     name: string | undefined,
     value: unknown,
     row: string,
     ctx: RowContext,
     disabledBy?: string,
-  ): string | undefined {
+  ): PendingRow | undefined {
     const { file } = ctx;
     const skip = (message: string): undefined => {
       this.diagnostics.push({ kind: "row", file, row, message: `${message}; server skipped`, severity: "error" });
@@ -150,7 +176,8 @@ export class ConfigReader {
       this.disabled.push({ name, ...origin, ...(disabledBy ? { reason: disabledBy } : {}) });
       return undefined;
     }
-    if (!ctx.approved) return name;
+    const pending = ctx.approvals === undefined ? undefined : pendingRow(name, row_, ctx.approvals);
+    if (pending !== undefined) return pending;
     const candidate = materialize({ name, row: row_, rowPath: row, ctx }, this);
     if (candidate === undefined) return undefined;
     const parsed = parseServerConfig(candidate);

@@ -2,7 +2,7 @@
  * The shapes of MCP config discovery: where a server came from, what went
  * wrong (as a diagnostic kind to branch on), and what a load returns.
  */
-import type { ServerConfig } from "@indus/contract";
+import type { JsonObject, ServerConfig } from "@indus/contract";
 import type { McpDialect } from "./dialect";
 import type { InputDefinition } from "./peer-rows";
 import type { EnvLookup } from "./placeholders";
@@ -19,7 +19,8 @@ export type McpDiagnosticKind =
   | "field"
   | "placeholder"
   | "shadowed"
-  | "needs-approval";
+  | "needs-approval"
+  | "denied";
 
 export interface McpConfigDiagnostic {
   readonly kind: McpDiagnosticKind;
@@ -42,11 +43,40 @@ export interface McpServerOrigin {
   readonly written?: Readonly<Record<string, unknown>>;
 }
 
-/** A server from another tool's project file, waiting for the user's approval. */
+/** One approved row: the digest it was approved at, and the row as shown then (secret values as digests). */
+export interface ApprovedRow {
+  readonly digest: string;
+  readonly row: JsonObject;
+}
+
+/** The approved rows of one file, by server name. */
+export type ApprovedRows = Readonly<Record<string, ApprovedRow>>;
+
+/**
+ * One row of another tool's project file waiting for the user's approval:
+ * `new` (never approved) or `changed` since it was approved, with what to
+ * show before asking. Approving records `digest`, so a row that changes
+ * again after it was shown is asked again.
+ */
+export interface PendingRow {
+  readonly name: string;
+  readonly change: "new" | "changed";
+  /** For `changed`: the fields that differ (`command`, `args`, `env`, `url`, ...). */
+  readonly fields: readonly string[];
+  /** For people: `command: "node" → "bash"`, `env.TOKEN: changed`; for `new`, the row itself. */
+  readonly difference: readonly string[];
+  readonly digest: string;
+  /** The row as approval records it (literal secret values as digests). */
+  readonly shown: JsonObject;
+}
+
+/** The servers of one of another tool's project files that wait for the user's approval. */
 export interface PendingApproval {
   readonly project: string;
   readonly file: string;
   readonly names: readonly string[];
+  /** Each waiting row, with what changed. */
+  readonly rows: readonly PendingRow[];
 }
 
 export interface McpConfigLoad {
@@ -90,7 +120,8 @@ export interface FileContext {
   readonly file: string;
   readonly scope: McpConfigScope;
   readonly project: string;
-  readonly approved: boolean;
+  /** The rows approved for this file (another tool's project file); absent: every row may start. */
+  readonly approvals?: ApprovedRows;
   readonly dialect?: McpDialect;
 }
 

@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isProjectFileApproved } from "./approval";
+import { approvedRows } from "./approval";
 import { ConfigReader } from "./config-reader";
 import type { McpConfigLoad, McpConfigScope, McpLoadOptions, SearchPath } from "./config-types";
 import type { McpDialect } from "./dialect";
@@ -23,6 +23,9 @@ export type {
   McpLoadOptions,
   McpServerOrigin,
   PendingApproval,
+  PendingRow,
+  ApprovedRow,
+  ApprovedRows,
   SearchPath,
 } from "./config-types";
 export { parseConfigDocument } from "./config-reader";
@@ -63,13 +66,14 @@ export function loadMcpConfig(pathOrCwd: string, options: McpLoadOptions = {}): 
   if (stat?.isFile()) {
     const cwd = path.resolve(options.cwd ?? process.cwd());
     acc.searched.push(target);
-    acc.readFile({ file: target, scope: "explicit", project: projectOfFile(target, cwd), approved: true });
+    acc.readFile({ file: target, scope: "explicit", project: projectOfFile(target, cwd) });
   } else if (stat?.isDirectory()) {
     for (const place of mcpConfigSearchPaths(target, env)) {
       acc.searched.push(place.file);
       if (!fs.existsSync(place.file)) continue;
-      const approved = !place.foreign || options.approval === "skip" || isProjectFileApproved(target, place.file, env);
-      acc.readFile({ file: place.file, scope: place.scope, project: target, approved });
+      const ask = place.foreign && options.approval !== "skip";
+      const approvals = ask ? { approvals: approvedRows(target, place.file, env) } : {};
+      acc.readFile({ file: place.file, scope: place.scope, project: target, ...approvals });
     }
   } else {
     acc.searched.push(target);
@@ -91,7 +95,6 @@ export function parseMcpConfigText(
     file: resolved,
     scope: options.scope ?? "explicit",
     project: projectOfFile(resolved, path.resolve(options.cwd ?? process.cwd())),
-    approved: true,
     ...(options.dialect ? { dialect: options.dialect } : {}),
   });
   return acc.result();

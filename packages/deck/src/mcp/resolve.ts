@@ -6,6 +6,7 @@
  * Reads files only; connects nothing.
  */
 import type { ServerConfig } from "@indus/contract";
+import { loadManagedPolicy, policyVerdict, type ManagedPolicy, type PolicySubject } from "./managed-policy";
 import {
   type McpConfigDiagnostic,
   type McpConfigLoad,
@@ -38,6 +39,8 @@ export function resolveMcpConfig(
   options: Omit<McpLoadOptions, "cwd"> = {},
 ): ResolvedMcpConfig {
   const explicit = invocation.mcp !== undefined && invocation.mcp.length > 0;
+  // The machine's policy applies to every path a server can come by: discovered files and `--mcp` alike.
+  const policy = loadManagedPolicy(options.env ?? process.env);
   const paths = explicit && invocation.mcp ? invocation.mcp : [cwd];
   const servers: ServerConfig[] = [];
   const diagnostics: McpConfigDiagnostic[] = [];
@@ -55,10 +58,21 @@ export function resolveMcpConfig(
     merged.disabled.push(...load.disabled);
     merged.files.push(...load.files);
     merged.searched.push(...load.searched);
-    merged.pendingApproval.push(...load.pendingApproval);
+    merged.pendingApproval.push(...allowedPending(load.pendingApproval, policy, diagnostics));
     merged.pendingInputs.push(...load.pendingInputs.filter((p) => !merged.pendingInputs.some((q) => q.id === p.id)));
     for (const server of load.servers) {
       const origin = load.origins.get(server.id) as McpServerOrigin;
+      const verdict = policyVerdict(policy, subjectOf(server));
+      if (!verdict.allowed) {
+        diagnostics.push({
+          kind: "denied",
+          file: origin.file,
+          row: origin.row,
+          message: verdict.reason,
+          severity: "error",
+        });
+        continue;
+      }
       const earlier = origins.get(server.id);
       if (earlier) {
         diagnostics.push({
@@ -75,4 +89,35 @@ export function resolveMcpConfig(
     }
   }
   return { servers, origins, diagnostics, ...merged, explicit };
+}
+
+/** What the managed policy matches a configured server by. */
+function subjectOf(server: ServerConfig): PolicySubject {
+  return server.transport === "stdio"
+    ? { name: server.id, command: server.command, args: server.args }
+    : { name: server.id, url: server.url };
+}
+
+/** Rows waiting for approval that the policy would deny anyway are not offered: they are reported as denied. */
+function allowedPending(
+  pending: McpConfigLoad["pendingApproval"],
+  policy: ManagedPolicy | undefined,
+  diagnostics: McpConfigDiagnostic[],
+): McpConfigLoad["pendingApproval"] {
+  if (policy === undefined) return pending;
+  return pending.flatMap((file) => {
+    const rows = file.rows.filter((row) => {
+      const shown = row.shown;
+      const verdict = policyVerdict(policy, {
+        name: row.name,
+        ...(typeof shown["command"] === "string" ? { command: shown["command"] } : {}),
+        ...(Array.isArray(shown["args"]) ? { args: shown["args"].map(String) } : {}),
+        ...(typeof shown["url"] === "string" ? { url: shown["url"] } : {}),
+      });
+      if (!verdict.allowed)
+        diagnostics.push({ kind: "denied", file: file.file, message: verdict.reason, severity: "error" });
+      return verdict.allowed;
+    });
+    return rows.length === 0 ? [] : [{ ...file, rows, names: rows.map((row) => row.name) }];
+  });
 }

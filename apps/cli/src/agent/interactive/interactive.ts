@@ -163,6 +163,8 @@ function printBanner(prepared: Prepared, session: AgentSession, view: TerminalVi
   );
   for (const warning of startupWarnings(prepared.deck.diagnostics, servers))
     view.line(`${style.yellow("warning:")} ${warning}`);
+  // A server that changes a definition mid-session (list_changed) is announced as it happens.
+  prepared.deck.trust?.onWithheld((withheld) => view.line(`${style.yellow("warning:")} ${withheld.message}`));
   view.line(style.dim("/help for commands · Ctrl-C interrupts a turn · Ctrl-C twice or Ctrl-D to leave"));
 }
 

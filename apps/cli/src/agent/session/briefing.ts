@@ -7,6 +7,7 @@
 import os from "node:os";
 import type { ToolDescriptor } from "@indus/contract";
 import type { ServerReport, ToolOrigin } from "../../boot/boot-types";
+import { MAX_SERVER_INSTRUCTIONS, SERVER_TEXT_RULE, fenceServerText, quotedServerText } from "../../trust/server-text";
 
 export interface BriefingInput {
   readonly cwd: string;
@@ -25,8 +26,16 @@ export interface BriefingInput {
   readonly role?: "main" | "sub-agent";
 }
 
-/** Server instructions are the server author's text; keep one from drowning the rest. */
-const MAX_INSTRUCTIONS = 4_000;
+/** One server's instructions and tool list, its own words quoted (see `server-text.ts`). */
+function serverLines(instructions: string | undefined, tools: readonly ToolDescriptor[]): string[] {
+  const said = instructions?.trim();
+  const lines = said ? ["Instructions from the server:", quotedServerText(said, MAX_SERVER_INSTRUCTIONS)] : [];
+  for (const d of tools)
+    lines.push(
+      `- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${quotedServerText(firstLine(d.description))}`,
+    );
+  return lines;
+}
 
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim().length > 0) ?? "";
@@ -80,6 +89,7 @@ export function composeBriefing(input: BriefingInput): string {
       "",
       "# MCP servers",
       "These tools come from MCP servers the user mounted. Call them exactly like the built-ins; each is named <server>__<tool>.",
+      SERVER_TEXT_RULE,
     );
     for (const server of input.servers) {
       if (input.disabled?.has(server.id) || input.deferred?.has(server.id)) continue;
@@ -90,19 +100,12 @@ export function composeBriefing(input: BriefingInput): string {
         continue;
       }
       out.push("", `## ${server.id} (${tools.length} tool${tools.length === 1 ? "" : "s"})`);
-      const instructions = server.instructions?.trim();
-      if (instructions) {
-        const clipped =
-          instructions.length > MAX_INSTRUCTIONS ? `${instructions.slice(0, MAX_INSTRUCTIONS)}…` : instructions;
-        out.push("Instructions from the server:", clipped);
-      }
-      for (const d of tools)
-        out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
+      out.push(...fenceServerText(server.id, serverLines(server.instructions, tools)));
     }
     const orphans = remote.filter((d) => serverOf(d.name, input.servers) === undefined);
     if (orphans.length > 0) {
       out.push("", "## other mounted tools");
-      for (const d of orphans) out.push(`- ${d.name}: ${firstLine(d.description)}`);
+      for (const d of orphans) out.push(`- ${d.name}: ${quotedServerText(firstLine(d.description))}`);
     }
   }
 

@@ -1,0 +1,67 @@
+/**
+ * One process's trust gate: the deck's `PinGate` over the lock files beside
+ * the config files the servers came from. The CLI hands `gate` to the fleet
+ * (so the agent, `tools`, `call` and the gateway see the same verdicts) and
+ * reads each server's standing back for `mcp status`, `doctor`, the REPL and
+ * the error a call of a withheld tool gets.
+ */
+import { QUALIFIER, type ServerConfig, type TrustMode, type WithheldDefinition } from "@indus/contract";
+import { PinGate, type FlaggedDefinition, type McpServerOrigin } from "@indus/deck";
+import { LockFiles, type LockFileProblem } from "./lock-files";
+
+/** One server's standing, as the commands report it. */
+export interface ServerTrust {
+  readonly mode: TrustMode;
+  /** Where its pins are kept (none for a server from no file, or under `off`). */
+  readonly lockFile?: string;
+  readonly withheld: readonly WithheldDefinition[];
+  readonly flagged: readonly FlaggedDefinition[];
+}
+
+export interface TrustSessionOptions {
+  readonly servers: readonly ServerConfig[];
+  readonly origins: ReadonlyMap<string, McpServerOrigin>;
+  /** A stateless replica: pins are read from the shipped lock files, never written. */
+  readonly readOnly?: boolean;
+}
+
+export class TrustSession {
+  readonly gate: PinGate;
+  readonly lockFiles: LockFiles;
+  private readonly modes: ReadonlyMap<string, TrustMode>;
+
+  constructor(options: TrustSessionOptions) {
+    this.modes = new Map(options.servers.map((s) => [s.id, s.trust ?? "pin"]));
+    this.lockFiles = new LockFiles({
+      configOf: (server) => options.origins.get(server)?.file,
+      ...(options.readOnly ? { readOnly: true } : {}),
+    });
+    this.gate = new PinGate({ store: this.lockFiles, servers: options.servers.map((s) => s.id) });
+  }
+
+  report(server: string): ServerTrust {
+    const mode = this.modes.get(server) ?? "pin";
+    const lockFile = mode === "off" ? undefined : this.lockFiles.fileOf(server);
+    return { mode, ...(lockFile ? { lockFile } : {}), ...this.gate.report(server) };
+  }
+
+  /** Lock files that could not be read or written as they should. */
+  problems(): LockFileProblem[] {
+    return this.lockFiles.problems();
+  }
+
+  /** Why a tool the box does not list is withheld, by its published name (prefixed or the server's own). */
+  whyWithheld(name: string): string | undefined {
+    for (const server of this.modes.keys()) {
+      const tool = name.startsWith(`${server}${QUALIFIER}`) ? name.slice(server.length + QUALIFIER.length) : name;
+      const withheld = this.gate.withheld(server, "tool", tool);
+      if (withheld !== undefined) return withheld.message;
+    }
+    return undefined;
+  }
+
+  /** Hear of each definition as it becomes withheld; returns an unsubscribe. */
+  onWithheld(listener: (withheld: WithheldDefinition) => void): () => void {
+    return this.gate.onWithheld(listener);
+  }
+}
