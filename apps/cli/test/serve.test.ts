@@ -79,7 +79,7 @@ describe("indusr mcp serve", () => {
   it("asks the gateway's client the mounted task's clarification (input_required behind the call)", async () => {
     const config = writeConfig(sandbox.root, { everything: everythingRow() });
     const elicit = jest.fn(() => Promise.resolve({ action: "accept" as const, content: { interpretation: "snake" } }));
-    const endpoint = stdioGateway(config, { host: { elicit } });
+    const endpoint = stdioGateway(config, { host: { elicit } }, ["--profile", "survey"]);
     try {
       await endpoint.open();
       const args = { topic: "python", ambiguous: true };

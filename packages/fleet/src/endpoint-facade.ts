@@ -23,6 +23,9 @@ export class EndpointFacade implements McpEndpoint {
   readonly setLogLevel?: NonNullable<McpEndpoint["setLogLevel"]>;
   readonly onLog?: NonNullable<McpEndpoint["onLog"]>;
   readonly notifyRootsChanged?: NonNullable<McpEndpoint["notifyRootsChanged"]>;
+  readonly listSkills?: NonNullable<McpEndpoint["listSkills"]>;
+  readonly getSkill?: NonNullable<McpEndpoint["getSkill"]>;
+  readonly readSkill?: NonNullable<McpEndpoint["readSkill"]>;
 
   constructor(protected readonly inner: McpEndpoint) {
     if (inner.complete) this.complete = inner.complete.bind(inner);
@@ -32,6 +35,9 @@ export class EndpointFacade implements McpEndpoint {
     if (inner.setLogLevel) this.setLogLevel = inner.setLogLevel.bind(inner);
     if (inner.onLog) this.onLog = inner.onLog.bind(inner);
     if (inner.notifyRootsChanged) this.notifyRootsChanged = inner.notifyRootsChanged.bind(inner);
+    if (inner.listSkills) this.listSkills = inner.listSkills.bind(inner);
+    if (inner.getSkill) this.getSkill = inner.getSkill.bind(inner);
+    if (inner.readSkill) this.readSkill = inner.readSkill.bind(inner);
   }
 
   get config() {

@@ -154,3 +154,36 @@ it("passes tool-list changes on screened, and keeps what the server can relay", 
   expect(typeof endpoint.setLogLevel).toBe("function");
   await fleet.tearDown();
 });
+
+it("keeps exactly the optional members the endpoint has (a relay the server offers is never lost)", async () => {
+  const { gate } = scriptedGate(() => false);
+  const OPTIONAL = [
+    "complete",
+    "subscribeResource",
+    "unsubscribeResource",
+    "onResourceUpdated",
+    "setLogLevel",
+    "onLog",
+    "notifyRootsChanged",
+    "listSkills",
+    "getSkill",
+    "readSkill",
+  ] as const;
+  const skills = { listSkills: () => Promise.resolve([]), getSkill: () => Promise.reject(new Error("x")) };
+  const full = fakeEndpoints({ s: {} });
+  const bare = fakeEndpoints({ s: { lacks: ["complete", "onLog", "setLogLevel"] } });
+  for (const [fakes, extra] of [
+    [full, skills],
+    [bare, {}],
+  ] as const) {
+    const fleet = new EndpointFleet({
+      createEndpoint: (config, options) => Object.assign(fakes.createEndpoint(config, options), extra),
+      gate,
+    });
+    await fleet.start({ servers: [fakeServer("s")] });
+    const inner = fakes.latest("s")! as unknown as Record<string, unknown>;
+    const gated = fleet.endpoint("s")! as unknown as Record<string, unknown>;
+    for (const member of OPTIONAL) expect([member, typeof gated[member]]).toEqual([member, typeof inner[member]]);
+    await fleet.tearDown();
+  }
+});
