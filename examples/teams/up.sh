@@ -40,7 +40,8 @@ for _ in $(seq 1 300); do
 done
 ISSUER_URL=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).issuer)' "$INDUS_TEAMS_STATE/issuer.json")
 
-node apps/cli/dist/indusr.js mcp serve --http --port "$GATEWAY_PORT" --no-builtins \
+# --profile survey: every mounted tool is published, and access.json decides who may call which.
+node apps/cli/dist/indusr.js mcp serve --http --port "$GATEWAY_PORT" --no-builtins --profile survey \
   --mcp examples/teams/mcp.json \
   --auth-issuer "$ISSUER_URL" --auth-scope mcp:tools \
   --access examples/teams/access.json \

@@ -143,8 +143,9 @@ export {
   pinOf,
   serializePinBook,
   withKindPins,
+  withMissingPins,
 } from "./trust/pin-book";
-export type { KindPins, Pin, PinBook, ServerPins } from "./trust/pin-book";
+export type { KindPins, ListedWith, Pin, PinBook, ServerPins } from "./trust/pin-book";
 export { approvePins, describePinChange } from "./trust/pin-approval";
 export type { Listings, OnlyDefinition, PinChange, PinChangeKind } from "./trust/pin-approval";
 export { MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, inspectDefinition } from "./trust/inspect";

@@ -5,7 +5,7 @@ import {
   describePinChange,
   parsePinBook,
   serializePinBook,
-  withKindPins,
+  withMissingPins,
   type KindPins,
   type PinBook,
   type PinStore,
@@ -17,13 +17,11 @@ function memoryStore(readOnly = false): PinStore & { book: PinBook; writes: numb
     book: { servers: {} } as PinBook,
     writes: 0,
     read: (server: string) => store.book.servers[server],
-    pinFirst(server: string, kind: DefinitionKind, pins: KindPins) {
+    pinMissing(server: string, kind: DefinitionKind, pins: KindPins, listedWith: readonly string[]) {
       if (readOnly) return undefined;
-      const standing = store.book.servers[server]?.[kind];
-      if (standing) return standing;
       store.writes += 1;
-      store.book = withKindPins(store.book, server, kind, pins);
-      return pins;
+      store.book = withMissingPins(store.book, server, kind, pins, listedWith);
+      return store.book.servers[server]?.[kind];
     },
   };
   return store;
@@ -99,6 +97,33 @@ describe("the pin gate", () => {
       listed(echo(), { name: "fresh", description: "y" }),
     );
     expect(verdicts.map((v) => (v.kind === "withhold" ? v.withheld.reason : v.kind))).toEqual(["admit", "new"]);
+  });
+
+  it("pins what a server adds for a client declaring more capabilities, once; then a new one is withheld", () => {
+    const store = memoryStore();
+    const rootsTool = { name: "get-roots", description: "Lists the client's roots" };
+    new PinGate({ store }).screen(server(), "tool", listed(echo()));
+    const wider = () => new PinGate({ store, declared: ["roots", "elicitation"] });
+    expect(kinds(wider().screen(server(), "tool", listed(echo(), rootsTool)))).toEqual(["admit", "admit"]);
+    expect(store.book.servers["fx"]!.listedWith).toEqual({ tool: ["elicitation", "roots"] });
+    const writes = store.writes;
+    // Listed with those capabilities again: nothing more is taken as first use.
+    const again = wider().screen(server(), "tool", listed(echo("changed"), rootsTool, { name: "late" }));
+    expect(again.map((v) => (v.kind === "withhold" ? v.withheld.reason : v.kind))).toEqual([
+      "changed",
+      "admit",
+      "new",
+    ]);
+    expect(store.writes).toBe(writes);
+    // A narrower client lists less: what it does not list is just not there.
+    expect(kinds(new PinGate({ store }).screen(server(), "tool", listed(echo())))).toEqual(["admit"]);
+  });
+
+  it("keeps a changed definition withheld when the client declares more (only new names are first use)", () => {
+    const store = memoryStore();
+    new PinGate({ store }).screen(server(), "tool", listed(echo()));
+    const verdicts = new PinGate({ store, declared: ["sampling"] }).screen(server(), "tool", listed(echo("twist")));
+    expect(verdicts).toMatchObject([{ kind: "withhold", withheld: { reason: "changed" } }]);
   });
 
   it("pins prompts, resources and templates each when first listed", () => {
@@ -186,7 +211,7 @@ describe("the pin gate", () => {
   it("on a store that never pins (a replica), withholds what is not pinned and admits what is", () => {
     const shipped = memoryStore();
     new PinGate({ store: shipped }).screen(server(), "tool", listed(echo()));
-    const replica: PinStore = { read: (s) => shipped.book.servers[s], pinFirst: () => undefined };
+    const replica: PinStore = { read: (s) => shipped.book.servers[s], pinMissing: () => undefined };
     const gate = new PinGate({ store: replica });
     expect(kinds(gate.screen(server(), "tool", listed(echo())))).toEqual(["admit"]);
     const [prompt] = gate.screen(server(), "prompt", listed({ name: "greet" }));
@@ -217,6 +242,15 @@ describe("the lock file", () => {
     const { book, problems } = parsePinBook(edited);
     expect(Object.keys(book.servers["fx"]!.tool!)).toEqual(["b"]);
     expect(problems[0]).toMatch(/fx\.tools\.echo: digest does not match/);
+  });
+
+  it("keeps what each kind was listed with, and leaves out none declared", () => {
+    const store = memoryStore();
+    new PinGate({ store, declared: ["roots"] }).screen(server(), "tool", listed(echo()));
+    new PinGate({ store }).screen(server(), "prompt", listed({ name: "greet" }));
+    const text = serializePinBook(store.book);
+    expect(JSON.parse(text).servers.fx.listedWith).toEqual({ tools: ["roots"] });
+    expect(parsePinBook(text).book.servers["fx"]!.listedWith).toEqual({ tool: ["roots"] });
   });
 
   it("reads a broken file as empty, with the reason", () => {
@@ -257,5 +291,12 @@ describe("approving pins", () => {
     );
     expect(Object.keys(pins.tool!).sort()).toEqual(["echo", "old"]);
     expect(changes.map((c) => `${c.change} ${c.name}`)).toEqual(["changed echo"]);
+  });
+
+  it("records the capabilities the approving connection declared", () => {
+    const whole = approvePins(pinned(), { tool: listed(echo()) }, undefined, ["sampling", "roots"]);
+    expect(whole.pins.listedWith).toEqual({ tool: ["roots", "sampling"] });
+    const one = approvePins(whole.pins, { tool: listed(echo()) }, { kind: "tool", name: "echo" }, ["ui"]);
+    expect(one.pins.listedWith).toEqual({ tool: ["roots", "sampling", "ui"] });
   });
 });

@@ -82,6 +82,7 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
       servers: config.servers,
       origins: config.origins,
       readOnly: options.readOnlyPins === true,
+      ...(options.clientHost ? { clientHost: options.clientHost } : {}),
     });
     const gate = options.gate ?? trust.gate;
     mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {

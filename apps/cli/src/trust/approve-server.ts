@@ -10,7 +10,9 @@ import type { McpFleet } from "@indus/contract";
 import type { ConnectedMcp } from "../boot/connect-mcp";
 import { EXIT, UsageError } from "../exit";
 import { bootOptionsOf, type DeckFlags } from "../commands/shared";
+import { lateClientHost } from "../boot/late-client-host";
 import { RecordingGate } from "./recording-gate";
+import { declaredCapabilities } from "./trust-session";
 import { screenCatalogs } from "./screen-catalogs";
 
 export interface ApproveServerFlags extends DeckFlags {
@@ -30,6 +32,8 @@ export async function approveServer(server: string, flags: ApproveServerFlags): 
   const { connectMcp } = await import("../boot/connect-mcp");
   const connected = await connectMcp({
     ...options,
+    // Declaring every capability (answering none), so the pins cover all a server may list to the agent or a gateway.
+    clientHost: lateClientHost().hooks,
     gate: recorder,
     selectServers: (servers) => servers.filter((s) => s.id === server),
   });
@@ -61,7 +65,8 @@ async function approveConnected(
   if (tool !== undefined && !(listings.tool ?? []).some((l) => l.item["name"] === tool))
     throw new UsageError(`server "${server}" lists no tool "${tool}"`);
   const lockFiles = connected.trust.lockFiles;
-  const { pins, changes } = approvePins(lockFiles.read(server), listings, only);
+  const declared = declaredCapabilities(lateClientHost().hooks);
+  const { pins, changes } = approvePins(lockFiles.read(server), listings, only, declared);
   const lockFile = lockFiles.replace(server, pins);
   const note = config.trust === "strict" ? `trust is "strict": definitions inspection flags stay refused` : undefined;
   return { server, lockFile, changes, ...(note ? { note } : {}) };

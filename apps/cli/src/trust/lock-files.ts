@@ -14,7 +14,7 @@ import {
   EMPTY_PIN_BOOK,
   parsePinBook,
   serializePinBook,
-  withKindPins,
+  withMissingPins,
   type KindPins,
   type PinBook,
   type PinStore,
@@ -59,20 +59,25 @@ export class LockFiles implements PinStore {
     return (file === undefined ? this.session : this.book(file)).servers[server];
   }
 
-  pinFirst(server: string, kind: DefinitionKind, pins: KindPins): KindPins | undefined {
+  pinMissing(
+    server: string,
+    kind: DefinitionKind,
+    pins: KindPins,
+    listedWith: readonly string[],
+  ): KindPins | undefined {
     if (this.options.readOnly) return undefined;
+    const add = (book: PinBook) => withMissingPins(book, server, kind, pins, listedWith);
     const config = this.options.configOf(server);
     if (config === undefined) {
       // A server from no file (an embedder's config) is pinned for this process only.
-      this.session = withKindPins(this.session, server, kind, pins);
-      return pins;
+      this.session = add(this.session);
+      return this.session.servers[server]?.[kind];
     }
     const file = lockFileOf(config);
     try {
       return this.edit(config, (book) => {
-        const standing = book.servers[server]?.[kind];
-        if (standing !== undefined) return { book, result: standing };
-        return { book: withKindPins(book, server, kind, pins), result: pins };
+        const next = add(book);
+        return { book: next, result: next.servers[server]?.[kind] };
       });
     } catch (error) {
       // First use trusts what it sees either way: this session keeps the pins, and the failure is reported.
@@ -80,8 +85,9 @@ export class LockFiles implements PinStore {
         ...(this.problemsOf.get(file) ?? []),
         `cannot write pins: ${(error as Error).message}`,
       ]);
-      this.books.set(file, withKindPins(this.book(file), server, kind, pins));
-      return pins;
+      const next = add(this.book(file));
+      this.books.set(file, next);
+      return next.servers[server]?.[kind];
     }
   }
 

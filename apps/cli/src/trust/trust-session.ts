@@ -5,7 +5,7 @@
  * reads each server's standing back for `mcp status`, `doctor`, the REPL and
  * the error a call of a withheld tool gets.
  */
-import { QUALIFIER, type ServerConfig, type TrustMode, type WithheldDefinition } from "@indus/contract";
+import { QUALIFIER, type ClientHostHooks, type ServerConfig, type TrustMode, type WithheldDefinition } from "@indus/contract";
 import { PinGate, type FlaggedDefinition, type McpServerOrigin } from "@indus/deck";
 import { LockFiles, type LockFileProblem } from "./lock-files";
 
@@ -23,6 +23,19 @@ export interface TrustSessionOptions {
   readonly origins: ReadonlyMap<string, McpServerOrigin>;
   /** A stateless replica: pins are read from the shipped lock files, never written. */
   readonly readOnly?: boolean;
+  /** Who answers the servers' requests in this process: the capabilities every connection declares. */
+  readonly clientHost?: ClientHostHooks;
+}
+
+/** The client capabilities connections with `host` declare (what a server may list more tools for). */
+export function declaredCapabilities(host: ClientHostHooks | undefined): string[] {
+  const declared: string[] = [];
+  if (host?.elicit) declared.push("elicitation");
+  if (host?.listRoots) declared.push("roots");
+  if (host?.createMessage) declared.push("sampling");
+  // The MCP Apps extension: a server may offer its app tools only to a client that shows views.
+  if ((host?.appViews ?? []).length > 0) declared.push("ui");
+  return declared;
 }
 
 export class TrustSession {
@@ -36,7 +49,11 @@ export class TrustSession {
       configOf: (server) => options.origins.get(server)?.file,
       ...(options.readOnly ? { readOnly: true } : {}),
     });
-    this.gate = new PinGate({ store: this.lockFiles, servers: options.servers.map((s) => s.id) });
+    this.gate = new PinGate({
+      store: this.lockFiles,
+      servers: options.servers.map((s) => s.id),
+      declared: declaredCapabilities(options.clientHost),
+    });
   }
 
   report(server: string): ServerTrust {

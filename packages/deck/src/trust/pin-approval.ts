@@ -10,7 +10,7 @@ import { canonicalJson } from "@indus/ledger";
 import { structuredPatch } from "diff";
 import { withoutHidden } from "./hidden-characters";
 import { changedFields, definitionName, pinnedDefinition } from "./pinned-definition";
-import { pinOf, type KindPins, type ServerPins } from "./pin-book";
+import { capabilityUnion, pinOf, withListedWith, type ServerPins } from "./pin-book";
 import { definitionLabel } from "./withheld-message";
 
 export type PinChangeKind = "new" | "changed" | "removed";
@@ -50,13 +50,17 @@ function kindChanges(kind: DefinitionKind, before: KindPins, after: KindPins): P
   return changes;
 }
 
-/** The pins approving `listings` gives `current`, and every difference. */
+/**
+ * The pins approving `listings` gives `current`, and every difference;
+ * `listedWith` names the client capabilities the listing connection declared.
+ */
 export function approvePins(
   current: ServerPins | undefined,
   listings: Listings,
   only?: OnlyDefinition,
+  listedWith: readonly string[] = [],
 ): { pins: ServerPins; changes: PinChange[] } {
-  const pins: Partial<Record<DefinitionKind, KindPins>> = { ...current };
+  let pins: ServerPins = { ...current };
   const changes: PinChange[] = [];
   for (const [kind, listed] of Object.entries(listings) as [DefinitionKind, readonly ListedDefinition[]][]) {
     if (only !== undefined && only.kind !== kind) continue;
@@ -67,7 +71,9 @@ export function approvePins(
     const after: Record<string, (typeof fresh)[number]["pin"]> = only === undefined ? {} : { ...before };
     for (const entry of fresh) after[entry.name] = entry.pin;
     changes.push(...kindChanges(kind, before, after));
-    pins[kind] = after;
+    // One tool approved keeps what the kind was listed with; a whole kind is as listed now.
+    const names = only === undefined ? listedWith : capabilityUnion(pins.listedWith?.[kind] ?? [], listedWith);
+    pins = withListedWith({ ...pins, [kind]: after }, kind, names);
   }
   return { pins, changes };
 }

@@ -18,8 +18,16 @@ export interface Pin {
 /** Name → pin, for one kind of one server. */
 export type KindPins = Readonly<Record<string, Pin>>;
 
+/**
+ * The client capabilities (`elicitation`, `roots`, `sampling`, `ui` for MCP Apps) a kind was
+ * listed with when it was pinned: a server may offer more to a client that
+ * declares more (server-everything's `get-roots-list`), which is first use,
+ * not a change.
+ */
+export type ListedWith = Partial<Readonly<Record<DefinitionKind, readonly string[]>>>;
+
 /** What is pinned of one server; a kind never listed yet has no entry (it is pinned when first listed). */
-export type ServerPins = Partial<Readonly<Record<DefinitionKind, KindPins>>>;
+export type ServerPins = Partial<Readonly<Record<DefinitionKind, KindPins>>> & { readonly listedWith?: ListedWith };
 
 export interface PinBook {
   readonly servers: Readonly<Record<string, ServerPins>>;
@@ -34,6 +42,9 @@ const SECTIONS: Readonly<Record<DefinitionKind, string>> = {
   resource: "resources",
   "resource-template": "resourceTemplates",
 };
+
+/** The file's key for `listedWith` (beside the kinds' sections). */
+const LISTED_WITH = "listedWith";
 
 export const EMPTY_PIN_BOOK: PinBook = { servers: {} };
 
@@ -59,6 +70,17 @@ function kindPinsOf(raw: unknown, problems: string[], where: string): KindPins {
   return pins;
 }
 
+/** The `listedWith` section: per kind, a list of capability names (anything else is left out). */
+function listedWithOf(raw: unknown): ListedWith | undefined {
+  if (!isRecord(raw)) return undefined;
+  const listed: Partial<Record<DefinitionKind, readonly string[]>> = {};
+  for (const kind of DEFINITION_KINDS) {
+    const names = raw[SECTIONS[kind]];
+    if (Array.isArray(names)) listed[kind] = names.filter((n): n is string => typeof n === "string").slice(0, 16);
+  }
+  return listed;
+}
+
 /** Reads a lock file's text; what cannot be read is reported and left out (never thrown). */
 export function parsePinBook(text: string): { book: PinBook; problems: string[] } {
   const problems: string[] = [];
@@ -79,7 +101,8 @@ export function parsePinBook(text: string): { book: PinBook; problems: string[] 
       const section = raw[SECTIONS[kind]];
       if (section !== undefined) pins[kind] = kindPinsOf(section, problems, `${server}.${SECTIONS[kind]}`);
     }
-    servers[server] = pins;
+    const listedWith = listedWithOf(raw[LISTED_WITH]);
+    servers[server] = listedWith ? { ...pins, listedWith } : pins;
   }
   return { book: { servers }, problems };
 }
@@ -93,6 +116,11 @@ export function serializePinBook(book: PinBook): string {
       const kindPins = pins[kind];
       if (kindPins !== undefined) sections[SECTIONS[kind]] = kindPins;
     }
+    // No capabilities is the default: only a kind listed with some says so.
+    const listedWith = Object.entries(pins.listedWith ?? {})
+      .filter(([, names]) => names.length > 0)
+      .map(([kind, names]) => [SECTIONS[kind as DefinitionKind], names]);
+    if (listedWith.length > 0) sections[LISTED_WITH] = Object.fromEntries(listedWith);
     servers[server] = sections;
   }
   // Canonical first (sorted at every level), then indented for people; a
@@ -108,4 +136,37 @@ export function serializePinBook(book: PinBook): string {
 /** `book` with `kind` of `server` replaced by `pins` (other kinds and servers untouched). */
 export function withKindPins(book: PinBook, server: string, kind: DefinitionKind, pins: KindPins): PinBook {
   return { servers: { ...book.servers, [server]: { ...book.servers[server], [kind]: pins } } };
+}
+
+/** The capability names `a` and `b` hold between them, sorted. */
+export function capabilityUnion(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])].sort();
+}
+
+/**
+ * `book` with each of `pins` added to `kind` of `server` unless that name is
+ * pinned already (a pinned definition never changes here: only an approval
+ * replaces it), and `listedWith` joined to what the kind was listed with.
+ */
+export function withMissingPins(
+  book: PinBook,
+  server: string,
+  kind: DefinitionKind,
+  pins: KindPins,
+  listedWith: readonly string[],
+): PinBook {
+  const standing = book.servers[server];
+  const merged = { ...pins, ...standing?.[kind] };
+  const listed = capabilityUnion(standing?.listedWith?.[kind] ?? [], listedWith);
+  const next = withListedWith({ ...standing, [kind]: merged }, kind, listed);
+  return { servers: { ...book.servers, [server]: next } };
+}
+
+/** `pins` saying `kind` was listed with `names` (none is the default, so it is left out). */
+export function withListedWith(pins: ServerPins, kind: DefinitionKind, names: readonly string[]): ServerPins {
+  const { listedWith, ...kinds } = pins;
+  const listed = Object.fromEntries(
+    Object.entries({ ...listedWith, [kind]: [...names].sort() }).filter(([, each]) => each.length > 0),
+  );
+  return Object.keys(listed).length > 0 ? { ...kinds, listedWith: listed } : kinds;
 }

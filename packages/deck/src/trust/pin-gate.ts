@@ -33,10 +33,18 @@ export interface PinStore {
   /** What is pinned for `server` now (undefined: nothing yet). */
   read(server: string): ServerPins | undefined;
   /**
-   * Pin `kind` of `server` unless another writer pinned it first; returns
-   * what is pinned after the write. Undefined when this store never writes.
+   * Pin each of `pins` that `kind` of `server` has no pin for yet (all of
+   * them when the kind was never pinned; another writer's pins stand), and
+   * record `listedWith` among the capabilities the kind was listed with;
+   * returns what is pinned after the write. Undefined when this store never
+   * writes.
    */
-  pinFirst(server: string, kind: DefinitionKind, pins: KindPins): KindPins | undefined;
+  pinMissing(
+    server: string,
+    kind: DefinitionKind,
+    pins: KindPins,
+    listedWith: readonly string[],
+  ): KindPins | undefined;
 }
 
 /** What inspection found in one definition that was let through. */
@@ -57,6 +65,13 @@ export interface PinGateOptions {
   readonly store: PinStore;
   /** Every mounted server id: whose tool names cross-server inspection knows (listed or pinned). */
   readonly servers?: readonly string[];
+  /**
+   * The client capabilities this process's connections declare
+   * (`elicitation`, `roots`, `sampling`, `ui` for MCP Apps). A server may list more to a
+   * client that declares more: what it adds then is pinned as first seen,
+   * once, instead of being withheld as new.
+   */
+  readonly declared?: readonly string[];
 }
 
 interface Screened {
@@ -155,14 +170,22 @@ export class PinGate implements DefinitionGate {
     }
   }
 
-  /** The kind's pins, pinning this listing when the kind was never pinned; undefined when nothing may be pinned. */
+  /**
+   * The kind's pins, pinning this listing when the kind was never pinned, or
+   * what it adds when this process declares capabilities the kind was never
+   * listed with; undefined when nothing is pinned and nothing may be.
+   */
   private pinnedOrFirst(server: string, kind: DefinitionKind, first: readonly Screened[]): KindPins | undefined {
-    const pinned = this.safeRead(server)?.[kind];
-    if (pinned !== undefined) return pinned;
+    const standing = this.safeRead(server);
+    const pinned = standing?.[kind];
+    const declared = this.options.declared ?? [];
+    const listedWith = new Set(standing?.listedWith?.[kind] ?? []);
+    if (pinned !== undefined && declared.every((c) => listedWith.has(c))) return pinned;
     try {
-      return this.options.store.pinFirst(server, kind, Object.fromEntries(first.map((s) => [s.name, s.pin])));
+      const pins = Object.fromEntries(first.map((s) => [s.name, s.pin]));
+      return this.options.store.pinMissing(server, kind, pins, declared) ?? pinned;
     } catch {
-      return undefined;
+      return pinned;
     }
   }
 
