@@ -56,7 +56,11 @@ function shiftingServers(trust) {
 /** Wall milliseconds of one `indusr mcp status` over `file`. */
 function status(file) {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [INDUSR, "mcp", "status", "--mcp", file], { env, cwd: work, stdio: "ignore" });
+  const run = spawnSync(process.execPath, [INDUSR, "mcp", "status", "--mcp", file], {
+    env,
+    cwd: work,
+    stdio: "ignore",
+  });
   const elapsed = performance.now() - started;
   if (run.status !== 0) throw new Error(`mcp status over ${file} exited ${run.status}`);
   return elapsed;
@@ -85,7 +89,9 @@ function measureStatus() {
   console.log(`mcp status, ${SERVERS} servers, ${PAIRS} interleaved pairs${QUICK ? " (BENCH_QUICK)" : ""}`);
   console.log(`  pinned  median ${median(times.pinned).toFixed(0)} ms`);
   console.log(`  off     median ${median(times.off).toFixed(0)} ms`);
-  console.log(`  pinned / off: ${ratio.toFixed(3)}x (bound ${STATUS_BOUND.toFixed(2)}x) ${ratio <= STATUS_BOUND ? "ok" : "OVER"}`);
+  console.log(
+    `  pinned / off: ${ratio.toFixed(3)}x (bound ${STATUS_BOUND.toFixed(2)}x) ${ratio <= STATUS_BOUND ? "ok" : "OVER"}`,
+  );
   return ratio;
 }
 
@@ -96,7 +102,9 @@ async function measureCall() {
     ...["--log-dir", join(work, "logs"), "--boot-wait", "120000"],
   ];
   const pinned = config("call-pinned", { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
-  const off = config("call-off", { everything: { command: process.execPath, args: [EVERYTHING, "stdio"], trust: "off" } });
+  const off = config("call-off", {
+    everything: { command: process.execPath, args: [EVERYTHING, "stdio"], trust: "off" },
+  });
   const spawn = { cwd: work, env };
   const paths = [
     await connectPath("gateway, pinned", gateway(pinned), "legacy", spawn),

@@ -109,11 +109,7 @@ describe("the pin gate", () => {
     const writes = store.writes;
     // Listed with those capabilities again: nothing more is taken as first use.
     const again = wider().screen(server(), "tool", listed(echo("changed"), rootsTool, { name: "late" }));
-    expect(again.map((v) => (v.kind === "withhold" ? v.withheld.reason : v.kind))).toEqual([
-      "changed",
-      "admit",
-      "new",
-    ]);
+    expect(again.map((v) => (v.kind === "withhold" ? v.withheld.reason : v.kind))).toEqual(["changed", "admit", "new"]);
     expect(store.writes).toBe(writes);
     // A narrower client lists less: what it does not list is just not there.
     expect(kinds(new PinGate({ store }).screen(server(), "tool", listed(echo())))).toEqual(["admit"]);

@@ -5,7 +5,13 @@
  * reads each server's standing back for `mcp status`, `doctor`, the REPL and
  * the error a call of a withheld tool gets.
  */
-import { QUALIFIER, type ClientHostHooks, type ServerConfig, type TrustMode, type WithheldDefinition } from "@indus/contract";
+import {
+  QUALIFIER,
+  type ClientHostHooks,
+  type ServerConfig,
+  type TrustMode,
+  type WithheldDefinition,
+} from "@indus/contract";
 import { PinGate, type FlaggedDefinition, type McpServerOrigin } from "@indus/deck";
 import { LockFiles, type LockFileProblem } from "./lock-files";
 

@@ -10,7 +10,7 @@ import { canonicalJson } from "@indus/ledger";
 import { structuredPatch } from "diff";
 import { withoutHidden } from "./hidden-characters";
 import { changedFields, definitionName, pinnedDefinition } from "./pinned-definition";
-import { capabilityUnion, pinOf, withListedWith, type ServerPins } from "./pin-book";
+import { capabilityUnion, pinOf, withListedWith, type KindPins, type ServerPins } from "./pin-book";
 import { definitionLabel } from "./withheld-message";
 
 export type PinChangeKind = "new" | "changed" | "removed";

@@ -39,12 +39,7 @@ export interface PinStore {
    * returns what is pinned after the write. Undefined when this store never
    * writes.
    */
-  pinMissing(
-    server: string,
-    kind: DefinitionKind,
-    pins: KindPins,
-    listedWith: readonly string[],
-  ): KindPins | undefined;
+  pinMissing(server: string, kind: DefinitionKind, pins: KindPins, listedWith: readonly string[]): KindPins | undefined;
 }
 
 /** What inspection found in one definition that was let through. */
