@@ -106,6 +106,7 @@ it("exports exactly these runtime names", () => {
       "pinnedDefinition",
       "serializePinBook",
       "withKindPins",
+      "withMissingPins",
       "withheldMessage",
       "visibleText",
       "MANAGED_POLICY_FILE",
