@@ -55,7 +55,22 @@ it("sends each call's span in the caller's trace, passes the trace to the mounte
   });
   const child = spawn(
     process.execPath,
-    [BIN, "mcp", "serve", "--http", "--port", "0", "--no-builtins", "--boot-wait", "0", "--mcp", config],
+    // The meta tool is not annotated read-only: --profile survey publishes it.
+    [
+      BIN,
+      "mcp",
+      "serve",
+      "--http",
+      "--port",
+      "0",
+      "--no-builtins",
+      "--boot-wait",
+      "0",
+      "--profile",
+      "survey",
+      "--mcp",
+      config,
+    ],
     {
       cwd: sandbox.cwd,
       env: { ...sandbox.env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: "200" },

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { freePort } from "@indus/testkit";
-import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
+import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { gatewayFlags, servedUrl, stopChild } from "./support/relay-client";
 import { writeConfig } from "./support/servers";
 
@@ -59,6 +59,9 @@ beforeAll(async () => {
     /listening at (http:\/\/\S+)/,
   );
   const config = writeConfig(sandbox.root, { conf: { url: upstream } });
+  // Replicas never pin: the reviewed lock file ships beside the config.
+  const approved = await runCli(["mcp", "approve", "conf", "--mcp", config], { sandbox });
+  if (approved.code !== 0) throw new Error(`mcp approve failed: ${approved.stderr}`);
   const [a, b, port] = [await freePort(), await freePort(), await freePort()];
   const flags = [...(await gatewayFlags(sandbox)), "--stateless", "--allowed-hosts", `127.0.0.1:${port}`];
   const replica = (replicaPort: number) =>
