@@ -5,7 +5,17 @@
  * test that uses it declares it, and turbo re-runs that test's checks when
  * a helper changes.
  */
-export { FIXTURES, changing, everythingStdio, fixture, hostile, npmServerEntry, scripted, shifting, tiny } from "./servers";
+export {
+  FIXTURES,
+  changing,
+  everythingStdio,
+  fixture,
+  hostile,
+  npmServerEntry,
+  scripted,
+  shifting,
+  tiny,
+} from "./servers";
 export * from "./processes";
 export * from "./everything-http";
 export * from "./http-servers";
