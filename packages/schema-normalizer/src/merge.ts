@@ -11,21 +11,15 @@ import { setOwn } from "./read";
 const LOWER_BOUNDS = new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"]);
 const UPPER_BOUNDS = new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
 
+const CONFLICT = Symbol("conflict");
+
 /** Both values must hold: keep the stricter, or the first when they cannot combine. */
 function combine(key: string, first: unknown, second: unknown): unknown {
-  if (LOWER_BOUNDS.has(key) && typeof first === "number" && typeof second === "number") {
-    return Math.max(first, second);
-  }
-  if (UPPER_BOUNDS.has(key) && typeof first === "number" && typeof second === "number") {
-    return Math.min(first, second);
-  }
+  const bound = stricterBound(key, first, second);
+  if (bound !== undefined) return bound;
   switch (key) {
     case "type":
-      if (first === second) return first;
-      if ((first === "integer" && second === "number") || (first === "number" && second === "integer")) {
-        return "integer";
-      }
-      return CONFLICT; // no value has both types; dropping the keyword widens
+      return combineTypes(first, second);
     case "properties":
       return intersectProperties(first as SchemaNode, second as SchemaNode);
     case "required":
@@ -33,15 +27,9 @@ function combine(key: string, first: unknown, second: unknown): unknown {
     case "items":
       return intersect([first as SchemaNode, second as SchemaNode]);
     case "additionalProperties":
-      if (first === false || second === false) return false;
-      if (first === true) return second;
-      if (second === true) return first;
-      return intersect([first as SchemaNode, second as SchemaNode]);
-    case "enum": {
-      const allowed = new Set((second as unknown[]).map(canonicalKey));
-      const both = (first as unknown[]).filter((value) => allowed.has(canonicalKey(value)));
-      return both.length > 0 ? both : first;
-    }
+      return combineAdditional(first, second);
+    case "enum":
+      return combineEnums(first as unknown[], second as unknown[]);
     case "uniqueItems":
       return first === true || second === true;
     case "nullable":
@@ -51,7 +39,32 @@ function combine(key: string, first: unknown, second: unknown): unknown {
   }
 }
 
-const CONFLICT = Symbol("conflict");
+/** Two numeric bounds of one kind: the stricter; undefined when `key` is no bound or a value no number. */
+function stricterBound(key: string, first: unknown, second: unknown): number | undefined {
+  if (typeof first !== "number" || typeof second !== "number") return undefined;
+  if (LOWER_BOUNDS.has(key)) return Math.max(first, second);
+  if (UPPER_BOUNDS.has(key)) return Math.min(first, second);
+  return undefined;
+}
+
+function combineTypes(first: unknown, second: unknown): unknown {
+  if (first === second) return first;
+  if ((first === "integer" && second === "number") || (first === "number" && second === "integer")) return "integer";
+  return CONFLICT; // no value has both types; dropping the keyword widens
+}
+
+function combineAdditional(first: unknown, second: unknown): unknown {
+  if (first === false || second === false) return false;
+  if (first === true) return second;
+  if (second === true) return first;
+  return intersect([first as SchemaNode, second as SchemaNode]);
+}
+
+function combineEnums(first: unknown[], second: unknown[]): unknown[] {
+  const allowed = new Set(second.map(canonicalKey));
+  const both = first.filter((value) => allowed.has(canonicalKey(value)));
+  return both.length > 0 ? both : first;
+}
 
 function intersectProperties(first: SchemaNode, second: SchemaNode): SchemaNode {
   const out: SchemaNode = {};

@@ -6,8 +6,9 @@
  */
 import { PORTABLE_KEYWORDS, appliesTo, isJsonType, valueHasType, type JsonType } from "./keywords";
 import { anyOfOf, intersect } from "./merge";
-import { annotationsOf, canonicalKey, type SchemaNode } from "./node";
+import { annotationsOf, type SchemaNode } from "./node";
 import type { ResolvedOptions } from "./options";
+import { copyDataValues } from "./data-values";
 import { arrayKeyword } from "./families/arrays";
 import { combinatorKeyword } from "./families/combinators";
 import { generalKeyword } from "./families/general";
@@ -17,9 +18,6 @@ import type { BodyPlan, Emitted, Walk } from "./families/plan";
 import { stringOrCountKeyword } from "./families/strings";
 import { UNRESOLVED, resolveLocalRef } from "./pointer";
 import {
-  TOO_BIG,
-  UNREPRESENTABLE,
-  copyJsonValue,
   elementsUpTo,
   isArray,
   isCount,
@@ -151,58 +149,15 @@ export class SchemaWalker implements Walk {
    * list is too big to copy within budget the constraint is dropped instead.
    */
   private dataValues(record: Snapshot, type: JsonType | undefined): unknown[] | undefined {
-    const hasEnum = isArray(record.enum);
-    const hasConst = record.const !== undefined;
-    if (!hasEnum && !hasConst) return undefined;
+    if (!isArray(record.enum) && record.const === undefined) return undefined;
     const available = Math.max(0, this.options.maxNodes - this.visited);
     const budget = { remaining: available };
     try {
-      return this.copyDataValues(record, type, hasEnum, hasConst, budget);
+      return copyDataValues(record, type, budget, this.options.maxDepth);
     } finally {
       // Copied values spend the same node budget subschemas do.
       this.visited += available - Math.max(0, budget.remaining);
     }
-  }
-
-  private copyDataValues(
-    record: Snapshot,
-    type: JsonType | undefined,
-    hasEnum: boolean,
-    hasConst: boolean,
-    budget: { remaining: number },
-  ): unknown[] | undefined {
-    const copy = (value: unknown) => copyJsonValue(value, this.options.maxDepth, budget);
-    let values: unknown[] | undefined;
-    if (hasEnum) {
-      values = [];
-      const seen = new Set<string>();
-      const { elements, complete } = elementsUpTo(record.enum as unknown[], budget.remaining + 1);
-      if (!complete) return undefined;
-      for (const element of elements) {
-        const copied = copy(element);
-        if (copied === TOO_BIG) return undefined;
-        if (copied === UNREPRESENTABLE) continue;
-        const key = canonicalKey(copied);
-        if (!seen.has(key)) {
-          seen.add(key);
-          values.push(copied);
-        }
-      }
-    }
-    if (hasConst) {
-      const copied = copy(record.const);
-      if (copied !== TOO_BIG && copied !== UNREPRESENTABLE) {
-        const key = canonicalKey(copied);
-        const both = values?.filter((value) => canonicalKey(value) === key);
-        values = both && both.length > 0 ? both : [copied];
-      }
-    }
-    if (values && type) {
-      values = values.filter((value) => valueHasType(value, type));
-      // An enum listing every value of its type says nothing the type does not.
-      if (type === "null" || (type === "boolean" && values.length === 2)) return undefined;
-    }
-    return values && values.length > 0 ? values : undefined;
   }
 
   /** The collapsed single `items` schema of a tuple (see README: tuples). */
@@ -243,8 +198,8 @@ export class SchemaWalker implements Walk {
       const value = record[key];
       // Each family claims its keywords; the order here does not matter, the input order does.
       if (generalKeyword(key, value, plan, emitted)) continue;
-      if (combinatorKeyword(key, value, plan, emitted, this)) continue;
-      if (objectKeyword(key, value, plan, emitted, this)) continue;
+      if (combinatorKeyword(key, value, plan, emitted)) continue;
+      if (objectKeyword(key, value, plan, emitted)) continue;
       if (arrayKeyword(key, value, plan, emitted)) continue;
       if (numericKeyword(key, value, plan, emitted.out)) continue;
       stringOrCountKeyword(key, value, plan, emitted.out);
@@ -269,7 +224,19 @@ export class SchemaWalker implements Walk {
     const required = properties ? this.required(record, properties) : undefined;
     const values = this.dataValues(record, type);
     const items = applies("items") ? this.items(record, depth) : undefined;
-    return { record, type, depth, withAnnotations, applies, properties, propertiesCut, required, values, items };
+    return {
+      record,
+      type,
+      depth,
+      withAnnotations,
+      applies,
+      properties,
+      propertiesCut,
+      required,
+      values,
+      items,
+      walk: this,
+    };
   }
 
   /** Each declared property's subschema, until the budget runs out (then `propertiesCut`). */

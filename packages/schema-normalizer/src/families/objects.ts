@@ -1,6 +1,6 @@
 /** The object keywords: `properties`, `required`, `additionalProperties`. */
 import { isRecordLike, type Snapshot } from "../read";
-import type { BodyPlan, Emitted, Walk } from "./plan";
+import type { BodyPlan, Emitted } from "./plan";
 
 function hasPatternProperties(node: Snapshot): boolean {
   const value = node.patternProperties;
@@ -12,7 +12,7 @@ function hasPatternProperties(node: Snapshot): boolean {
   }
 }
 
-export function objectKeyword(key: string, value: unknown, plan: BodyPlan, emitted: Emitted, walk: Walk): boolean {
+export function objectKeyword(key: string, value: unknown, plan: BodyPlan, emitted: Emitted): boolean {
   const { out } = emitted;
   switch (key) {
     case "properties":
@@ -25,7 +25,7 @@ export function objectKeyword(key: string, value: unknown, plan: BodyPlan, emitt
       // Dropping patternProperties would otherwise reject keys it allowed.
       if (!plan.applies(key) || plan.propertiesCut || hasPatternProperties(plan.record)) return true;
       if (typeof value === "boolean") out[key] = value;
-      else if (isRecordLike(value)) out[key] = walk.node(value, plan.depth + 1);
+      else if (isRecordLike(value)) out[key] = plan.walk.node(value, plan.depth + 1);
       return true;
     default:
       return false;

@@ -19,6 +19,8 @@ export interface BodyPlan {
   readonly required: string[] | undefined;
   readonly values: unknown[] | undefined;
   readonly items: SchemaNode | undefined;
+  /** The walk itself, for keywords whose values are subschemas. */
+  readonly walk: Walk;
 }
 
 /** What the keyword walk has emitted so far, and which once-only keywords it has seen. */
