@@ -69,60 +69,65 @@ function writeIterative(value: unknown): string {
 
   while (tasks.length > 0) {
     const task = tasks.pop() as Task;
-    if (task.t === EMIT) {
-      out.push(task.text);
-      continue;
-    }
-    if (task.t === LEAVE) {
-      open.delete(task.node);
-      continue;
-    }
-    const v = task.value;
-    if (v === null || v === undefined || typeof v === "function" || typeof v === "symbol") {
-      out.push("null"); // reached only inside arrays or at the top: objects skip such members
-    } else if (typeof v === "string" || typeof v === "boolean") {
-      out.push(JSON.stringify(v));
-    } else if (typeof v === "number") {
-      out.push(Number.isFinite(v) ? String(v) : "null");
-    } else if (typeof v === "bigint") {
-      out.push(v.toString());
-    } else {
-      const node = v;
-      if (open.has(node)) {
-        throw protocolFault(
-          "protocol",
-          `cannot take the content key of a cyclic value (the cycle closes at ${pathText(task.at)})`,
-        );
-      }
-      open.add(node);
-      tasks.push({ t: LEAVE, node });
-      if (Array.isArray(node)) {
-        tasks.push({ t: EMIT, text: "]" });
-        for (let i = node.length - 1; i >= 0; i--) {
-          tasks.push({ t: WRITE, value: resolveJson(node[i]), at: { up: task.at, step: i } });
-          if (i > 0) tasks.push({ t: EMIT, text: "," });
-        }
-        tasks.push({ t: EMIT, text: "[" });
-      } else {
-        const record = node as Record<string, unknown>;
-        const members: [string, unknown][] = [];
-        for (const k of Object.keys(record)) {
-          const member = resolveJson(record[k]);
-          if (member !== undefined && typeof member !== "function" && typeof member !== "symbol")
-            members.push([k, member]);
-        }
-        members.sort((a, b) => byCodeUnit(a[0], b[0]));
-        tasks.push({ t: EMIT, text: "}" });
-        for (let i = members.length - 1; i >= 0; i--) {
-          const [k, member] = members[i] as [string, unknown];
-          tasks.push({ t: WRITE, value: member, at: { up: task.at, step: k } });
-          tasks.push({ t: EMIT, text: `${i > 0 ? "," : ""}${JSON.stringify(k)}:` });
-        }
-        tasks.push({ t: EMIT, text: "{" });
-      }
+    if (task.t === EMIT) out.push(task.text);
+    else if (task.t === LEAVE) open.delete(task.node);
+    else {
+      const scalar = scalarText(task.value);
+      if (scalar !== undefined) out.push(scalar);
+      else enter(task.value as object, task.at, { tasks, open });
     }
   }
   return out.join("");
+}
+
+/** A scalar's text; undefined for an object or array. */
+function scalarText(v: unknown): string | undefined {
+  // null also stands for members JSON drops: reached only inside arrays or at the top (objects skip them).
+  if (v === null || v === undefined || typeof v === "function" || typeof v === "symbol") return "null";
+  if (typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
+  if (typeof v === "bigint") return v.toString();
+  return undefined;
+}
+
+/** Schedule an object or array: its closing text, its members in reverse, its opening text. */
+function enter(node: object, at: PathLink | undefined, walk: { tasks: Task[]; open: Set<object> }): void {
+  const { tasks, open } = walk;
+  if (open.has(node)) {
+    throw protocolFault(
+      "protocol",
+      `cannot take the content key of a cyclic value (the cycle closes at ${pathText(at)})`,
+    );
+  }
+  open.add(node);
+  tasks.push({ t: LEAVE, node });
+  if (Array.isArray(node)) {
+    tasks.push({ t: EMIT, text: "]" });
+    for (let i = node.length - 1; i >= 0; i--) {
+      tasks.push({ t: WRITE, value: resolveJson(node[i]), at: { up: at, step: i } });
+      if (i > 0) tasks.push({ t: EMIT, text: "," });
+    }
+    tasks.push({ t: EMIT, text: "[" });
+    return;
+  }
+  const members = sortedMembers(node as Record<string, unknown>);
+  tasks.push({ t: EMIT, text: "}" });
+  for (let i = members.length - 1; i >= 0; i--) {
+    const [k, member] = members[i] as [string, unknown];
+    tasks.push({ t: WRITE, value: member, at: { up: at, step: k } });
+    tasks.push({ t: EMIT, text: `${i > 0 ? "," : ""}${JSON.stringify(k)}:` });
+  }
+  tasks.push({ t: EMIT, text: "{" });
+}
+
+/** An object's members JSON keeps, in code-unit order of their keys. */
+function sortedMembers(record: Record<string, unknown>): [string, unknown][] {
+  const members: [string, unknown][] = [];
+  for (const k of Object.keys(record)) {
+    const member = resolveJson(record[k]);
+    if (member !== undefined && typeof member !== "function" && typeof member !== "symbol") members.push([k, member]);
+  }
+  return members.sort((a, b) => byCodeUnit(a[0], b[0]));
 }
 
 const WRITE = 0;
