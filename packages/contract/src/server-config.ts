@@ -101,63 +101,70 @@ export function clientAuthMethod(
  * `privateKeyFile`) rather than write it here: the endpoint reads it when it
  * connects.
  */
-export const OAuthSettingsSchema = z
-  .strictObject({
-    /** `authorization_code` (a user signs in; the default) or `client_credentials` (machine-to-machine). */
-    grant: z.enum(OAUTH_GRANTS).optional(),
-    clientId: z.string().min(1).optional(),
-    clientSecret: z.string().min(1).optional(),
-    /** The environment variable holding the client secret (read when connecting). */
-    clientSecretEnv: envVarName.optional(),
-    /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
-    scopes: z.array(z.string().min(1)).optional(),
-    /** Fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`); a free one otherwise. */
-    callbackPort: z.number().int().min(1).max(65_535).optional(),
-    /** An https URL serving this client's metadata document, used as its client_id where the server accepts one. */
-    clientMetadataUrl: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
-    /** client_credentials: how the client authenticates; `private_key_jwt` when a key is named, else `client_secret_basic`. */
-    authMethod: z.enum(CLIENT_AUTH_METHODS).optional(),
-    /** private_key_jwt: the environment variable holding the private key (PKCS#8 PEM or a JWK as JSON). */
-    privateKeyEnv: envVarName.optional(),
-    /** private_key_jwt: a file holding the private key (PKCS#8 PEM or a JWK as JSON). */
-    privateKeyFile: z.string().min(1).optional(),
-    /** private_key_jwt: the JWS algorithm the key signs with. */
-    signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
-    /** client_credentials: the authorization server's issuer; credentials go to no other one. */
-    issuer: httpUrl.optional(),
-    /** Ask for DPoP-bound tokens (RFC 9449): every request carries a proof signed by a key kept with the sign-in. */
-    dpop: z.boolean().optional(),
-  })
-  .superRefine((oauth, ctx) => {
-    const problem = (field: string, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
-    const secretGiven = oauth.clientSecret !== undefined || oauth.clientSecretEnv !== undefined;
-    if (oauth.clientSecret !== undefined && oauth.clientSecretEnv !== undefined)
-      problem("clientSecretEnv", "give the secret once: clientSecret or clientSecretEnv, not both");
-    if (oauth.grant !== "client_credentials") {
-      for (const field of CLIENT_CREDENTIALS_ONLY)
-        if (oauth[field] !== undefined) problem(field, 'only applies with grant = "client_credentials"');
-      return;
-    }
-    for (const field of AUTHORIZATION_CODE_ONLY)
-      if (oauth[field] !== undefined)
-        problem(field, "only applies to the authorization_code grant (a browser sign-in)");
-    if (oauth.clientId === undefined) problem("clientId", "the client_credentials grant needs the client's id");
-    const keyGiven = oauth.privateKeyEnv !== undefined || oauth.privateKeyFile !== undefined;
-    const method = clientAuthMethod(oauth);
-    if (method !== "private_key_jwt") {
-      if (!secretGiven) problem("clientSecretEnv", `${method} needs the client secret: name its variable here`);
-      for (const field of ["privateKeyEnv", "privateKeyFile", "signingAlgorithm"] as const)
-        if (oauth[field] !== undefined) problem(field, "only applies to authMethod private_key_jwt");
-      return;
-    }
-    if (oauth.privateKeyEnv !== undefined && oauth.privateKeyFile !== undefined)
-      problem("privateKeyFile", "give the key once: privateKeyEnv or privateKeyFile, not both");
-    if (!keyGiven) problem("privateKeyEnv", "private_key_jwt needs the private key: privateKeyEnv or privateKeyFile");
-    if (oauth.signingAlgorithm === undefined)
-      problem("signingAlgorithm", `private_key_jwt needs the key's algorithm (${JWT_SIGNING_ALGORITHMS.join(", ")})`);
-    if (secretGiven)
-      problem(oauth.clientSecret !== undefined ? "clientSecret" : "clientSecretEnv", "private_key_jwt uses no secret");
-  });
+const OAuthFieldsSchema = z.strictObject({
+  /** `authorization_code` (a user signs in; the default) or `client_credentials` (machine-to-machine). */
+  grant: z.enum(OAUTH_GRANTS).optional(),
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  /** The environment variable holding the client secret (read when connecting). */
+  clientSecretEnv: envVarName.optional(),
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes: z.array(z.string().min(1)).optional(),
+  /** Fixed port for the loopback redirect (`http://127.0.0.1:<port>/callback`); a free one otherwise. */
+  callbackPort: z.number().int().min(1).max(65_535).optional(),
+  /** An https URL serving this client's metadata document, used as its client_id where the server accepts one. */
+  clientMetadataUrl: z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional(),
+  /** client_credentials: how the client authenticates; `private_key_jwt` when a key is named, else `client_secret_basic`. */
+  authMethod: z.enum(CLIENT_AUTH_METHODS).optional(),
+  /** private_key_jwt: the environment variable holding the private key (PKCS#8 PEM or a JWK as JSON). */
+  privateKeyEnv: envVarName.optional(),
+  /** private_key_jwt: a file holding the private key (PKCS#8 PEM or a JWK as JSON). */
+  privateKeyFile: z.string().min(1).optional(),
+  /** private_key_jwt: the JWS algorithm the key signs with. */
+  signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
+  /** client_credentials: the authorization server's issuer; credentials go to no other one. */
+  issuer: httpUrl.optional(),
+  /** Ask for DPoP-bound tokens (RFC 9449): every request carries a proof signed by a key kept with the sign-in. */
+  dpop: z.boolean().optional(),
+});
+
+type OAuthFields = z.output<typeof OAuthFieldsSchema>;
+type Problem = (field: string, message: string) => void;
+
+export const OAuthSettingsSchema = OAuthFieldsSchema.superRefine((oauth, ctx) => {
+  const problem: Problem = (field, message) => ctx.addIssue({ code: "custom", path: [field], message });
+  if (oauth.clientSecret !== undefined && oauth.clientSecretEnv !== undefined)
+    problem("clientSecretEnv", "give the secret once: clientSecret or clientSecretEnv, not both");
+  if (oauth.grant !== "client_credentials") {
+    for (const field of CLIENT_CREDENTIALS_ONLY)
+      if (oauth[field] !== undefined) problem(field, 'only applies with grant = "client_credentials"');
+    return;
+  }
+  clientCredentialsProblems(oauth, problem);
+});
+
+/** What the client_credentials grant needs: the client's id, and a secret or a key per its auth method. */
+function clientCredentialsProblems(oauth: OAuthFields, problem: Problem): void {
+  for (const field of AUTHORIZATION_CODE_ONLY)
+    if (oauth[field] !== undefined) problem(field, "only applies to the authorization_code grant (a browser sign-in)");
+  if (oauth.clientId === undefined) problem("clientId", "the client_credentials grant needs the client's id");
+  const secretGiven = oauth.clientSecret !== undefined || oauth.clientSecretEnv !== undefined;
+  const method = clientAuthMethod(oauth);
+  if (method !== "private_key_jwt") {
+    if (!secretGiven) problem("clientSecretEnv", `${method} needs the client secret: name its variable here`);
+    for (const field of ["privateKeyEnv", "privateKeyFile", "signingAlgorithm"] as const)
+      if (oauth[field] !== undefined) problem(field, "only applies to authMethod private_key_jwt");
+    return;
+  }
+  if (oauth.privateKeyEnv !== undefined && oauth.privateKeyFile !== undefined)
+    problem("privateKeyFile", "give the key once: privateKeyEnv or privateKeyFile, not both");
+  if (oauth.privateKeyEnv === undefined && oauth.privateKeyFile === undefined)
+    problem("privateKeyEnv", "private_key_jwt needs the private key: privateKeyEnv or privateKeyFile");
+  if (oauth.signingAlgorithm === undefined)
+    problem("signingAlgorithm", `private_key_jwt needs the key's algorithm (${JWT_SIGNING_ALGORITHMS.join(", ")})`);
+  if (secretGiven)
+    problem(oauth.clientSecret !== undefined ? "clientSecret" : "clientSecretEnv", "private_key_jwt uses no secret");
+}
 
 export const StdioServerConfigSchema = z.strictObject({
   transport: z.literal("stdio"),
