@@ -18,6 +18,7 @@ import type { ProtocolEra } from "./protocol-era";
 import type { InputRound } from "./input-round";
 import type { SkillEntry, SkillFile } from "./skills";
 import type { TraceContext } from "./gateway-access";
+import type { TaskMode, TaskView } from "./task";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -34,6 +35,10 @@ export interface InvokeOptions {
   readonly inputRound?: InputRound;
   /** The trace the call belongs to, sent in the request's `_meta` (see `RunOptions.trace`). */
   readonly trace?: TraceContext;
+  /** What the call does when its server answers with a task (see `TaskMode`; default `drive`). */
+  readonly tasks?: TaskMode;
+  /** The call became a task, or its task changed (see `RunOptions.onTask`). */
+  readonly onTask?: (task: TaskView) => void;
 }
 
 /** One live connection to one MCP server. */

@@ -8,6 +8,11 @@ export const EXTENSIONS = {
   skills: "io.modelcontextprotocol/skills",
   /** MCP Apps (SEP-1865): a client that can show `ui://` views declares the MIME types it renders. */
   apps: "io.modelcontextprotocol/ui",
+  /**
+   * Tasks (SEP-2663, 2026-07-28 era): a server may answer a `tools/call` with a task to follow
+   * (`tasks/get`, `tasks/update`, `tasks/cancel`); a client declares it per request.
+   */
+  tasks: "io.modelcontextprotocol/tasks",
 } as const;
 
 export type ExtensionName = keyof typeof EXTENSIONS;

@@ -11,6 +11,7 @@ import type { ClientHostHooks } from "./client-host";
 import type { InputRound } from "./input-round";
 import type { SkillEntry } from "./skills";
 import type { TraceContext } from "./gateway-access";
+import type { TaskMethod } from "./task";
 
 export interface GatewayCallOptions {
   readonly signal?: AbortSignal;
@@ -80,4 +81,16 @@ export interface GatewayCatalog {
   listSkills?(options?: GatewayCallOptions): Promise<readonly SkillEntry[]>;
   /** `skills/get` by a `SKILL.md` URI this catalog publishes; an unknown one rejects with a `ProtocolFault`. */
   getSkill?(uri: string, options?: GatewayCallOptions): Promise<SkillEntry>;
+  /**
+   * Tasks extension: `tasks/get`, `tasks/update` or `tasks/cancel` on the
+   * mounted `server` that created the task (`CreatedTask.server`), with that
+   * server's own `taskId` in `params`; the result as sent. An unknown server
+   * or one that is not ready rejects with a `ProtocolFault`.
+   */
+  taskRequest?(
+    server: string,
+    method: TaskMethod,
+    params: JsonObject,
+    options?: GatewayCallOptions,
+  ): Promise<JsonObject>;
 }

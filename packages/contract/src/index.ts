@@ -105,6 +105,8 @@ export type {
   ToolRunner,
 } from "./tool-run";
 export { APP_VIEW_MIME_TYPE, EXTENSIONS } from "./extensions";
+export { TASK_METHODS, isTaskMethod } from "./task";
+export type { CreatedTask, TaskMethod, TaskMode, TaskStatus, TaskView } from "./task";
 export type { ExtensionName } from "./extensions";
 export { skillPath } from "./skills";
 export type { SkillEntry, SkillFile, SkillFrontmatter } from "./skills";

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from "./json";
 import type { ToolDescriptor } from "./tool-box";
 import type { ProtocolEra } from "./protocol-era";
 import type { ServerQuestions } from "./input-round";
+import type { CreatedTask } from "./task";
 
 /** A remote tool: where it lives and what the model is told about it. */
 export interface RemoteTool {
@@ -27,6 +28,8 @@ export interface RemoteCallResult {
   readonly wire?: JsonObject;
   /** The server's questions, when the call asked for them (`InvokeOptions.inputRound`) and it asked some. */
   readonly questions?: ServerQuestions;
+  /** The task the server created, when the call asked for it back (`InvokeOptions.tasks` `hand-back`). */
+  readonly task?: CreatedTask;
 }
 
 /** Health of one endpoint at one moment. */

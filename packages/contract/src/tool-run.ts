@@ -8,6 +8,7 @@ import type { ClientHostHooks } from "./client-host";
 import type { CallLogs } from "./call-logs";
 import type { InputRound, ServerQuestions } from "./input-round";
 import type { TraceContext } from "./gateway-access";
+import type { CreatedTask, TaskMode, TaskView } from "./task";
 
 /** One request from the model to run a tool. */
 export interface ToolCall {
@@ -48,6 +49,11 @@ export interface ToolResult {
    * (`content` says so for a model, as an error).
    */
   readonly questions?: ServerQuestions;
+  /**
+   * The task the server created for the call, when the call asked for it
+   * back (`RunOptions.tasks` `hand-back`; `content` says so for a model).
+   */
+  readonly task?: CreatedTask;
 }
 
 /** A JSON-RPC error as a server sent it. */
@@ -86,6 +92,10 @@ export interface RunOptions {
   readonly inputRound?: InputRound;
   /** The trace the call belongs to: a remote server gets it in the request's `_meta`. */
   readonly trace?: TraceContext;
+  /** What the call does when its server answers with a task (see `TaskMode`; default `drive`). */
+  readonly tasks?: TaskMode;
+  /** The call became a task, or its task changed status or message (`drive` mode). */
+  readonly onTask?: (task: TaskView) => void;
 }
 
 /** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */

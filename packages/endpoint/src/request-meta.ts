@@ -4,22 +4,26 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, LogLevel, TraceContext } from "@indus/contract";
-import { callCapabilities } from "./peer/client-host";
+import { callCapabilities, clientCapabilities, withTasks } from "./peer/client-host";
 
 /**
  * `request` with `peer`'s capabilities (within what the endpoint's `host`
  * declared) and the log `level` in `_meta`; the request itself when there
- * is neither.
+ * is neither. `tasks`: the request also declares the Tasks extension (with
+ * the host's capabilities when there is no peer), so the server may answer
+ * it with a task, and accepts the task requests.
  */
 export function withModernMeta<R extends { params: Record<string, unknown> }>(
   request: R,
   peer: ClientHostHooks | undefined,
   level: LogLevel | undefined,
   host: ClientHostHooks | undefined,
+  tasks = false,
 ): R {
-  if (!peer && !level) return request;
+  if (!peer && !level && !tasks) return request;
+  const capabilities = peer ? callCapabilities(peer, host) : tasks ? clientCapabilities(host) : undefined;
   const meta = {
-    ...(peer ? { [CLIENT_CAPABILITIES_META_KEY]: callCapabilities(peer, host) } : {}),
+    ...(capabilities ? { [CLIENT_CAPABILITIES_META_KEY]: tasks ? withTasks(capabilities) : capabilities } : {}),
     ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
   };
   const sent = request.params["_meta"] as Record<string, unknown> | undefined;

@@ -23,6 +23,7 @@ import {
   type ServerConfig,
   type SkillEntry,
   type SkillFile,
+  type TaskMethod,
   type TransportKind,
 } from "@indus/contract";
 import { CatalogChanges, type CatalogChange } from "./catalog/catalog-changes";
@@ -234,6 +235,11 @@ export class McpServerEndpoint implements McpEndpoint {
 
   notifyRootsChanged(): Promise<void> {
     return this.members.relay.notifyRootsChanged();
+  }
+
+  /** Tasks extension (see `ToolCalls.taskRequest`): `tasks/get|update|cancel` for a task this server created. */
+  taskRequest(method: TaskMethod, params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject> {
+    return this.members.calls.taskRequest(method, params, options);
   }
 
   /** Skills (SEP-2640; see `skills.ts`): every skill the server lists. */

@@ -4,11 +4,12 @@
  * classification, and the call's peer. Handed to them instead of the
  * endpoint itself, so they never reach its lifecycle (see `session-access.ts`).
  */
-import type { CallLogs, ClientHostHooks } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, JsonObject } from "@indus/contract";
 import type { ServerCapabilities } from "@modelcontextprotocol/client";
 import type { EndpointTimeouts } from "./endpoint-options";
 import type { FaultSite } from "./faults/fault-sites";
 import type { Session } from "./session";
+import type { QuestionMethod } from "./peer/client-host";
 
 /** Where a request on a live session fails (connecting is the lifecycle's). */
 export type RequestSite = Exclude<FaultSite, "connect">;
@@ -32,7 +33,10 @@ export interface SessionPort {
     request: R,
     peer: ClientHostHooks | undefined,
     logs: CallLogs | undefined,
+    tasks?: boolean,
   ): R;
+  /** Asks one question of a 2026-era task through the host hooks (see `answerQuestion`). */
+  answer(method: QuestionMethod, params: JsonObject, signal: AbortSignal, key: string): Promise<JsonObject>;
   /** The capabilities the server declared in its handshake. */
   capabilities(): ServerCapabilities | undefined;
 }

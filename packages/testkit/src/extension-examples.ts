@@ -12,7 +12,7 @@ import path from "node:path";
 
 export const EXTENSION_EXAMPLES = path.join(__dirname, "..", "..", "..", "examples", "extensions");
 
-export type ExtensionExample = "skills-server" | "apps-server";
+export type ExtensionExample = "skills-server" | "apps-server" | "tasks-server";
 
 /** A fresh log file for one example server (removed with the temp dir by the OS). */
 export function exampleLogFile(): string {
@@ -46,7 +46,7 @@ export async function startExampleHttp(example: ExtensionExample, args: readonly
     const timer = setTimeout(() => reject(new Error(`${example} did not start: ${seen}`)), 60_000);
     child.stderr.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      const match = /listening on (\S+)/.exec(seen);
+      const match = /listening (?:on|at) (\S+)/.exec(seen);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

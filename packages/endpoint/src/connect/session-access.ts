@@ -8,6 +8,7 @@ import {
   isProtocolFault,
   protocolFault,
   type CallLogs,
+  type JsonObject,
   type ClientHostHooks,
   type EndpointPhase,
   type LogLevel,
@@ -21,6 +22,7 @@ import type { EndpointOptions, EndpointTimeouts } from "../endpoint-options";
 import { faultAt, type FaultSite } from "../faults/fault-sites";
 import { isSessionGone } from "../http/http-transports";
 import type { PeerRouter } from "../peer/peer-routing";
+import { answerQuestion, type QuestionMethod } from "../peer/client-host";
 import { withModernMeta } from "../request-meta";
 import type { Session } from "../session";
 import type { RequestSite, RequestWhat, SessionPort } from "../session-port";
@@ -111,8 +113,13 @@ export class SessionAccess implements SessionPort {
     request: R,
     peer: ClientHostHooks | undefined,
     logs: CallLogs | undefined,
+    tasks = false,
   ): R {
-    return withModernMeta(request, peer, logs ? logs.level : this.setup.logLevel(), this.setup.options.host);
+    return withModernMeta(request, peer, logs ? logs.level : this.setup.logLevel(), this.setup.options.host, tasks);
+  }
+
+  answer(method: QuestionMethod, params: JsonObject, signal: AbortSignal, key: string): Promise<JsonObject> {
+    return answerQuestion(this.setup.router, this.setup.config.id, method, params, signal, key);
   }
 
   /** Classify `error` by where it happened (see `fault-sites.ts`). */

@@ -40,6 +40,7 @@ import { createSseTransport, createStreamableTransport, isLegacyServerHint } fro
 import { ClientCredentialsGrant } from "../auth/client-credentials-provider";
 import { readClientProof, readClientSecret, usesClientCredentials } from "../auth/client-credentials";
 import { StoredOAuthProvider } from "../auth/oauth-provider";
+import { carryTaskResults } from "../tools/task-results";
 import { ProcessStdioTransport } from "../stdio/process-stdio-transport";
 import type { ResponseTooLargeError } from "../http/response-cap";
 import type { Session } from "../session";
@@ -324,15 +325,17 @@ export class SessionOpener {
     const client = newClient(mode, this.setup.clientInfo, options.host, timeouts);
     const session: Session = { client, transport, kind, era: "legacy", retired: false };
     this.port.wire(session);
-    const sanitized = guardInbound(transport, {
-      maxDepth: options.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH,
-      modern: () => client.getProtocolEra() === "modern",
-      onIssues: (method, issues) => this.port.dropped(method, issues),
-    });
+    const modern = () => client.getProtocolEra() === "modern";
+    const sanitized = carryTaskResults(
+      guardInbound(transport, {
+        maxDepth: options.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH,
+        modern,
+        onIssues: (method, issues) => this.port.dropped(method, issues),
+      }),
+      modern,
+    );
     // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
-    const scoped = options.host
-      ? callScopedTransport(sanitized, () => client.getProtocolEra() === "modern")
-      : sanitized;
+    const scoped = options.host ? callScopedTransport(sanitized, modern) : sanitized;
     await outsideCalls(() =>
       client.connect(scoped, { timeout: timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) }),
     );

@@ -38,6 +38,11 @@ function clientExtensions(host: ClientHostHooks): Record<string, JsonObject> {
   return appViews.length > 0 ? { [EXTENSIONS.apps]: { mimeTypes: [...appViews] } } : {};
 }
 
+/** `capabilities` declaring the Tasks extension too (per request: only a call that follows tasks declares it). */
+export function withTasks(capabilities: ClientCapabilities): ClientCapabilities {
+  return { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSIONS.tasks]: {} } };
+}
+
 /**
  * What one call declares in the 2026 era (capabilities travel per request
  * there): what its client can answer, within what the endpoint's host
@@ -74,29 +79,53 @@ export function registerHostHandlers(
   router: PeerRouter,
 ): void {
   const declared = clientCapabilities(host);
-  if (declared.elicitation) {
-    client.setRequestHandler("elicitation/create", async (request, ctx) => {
-      const params = request.params as unknown as JsonObject;
+  const answering =
+    (method: QuestionMethod) =>
+    (request: { params?: unknown }, ctx: { mcpReq: { signal: AbortSignal; id: string | number } }) =>
+      answerQuestion(
+        router,
+        server,
+        method,
+        request.params as JsonObject,
+        ctx.mcpReq.signal,
+        questionKey(ctx.mcpReq.id),
+      );
+  if (declared.elicitation) client.setRequestHandler("elicitation/create", answering("elicitation/create") as never);
+  if (declared.sampling)
+    client.setRequestHandler("sampling/createMessage", answering("sampling/createMessage") as never);
+  if (declared.roots) client.setRequestHandler("roots/list", answering("roots/list") as never);
+}
+
+/** The requests a server asks its client, directly (2025 era) or as input requests (2026-07-28, tasks). */
+export type QuestionMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+/**
+ * One question of `server`, answered by the client the router chooses (the
+ * call's peer, or the host): its answer as the wire has it. `key` is the
+ * server's name for the question, when it gave one.
+ */
+export async function answerQuestion(
+  router: PeerRouter,
+  server: string,
+  method: QuestionMethod,
+  params: JsonObject,
+  signal: AbortSignal,
+  key: string | undefined,
+): Promise<JsonObject> {
+  switch (method) {
+    case "elicitation/create": {
       const mode = params["mode"] === "url" ? "url" : "form";
       const hooks = chosen(router.choose({ kind: "elicit", mode }));
-      const answer = await hooks.elicit!(server, params, ctx.mcpReq.signal, questionKey(ctx.mcpReq.id));
-      return answer.action === "accept"
-        ? { action: "accept", content: answer.content as Record<string, string | number | boolean | string[]> }
-        : { action: answer.action };
-    });
-  }
-  if (declared.sampling) {
-    client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
-      const host = chosen(router.choose({ kind: "createMessage" }));
-      const params = request.params as unknown as JsonObject;
-      return (await host.createMessage!(server, params, ctx.mcpReq.signal, questionKey(ctx.mcpReq.id))) as never;
-    });
-  }
-  if (declared.roots) {
-    client.setRequestHandler("roots/list", async (_request, ctx) => {
-      const host = chosen(router.choose({ kind: "listRoots" }));
-      return { roots: [...(await host.listRoots!(server, ctx.mcpReq.signal, questionKey(ctx.mcpReq.id)))] };
-    });
+      const answer = await hooks.elicit!(server, params, signal, key);
+      if (answer.action !== "accept") return { action: answer.action };
+      return answer.content === undefined ? { action: "accept" } : { action: "accept", content: answer.content };
+    }
+    case "sampling/createMessage":
+      return chosen(router.choose({ kind: "createMessage" })).createMessage!(server, params, signal, key);
+    case "roots/list": {
+      const hooks = chosen(router.choose({ kind: "listRoots" }));
+      return { roots: [...(await hooks.listRoots!(server, signal, key))] };
+    }
   }
 }
 

@@ -4,11 +4,19 @@
  * and peer, and in the 2026 era the peer's capabilities in `_meta`; or, when
  * the caller answers the server's questions itself, one input round.
  */
-import type { InputRound, InvokeOptions, RemoteCallResult } from "@indus/contract";
-import type { ServerCapabilities } from "@modelcontextprotocol/client";
+import type {
+  GatewayCallOptions,
+  InputRound,
+  InvokeOptions,
+  JsonObject,
+  RemoteCallResult,
+  TaskMethod,
+} from "@indus/contract";
+import { ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/client";
 import { requestWithDeadline, type DeadlineOptions } from "../deadline";
 import { paramHeaderValues } from "../http/mcp-param-headers";
-import { readRoundResult, retryOnLegacy, withRound } from "../peer/input-handback";
+import { retryOnLegacy } from "../peer/input-handback";
+import { callModern, type ModernCallContext } from "./modern-call";
 import { withTrace } from "../request-meta";
 import type { Session } from "../session";
 import type { SessionPort } from "../session-port";
@@ -91,17 +99,14 @@ export class ToolCalls {
           () => `call "${name}"`,
           "call",
           (session) =>
-            inputRound === undefined
-              ? (traits?.task && session.era === "legacy"
-                  ? callAsTask(session.client, request, deadline)
-                  : requestWithDeadline<unknown>(
-                      session.client,
-                      session.era === "2026-07-28" ? this.port.withMeta(request, peer, logs) : request,
-                      AnyResultSchema,
-                      deadline,
-                    )
-                ).then(readCallResult)
-              : this.callInRound(session, request, deadline, options, inputRound, traits),
+            session.era === "2026-07-28"
+              ? callModern(this.modernContext(session, options), request, deadline, options)
+              : inputRound === undefined
+                ? (traits?.task
+                    ? callAsTask(session.client, request, deadline)
+                    : requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline)
+                  ).then(readCallResult)
+                : this.callInRound(session, request, deadline, inputRound, traits),
         ),
       logs,
     );
@@ -129,21 +134,41 @@ export class ToolCalls {
     session: Session,
     request: CallRequest,
     deadline: CallDeadline,
-    options: InvokeOptions,
     round: InputRound,
     traits: ToolCallTraits | undefined,
   ): Promise<RemoteCallResult> {
-    if (session.era === "2026-07-28") {
-      const sent = this.port.withMeta(withRound(request, round), options.peer, options.logs);
-      return requestWithDeadline<unknown>(session.client, sent, AnyResultSchema, {
-        ...deadline,
-        allowInputRequired: true,
-      }).then(readRoundResult);
-    }
     if (round.kind === "retry") return Promise.reject(retryOnLegacy(this.port.server));
     const plain = traits?.task
       ? callAsTask(session.client, request, deadline)
       : requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline);
     return plain.then(readCallResult);
+  }
+
+  /** What a 2026-era call needs: the session's client, its `_meta`, the host hooks for a task's questions. */
+  private modernContext(session: Session, options: InvokeOptions): ModernCallContext {
+    return {
+      client: session.client,
+      server: this.port.server,
+      frame: (request, tasks) => this.port.withMeta(request, options.peer, options.logs, tasks),
+      answer: (method, params, signal, key) => this.port.answer(method, params, signal, key),
+    };
+  }
+
+  /**
+   * `tasks/get`, `tasks/update` or `tasks/cancel` for a task this server
+   * created (the 2026 era's Tasks extension), declaring the extension; the
+   * result as sent. A server now speaking the 2025 era has no such task: -32602.
+   */
+  taskRequest(method: TaskMethod, params: JsonObject, options: GatewayCallOptions = {}): Promise<JsonObject> {
+    const taskId = typeof params["taskId"] === "string" ? params["taskId"] : "?";
+    return this.port.onSession(`${method} ${taskId}`, "call", (session) => {
+      if (session.era !== "2026-07-28") {
+        const why = `server "${this.port.server}" speaks the 2025 era now: it has no task ${taskId}`;
+        return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, why));
+      }
+      const sent = this.port.withMeta({ method, params: { ...params } }, options.peer, options.logs, true);
+      const deadline = { timeoutMs: this.port.timeouts.callMs, signal: options.signal };
+      return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, deadline);
+    });
   }
 }

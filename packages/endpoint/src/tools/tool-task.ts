@@ -34,7 +34,7 @@ const DEFAULT_POLL_MS = 1_000;
 const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 30_000;
 /** How long `tasks/cancel` may take before the call fails without waiting for its answer. */
-const CANCEL_WAIT_MS = 5_000;
+export const CANCEL_WAIT_MS = 5_000;
 
 type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -222,7 +222,11 @@ function isTerminal(status: TaskStatus): boolean {
 }
 
 function pollDelay(task: TaskState): number {
-  const asked = task.pollInterval;
-  if (asked === undefined || !Number.isFinite(asked)) return DEFAULT_POLL_MS;
+  return pollDelayOf(task.pollInterval);
+}
+
+/** How long to wait before the next poll, from the interval a server suggested (either era's tasks). */
+export function pollDelayOf(asked: unknown): number {
+  if (typeof asked !== "number" || !Number.isFinite(asked)) return DEFAULT_POLL_MS;
   return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked));
 }
