@@ -99,7 +99,12 @@ it("the gateway keeps serving the peer beside a hostile server", async () => {
     deep: hostileRow("deep-schema=10000", "deep-result=10000"),
   });
   const gateway = createServerEndpoint({
-    ...stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--mcp", config], sandbox.env as never),
+    ...stdioServer(
+      "gw",
+      process.execPath,
+      [BIN, "mcp", "serve", "--stdio", "--profile", "survey", "--mcp", config],
+      sandbox.env as never,
+    ),
     cwd: sandbox.cwd,
   });
   try {

@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { Client, ProtocolError, withInputRequired } from "@modelcontextprotocol/client";
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
-import { makeSandbox, type Sandbox } from "./support/run-cli";
+import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import {
   HOST_CAPABILITIES,
   gatewayFlags,
@@ -96,6 +96,11 @@ beforeAll(async () => {
   const started = await startUpstream();
   upstream = started.child;
   const config = writeConfig(sandbox.root, { conf: { url: started.url }, everything: everythingRow() });
+  // Replicas never pin: the reviewed lock file ships beside the config.
+  for (const server of ["conf", "everything"]) {
+    const approved = await runCli(["mcp", "approve", server, "--mcp", config], { sandbox });
+    if (approved.code !== 0) throw new Error(`mcp approve ${server} failed: ${approved.stderr}`);
+  }
   const flags = [...(await gatewayFlags(sandbox)), "--stateless"];
   replicas = await Promise.all([startHttpGateway(sandbox, config, flags), startHttpGateway(sandbox, config, flags)]);
 });

@@ -125,14 +125,15 @@ describe("HTTP faults", () => {
     }
   });
 
-  it("500: transport, no fallback", async () => {
+  it("500: transport, no SSE fallback, at most one legacy retry on a fresh connection", async () => {
     const server = await startHttpFault("500");
     try {
       const endpoint = make(streamableHttpServer("broken", server.url));
       const fault = await endpoint.open().catch((error: unknown) => error);
       expect(fault).toMatchObject({ kind: "transport" });
       expect((fault as Error).message).toMatch(/500|boom/);
-      expect(server.hits()).toBe(1);
+      // The probe, then one 2025-era attempt (a legacy server may fail an unknown method with a 500).
+      expect(server.hits()).toBeLessThanOrEqual(2);
     } finally {
       await server.close();
     }
