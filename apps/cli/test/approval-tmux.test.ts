@@ -38,7 +38,8 @@ it("asks for approval once and for an input without echo, then lists the server"
       scriptDir: sandbox.root,
     });
   tmux = start();
-  await tmux.waitFor(/defines api\. Start these servers in .*\? \[y\/N\]/);
+  const asked = await tmux.waitFor(/Start it in .*\? \[y\/N\]/);
+  expect(asked).toContain("api (new)");
   tmux.type("y");
   await tmux.waitFor(/API key \(for .*mcp\.json\):/);
   tmux.type("typed-secret");

@@ -27,7 +27,8 @@ export function canAsk(): boolean {
 }
 
 async function ask(question: string, secret = false): Promise<string> {
-  process.stderr.write(question);
+  // Readline redraws its own line: a visible question is its prompt, or the redraw erases it.
+  if (secret) process.stderr.write(question);
   // A password is read with its echo dropped.
   const output = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -37,7 +38,7 @@ async function ask(question: string, secret = false): Promise<string> {
   });
   const rl = createInterface({ input: process.stdin, output, terminal: true });
   try {
-    return await rl.question("");
+    return await rl.question(secret ? "" : question);
   } finally {
     rl.close();
     if (secret) process.stderr.write("\n");
