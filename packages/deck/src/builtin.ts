@@ -36,10 +36,10 @@ export interface BuiltinDescriptor {
   readonly factory: (ctx: DeckContext) => Capability;
 }
 
+/** One table row: id, `[title, summary]`, the profiles that offer it, and what builds it. */
 const row = (
   id: string,
-  title: string,
-  summary: string,
+  [title, summary]: readonly [string, string],
   profiles: readonly Profile[],
   factory: (ctx: DeckContext) => Capability,
 ): BuiltinDescriptor => Object.freeze({ id: capabilityId(id), title, summary, profiles, factory });
@@ -47,76 +47,66 @@ const row = (
 const TABLE: readonly BuiltinDescriptor[] = Object.freeze([
   row(
     "read",
-    "Read file",
-    "Numbered lines with offset/limit; images as image content; binaries refused.",
+    ["Read file", "Numbered lines with offset/limit; images as image content; binaries refused."],
     READ_ONLY_PROFILES,
     readTool,
   ),
   row(
     "ls",
-    "List directory",
-    "Sorted directory entries, .gitignore-aware, optional tree depth.",
+    ["List directory", "Sorted directory entries, .gitignore-aware, optional tree depth."],
     READ_ONLY_PROFILES,
     lsTool,
   ),
   row(
     "grep",
-    "Search file contents",
-    "Regex search (ripgrep or JS): files, content with context, or counts.",
+    ["Search file contents", "Regex search (ripgrep or JS): files, content with context, or counts."],
     READ_ONLY_PROFILES,
     grepTool,
   ),
   row(
     "find",
-    "Find files by name",
-    "Glob match over the .gitignore-aware file list, sorted and capped.",
+    ["Find files by name", "Glob match over the .gitignore-aware file list, sorted and capped."],
     READ_ONLY_PROFILES,
     findTool,
   ),
   row(
     "websearch",
-    "Web search",
-    "Search through a configured backend (SearXNG JSON API).",
+    ["Web search", "Search through a configured backend (SearXNG JSON API)."],
     READ_ONLY_PROFILES,
     websearchTool,
   ),
   row(
     "webfetch",
-    "Fetch URL",
-    "GET an http(s) URL with bounded redirects, size and time; HTML to Markdown.",
+    ["Fetch URL", "GET an http(s) URL with bounded redirects, size and time; HTML to Markdown."],
     READ_ONLY_PROFILES,
     webfetchTool,
   ),
-  row("todo_read", "Read checklist", "Show the session checklist.", READ_ONLY_PROFILES, todoReadTool),
+  row("todo_read", ["Read checklist", "Show the session checklist."], READ_ONLY_PROFILES, todoReadTool),
   row(
     "write",
-    "Write file",
-    "Create or overwrite a file (read-before-edit gate), with a short diff.",
+    ["Write file", "Create or overwrite a file (read-before-edit gate), with a short diff."],
     MUTATING_PROFILES,
     writeTool,
   ),
   row(
     "edit",
-    "Edit file",
-    "Replace an exact, unique string (or all with replace_all), with a short diff.",
+    ["Edit file", "Replace an exact, unique string (or all with replace_all), with a short diff."],
     MUTATING_PROFILES,
     editTool,
   ),
   row(
     "bash",
-    "Run shell command",
-    "One command in its own process group: timeout, head+tail output cap, exit status.",
+    ["Run shell command", "One command in its own process group: timeout, head+tail output cap, exit status."],
     MUTATING_PROFILES,
     bashTool,
   ),
   row(
     "process",
-    "Manage background processes",
-    "Start, list, read and stop background processes with bounded buffers.",
+    ["Manage background processes", "Start, list, read and stop background processes with bounded buffers."],
     MUTATING_PROFILES,
     processTool,
   ),
-  row("todo_set", "Update checklist", "Replace the session checklist.", MUTATING_PROFILES, todoSetTool),
+  row("todo_set", ["Update checklist", "Replace the session checklist."], MUTATING_PROFILES, todoSetTool),
 ]);
 
 /** A built-in is read-only exactly when it belongs to the observe-only (`authoring`) set. */

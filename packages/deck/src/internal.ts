@@ -6,7 +6,7 @@
 export { BASH_LIMITS } from "./tools/bash";
 export { READ_LIMITS } from "./tools/read";
 export { FETCH_LIMITS } from "./tools/webfetch";
-export { GREP_LIMITS } from "./tools/grep";
+export { GREP_LIMITS } from "./tools/grep-query";
 export { TODO_GLYPHS, TODO_STATES, TODO_WEIGHTS } from "./cards/todo";
 export { BG_CAPTURE_DIRNAME, MAX_BUFFERED_LINES, STOP_GRACE_MS } from "./cards/bg-process";
 export { PLANS_DIRNAME } from "./cards/plan";

@@ -5,7 +5,7 @@
  * captured into bounded head-and-tail buffers: a noisy command cannot exhaust
  * memory, and the model still sees how it began and how it ended.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import type { ShellSpawnRequest } from "./vocabulary";
 
 const liveGroups = new Set<number>();
@@ -124,100 +124,118 @@ export interface GroupRunResult {
 const DRAIN_MS = 200;
 
 export function runProcessGroup(request: GroupRunRequest): Promise<GroupRunResult> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const out = new HeadTailBuffer(request.headBytes, request.tailBytes);
-    const err = request.merge ? out : new HeadTailBuffer(request.headBytes, request.tailBytes);
-    let timedOut = false;
-    let aborted = false;
-    let exitCode: number | null = null;
-    let exitSignal: NodeJS.Signals | null = null;
-    let settled = false;
-    let drainTimer: NodeJS.Timeout | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    let deadline: NodeJS.Timeout | undefined;
+  if (request.signal?.aborted)
+    return Promise.resolve({
+      stdout: "",
+      stderr: "",
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: true,
+      droppedBytes: 0,
+      durationMs: 0,
+    });
+  return new Promise((resolve) => new GroupRun(request, resolve).start());
+}
 
-    if (request.signal?.aborted) {
-      resolve({
-        stdout: "",
-        stderr: "",
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        aborted: true,
-        droppedBytes: 0,
-        durationMs: 0,
-      });
-      return;
-    }
+/** One run of a command as its own process group: output kept head and tail, a deadline, a stop on abort. */
+class GroupRun {
+  private readonly started = Date.now();
+  private readonly out: HeadTailBuffer;
+  private readonly err: HeadTailBuffer;
+  private timedOut = false;
+  private aborted = false;
+  private exitCode: number | null = null;
+  private exitSignal: NodeJS.Signals | null = null;
+  private settled = false;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private killTimer: NodeJS.Timeout | undefined;
+  private deadline: NodeJS.Timeout | undefined;
+  private child: ChildProcess | undefined;
+  private pid: number | undefined;
+  private readonly onAbort = () => {
+    this.aborted = true;
+    this.terminate();
+  };
 
+  constructor(
+    private readonly request: GroupRunRequest,
+    private readonly resolve: (result: GroupRunResult) => void,
+  ) {
+    this.out = new HeadTailBuffer(request.headBytes, request.tailBytes);
+    this.err = request.merge ? this.out : new HeadTailBuffer(request.headBytes, request.tailBytes);
+  }
+
+  start(): void {
+    const { request } = this;
     const child = spawn(request.command, [...request.args], {
       cwd: request.cwd,
       env: { ...process.env, ...request.env },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const pid = child.pid;
-    if (pid !== undefined) trackGroup(pid);
-
-    const finish = (spawnError?: string) => {
-      if (settled) return;
-      settled = true;
-      if (deadline) clearTimeout(deadline);
-      if (drainTimer) clearTimeout(drainTimer);
-      request.signal?.removeEventListener("abort", onAbort);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      if (pid !== undefined && !timedOut && !aborted) untrackGroup(pid);
-      resolve({
-        stdout: out.text(),
-        stderr: request.merge ? "" : err.text(),
-        exitCode,
-        signal: exitSignal,
-        timedOut,
-        aborted,
-        droppedBytes: out.dropped + (request.merge ? 0 : err.dropped),
-        durationMs: Date.now() - started,
-        ...(spawnError === undefined ? {} : { spawnError }),
-      });
-    };
-
-    const terminate = () => {
-      if (pid === undefined) return;
-      killGroup(pid, "SIGTERM");
-      killTimer ??= setTimeout(() => {
-        killGroup(pid, "SIGKILL");
-        untrackGroup(pid);
-      }, request.graceMs ?? 2_000);
-    };
-
-    const onAbort = () => {
-      aborted = true;
-      terminate();
-    };
-    request.signal?.addEventListener("abort", onAbort, { once: true });
+    this.child = child;
+    this.pid = child.pid;
+    if (this.pid !== undefined) trackGroup(this.pid);
+    request.signal?.addEventListener("abort", this.onAbort, { once: true });
     if (request.timeoutMs !== undefined) {
-      deadline = setTimeout(() => {
-        timedOut = true;
-        terminate();
+      this.deadline = setTimeout(() => {
+        this.timedOut = true;
+        this.terminate();
       }, request.timeoutMs);
     }
-
-    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => this.out.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => this.err.push(chunk));
     child.once("error", (error: NodeJS.ErrnoException) => {
-      if (pid === undefined) finish(error.code === "ENOENT" ? `${request.command}: command not found` : error.message);
+      if (this.pid === undefined)
+        this.finish(error.code === "ENOENT" ? `${request.command}: command not found` : error.message);
     });
-    child.once("exit", (code, sig) => {
-      exitCode = code;
-      exitSignal = sig;
-      // Once the group is gone no grandchild can still hold the pipes.
-      if (killTimer && pid !== undefined && !groupAlive(pid)) {
-        clearTimeout(killTimer);
-        untrackGroup(pid);
-      }
-      drainTimer = setTimeout(() => finish(), DRAIN_MS);
+    child.once("exit", (code, sig) => this.exited(code, sig));
+    child.once("close", () => this.finish());
+  }
+
+  private exited(code: number | null, sig: NodeJS.Signals | null): void {
+    const { pid } = this;
+    this.exitCode = code;
+    this.exitSignal = sig;
+    // Once the group is gone no grandchild can still hold the pipes.
+    if (this.killTimer && pid !== undefined && !groupAlive(pid)) {
+      clearTimeout(this.killTimer);
+      untrackGroup(pid);
+    }
+    this.drainTimer = setTimeout(() => this.finish(), DRAIN_MS);
+  }
+
+  private terminate(): void {
+    const { pid } = this;
+    if (pid === undefined) return;
+    killGroup(pid, "SIGTERM");
+    this.killTimer ??= setTimeout(() => {
+      killGroup(pid, "SIGKILL");
+      untrackGroup(pid);
+    }, this.request.graceMs ?? 2_000);
+  }
+
+  private finish(spawnError?: string): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { request, pid } = this;
+    if (this.deadline) clearTimeout(this.deadline);
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    request.signal?.removeEventListener("abort", this.onAbort);
+    this.child?.stdout?.destroy();
+    this.child?.stderr?.destroy();
+    if (pid !== undefined && !this.timedOut && !this.aborted) untrackGroup(pid);
+    this.resolve({
+      stdout: this.out.text(),
+      stderr: request.merge ? "" : this.err.text(),
+      exitCode: this.exitCode,
+      signal: this.exitSignal,
+      timedOut: this.timedOut,
+      aborted: this.aborted,
+      droppedBytes: this.out.dropped + (request.merge ? 0 : this.err.dropped),
+      durationMs: Date.now() - this.started,
+      ...(spawnError === undefined ? {} : { spawnError }),
     });
-    child.once("close", () => finish());
-  });
+  }
 }

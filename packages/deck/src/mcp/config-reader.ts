@@ -22,7 +22,7 @@ import type {
 import { type McpDialect, dialectOfFile } from "./dialect";
 import { parseJsonc } from "./jsonc";
 import { homeOf, materialize } from "./materialize";
-import { type InputDefinition, type Row, peerRowsOf } from "./peer-rows";
+import { type InputDefinition, type PeerRow, type Row, peerRowsOf } from "./peer-rows";
 import type { EnvLookup } from "./placeholders";
 import { RowError, translateRow } from "./translate-row";
 import { rowDifference, rowDigest, shownRow } from "./row-approval";
@@ -103,7 +103,7 @@ export class ConfigReader {
       return;
     }
     const home = homeOf(this.env);
-    const found = peerRowsOf(doc as Row, dialect, ctx.file, ctx.project, home);
+    const found = peerRowsOf(doc as Row, dialect, { file: ctx.file, project: ctx.project, home });
     for (const problem of found.problems) this.fileProblem(ctx.file, "unrecognized", problem);
     if (found.empty) {
       const keys =
@@ -123,7 +123,7 @@ export class ConfigReader {
     const rowCtx: RowContext = { ...ctx, dialect, inputs: found.inputs };
     const waiting: PendingRow[] = [];
     for (const row of found.rows) {
-      const pending = this.addRow(row.name, row.value, row.row, rowCtx, row.disabledBy);
+      const pending = this.addRow(row, rowCtx);
       if (pending !== undefined) waiting.push(pending);
     }
     if (waiting.length > 0) this.waitForApproval(ctx, waiting);
@@ -147,13 +147,7 @@ export class ConfigReader {
   }
 
   /** Loads one row; returns it when it waits for approval. */
-  addRow(
-    name: string | undefined,
-    value: unknown,
-    row: string,
-    ctx: RowContext,
-    disabledBy?: string,
-  ): PendingRow | undefined {
+  addRow({ name, value, row, disabledBy }: PeerRow, ctx: RowContext): PendingRow | undefined {
     const { file } = ctx;
     const skip = (message: string): undefined => {
       this.diagnostics.push({ kind: "row", file, row, message: `${message}; server skipped`, severity: "error" });

@@ -83,7 +83,7 @@ export function readPeerFile(
   }
   if (typeof doc !== "object" || doc === null || Array.isArray(doc))
     return { servers: [], invalid: [], error: `${file}: not an object` };
-  const found = peerRowsOf(doc as Row, dialect, file, path.resolve(options.cwd), options.home);
+  const found = peerRowsOf(doc as Row, dialect, { file, project: path.resolve(options.cwd), home: options.home });
   const servers: ImportedServer[] = [];
   const invalid: { name: string; at: string; why: string }[] = [];
   for (const row of found.rows) {

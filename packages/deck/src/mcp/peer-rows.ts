@@ -46,10 +46,23 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-function rowsOfBlock(block: unknown, prefix: string, problems: string[], disabled: ReadonlySet<string>, why: string) {
+/** Servers a client switched off, and the reason to show for them. */
+interface Disabled {
+  readonly names: ReadonlySet<string>;
+  readonly why: string;
+}
+
+const NOT_DISABLED: Disabled = { names: new Set<string>(), why: "" };
+
+function rowsOfBlock(block: unknown, prefix: string, problems: string[], disabled: Disabled = NOT_DISABLED) {
   const rows: PeerRow[] = [];
   const add = (name: string | undefined, value: unknown, row: string) =>
-    rows.push({ name, value, row, ...(name !== undefined && disabled.has(name) ? { disabledBy: why } : {}) });
+    rows.push({
+      name,
+      value,
+      row,
+      ...(name !== undefined && disabled.names.has(name) ? { disabledBy: disabled.why } : {}),
+    });
   if (Array.isArray(block)) {
     block.forEach((value, i) => {
       const name = isRecord(value) ? (value.name ?? value.id) : undefined;
@@ -95,35 +108,22 @@ function inputsOf(block: unknown): InputDefinition[] {
   );
 }
 
-const NONE = new Set<string>();
+/** Where a parsed file sits: the file, the project folder it belongs to, the home folder. */
+export interface PeerFilePlace {
+  readonly file: string;
+  /** The folder a project-scoped file belongs to (and the key into `~/.claude.json` projects). */
+  readonly project: string;
+  /** Finds Claude Code's state for a `.mcp.json`. */
+  readonly home: string;
+}
 
-/**
- * The rows of one parsed file. `project` is the folder a project-scoped file
- * belongs to (and the key into `~/.claude.json` projects); `home` finds
- * Claude Code's state for a `.mcp.json`.
- */
-export function peerRowsOf(doc: Row, dialect: McpDialect, file: string, project: string, home: string): PeerRows {
+/** The rows of one parsed file. */
+export function peerRowsOf(doc: Row, dialect: McpDialect, place: PeerFilePlace): PeerRows {
+  const base = path.basename(place.file);
+  if (dialect === "claude-code" && base === ".claude.json") return claudeStateRows(doc, place.project);
+  if (dialect === "claude-code" && base === ".mcp.json") return claudeProjectFileRows(doc, place);
   const problems: string[] = [];
   const rows: PeerRow[] = [];
-  const base = path.basename(file);
-  if (dialect === "claude-code" && base === ".claude.json") {
-    const local = claudeProject(doc, project);
-    const off = new Set(stringList(local?.disabledMcpServers));
-    const why = `disabled for this project in Claude Code (projects[${JSON.stringify(project)}].disabledMcpServers)`;
-    if (local && local.mcpServers !== undefined)
-      rows.push(
-        ...rowsOfBlock(local.mcpServers, `projects[${JSON.stringify(project)}].mcpServers`, problems, off, why),
-      );
-    if (doc.mcpServers !== undefined) rows.push(...rowsOfBlock(doc.mcpServers, "mcpServers", problems, off, why));
-    return { rows, problems, inputs: [], empty: rows.length === 0 && problems.length === 0 };
-  }
-  if (dialect === "claude-code" && base === ".mcp.json") {
-    const state = readClaudeState(home);
-    const off = new Set(stringList(state ? claudeProject(state, path.dirname(file))?.disabledMcpjsonServers : []));
-    const why = "disabled for this project in Claude Code (disabledMcpjsonServers in ~/.claude.json)";
-    if (doc.mcpServers !== undefined) rows.push(...rowsOfBlock(doc.mcpServers, "mcpServers", problems, off, why));
-    return { rows, problems, inputs: [], empty: doc.mcpServers === undefined };
-  }
   const keys: readonly string[] =
     dialect === "codex"
       ? ["mcp_servers"]
@@ -134,15 +134,39 @@ export function peerRowsOf(doc: Row, dialect: McpDialect, file: string, project:
   for (const key of keys) {
     const block = doc[key];
     if (block === undefined) continue;
-    // VS Code's settings.json nests the whole mcp.json under "mcp".
-    if (key === "mcp" && dialect === "vscode" && isRecord(block) && block.servers !== undefined) {
-      found = true;
-      rows.push(...rowsOfBlock(block.servers, "mcp.servers", problems, NONE, ""));
-      continue;
-    }
     found = true;
-    rows.push(...rowsOfBlock(block, key, problems, NONE, ""));
+    // VS Code's settings.json nests the whole mcp.json under "mcp".
+    if (key === "mcp" && dialect === "vscode" && isRecord(block) && block.servers !== undefined)
+      rows.push(...rowsOfBlock(block.servers, "mcp.servers", problems));
+    else rows.push(...rowsOfBlock(block, key, problems));
   }
   const inputs = inputsOf(doc.inputs ?? (isRecord(doc.mcp) ? doc.mcp.inputs : undefined));
   return { rows, problems, inputs, empty: !found };
+}
+
+/** `~/.claude.json`: the project's own servers, then the user's, minus the project's disabled list. */
+function claudeStateRows(doc: Row, project: string): PeerRows {
+  const problems: string[] = [];
+  const rows: PeerRow[] = [];
+  const local = claudeProject(doc, project);
+  const disabled: Disabled = {
+    names: new Set(stringList(local?.disabledMcpServers)),
+    why: `disabled for this project in Claude Code (projects[${JSON.stringify(project)}].disabledMcpServers)`,
+  };
+  if (local && local.mcpServers !== undefined)
+    rows.push(...rowsOfBlock(local.mcpServers, `projects[${JSON.stringify(project)}].mcpServers`, problems, disabled));
+  if (doc.mcpServers !== undefined) rows.push(...rowsOfBlock(doc.mcpServers, "mcpServers", problems, disabled));
+  return { rows, problems, inputs: [], empty: rows.length === 0 && problems.length === 0 };
+}
+
+/** A project's `.mcp.json`, minus what Claude Code's state disables for that project. */
+function claudeProjectFileRows(doc: Row, { file, home }: PeerFilePlace): PeerRows {
+  const problems: string[] = [];
+  const state = readClaudeState(home);
+  const disabled: Disabled = {
+    names: new Set(stringList(state ? claudeProject(state, path.dirname(file))?.disabledMcpjsonServers : [])),
+    why: "disabled for this project in Claude Code (disabledMcpjsonServers in ~/.claude.json)",
+  };
+  const rows = doc.mcpServers !== undefined ? rowsOfBlock(doc.mcpServers, "mcpServers", problems, disabled) : [];
+  return { rows, problems, inputs: [], empty: doc.mcpServers === undefined };
 }

@@ -135,6 +135,15 @@ function transportOf(dialect: McpDialect, row: Row, hasCommand: boolean): string
   throw new RowError("needs a command (stdio) or a url (http)");
 }
 
+/** One row being translated: its dialect, its raw keys, where problems go, and its placeholder rewriting. */
+interface Translation {
+  readonly dialect: McpDialect;
+  readonly raw: Row;
+  readonly report: TranslateReport;
+  readonly indus: (value: string, field: PlaceholderField) => string;
+  readonly mapValues: (map: Record<string, string>, field: PlaceholderField) => Record<string, string>;
+}
+
 /** Translates one row; throws RowError when it cannot describe a server. */
 export function translateRow(dialect: McpDialect, raw: Row, report: TranslateReport): Record<string, unknown> {
   for (const key of Object.keys(raw)) {
@@ -142,71 +151,28 @@ export function translateRow(dialect: McpDialect, raw: Row, report: TranslateRep
     else if (!FIELDS.has(key)) report.warn(`unknown field "${key}" ignored`);
   }
   const indus = (value: string, field: PlaceholderField) => toIndusPlaceholders(value, dialect, field);
-  const mapValues = (map: Record<string, string>, field: PlaceholderField) =>
-    Object.fromEntries(Object.entries(map).map(([k, v]) => [k, indus(v, field)]));
-
-  let command = raw.command;
-  let args = raw.args === undefined ? [] : asStringList(raw.args, "args");
-  if (Array.isArray(command)) {
-    // opencode: "command": ["npx", "-y", "server"]
-    const parts = asStringList(command, "command");
-    command = parts[0];
-    args = [...parts.slice(1), ...args];
-  }
+  const row: Translation = {
+    dialect,
+    raw,
+    report,
+    indus,
+    mapValues: (map, field) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, indus(v, field)])),
+  };
+  const { command, args } = commandOf(raw);
   const transport = transportOf(dialect, raw, command !== undefined);
   const out: Record<string, unknown> = {};
   if (transport !== undefined) out.transport = transport;
   if (raw.enabled === false || raw.disabled === true) out.enabled = false;
+  if (transport === "stdio" || (transport === undefined && command !== undefined))
+    Object.assign(out, stdioFields(row, command, args));
+  else Object.assign(out, remoteFields(row));
+  Object.assign(out, timeoutFields(dialect, raw), policyFields(row));
+  return out;
+}
 
-  if (transport === "stdio" || (transport === undefined && command !== undefined)) {
-    if (typeof command !== "string") throw new RowError("command: must be a string naming the program to run");
-    out.command = indus(command, "command");
-    if (args.length > 0) out.args = args.map((a) => indus(a, "args"));
-    const envField = raw.env !== undefined ? "env" : "environment";
-    const env = mapValues(asStringMap(raw.env ?? raw.environment ?? {}, envField), "env");
-    // Codex: `env_vars` names variables passed through from indus's own environment.
-    if (raw.env_vars !== undefined)
-      for (const name of asStringList(raw.env_vars, "env_vars")) env[name] ??= `\${${name}}`;
-    if (Object.keys(env).length > 0) out.env = env;
-    if (raw.envFile !== undefined) {
-      if (typeof raw.envFile !== "string") throw new RowError("envFile: must be a string");
-      out.envFile = indus(raw.envFile, "envFile");
-    }
-    if (raw.cwd !== undefined) {
-      if (typeof raw.cwd !== "string") throw new RowError("cwd: must be a string");
-      out.cwd = indus(raw.cwd, "cwd");
-    }
-  } else {
-    const url = raw.httpUrl ?? raw.url ?? raw.serverUrl;
-    if (typeof url !== "string") throw new RowError("url: must be a string");
-    out.url = indus(url, "url");
-    const headers = mapValues(
-      { ...asStringMap(raw.http_headers ?? {}, "http_headers"), ...asStringMap(raw.headers ?? {}, "headers") },
-      "headers",
-    );
-    // Codex: header values and the bearer token come from named variables.
-    for (const [header, variable] of Object.entries(asStringMap(raw.env_http_headers ?? {}, "env_http_headers")))
-      headers[header] = `\${${variable}}`;
-    if (raw.bearer_token_env_var !== undefined) {
-      if (typeof raw.bearer_token_env_var !== "string") throw new RowError("bearer_token_env_var: must be a string");
-      headers.Authorization = `Bearer \${${raw.bearer_token_env_var}}`;
-    }
-    if (Object.keys(headers).length > 0) out.headers = headers;
-    if (raw.oauth !== undefined) out.oauth = raw.oauth;
-    if (raw.cwd !== undefined) report.warn('"cwd" only applies to stdio servers; ignored');
-    if (raw.envFile !== undefined) report.warn('"envFile" only applies to stdio servers; ignored');
-  }
-
-  const startup = asMs(raw, ["startupTimeoutMs", "startup_timeout_ms"], ["startup_timeout_sec"]);
-  // opencode's `timeout` bounds fetching the tool list; Gemini's bounds each call.
-  const toolKeys =
-    dialect === "opencode" ? ["toolTimeoutMs", "tool_timeout_ms"] : ["toolTimeoutMs", "tool_timeout_ms", "timeout"];
-  const listKeys = dialect === "opencode" ? ["listTimeoutMs", "timeout"] : ["listTimeoutMs"];
-  const tool = asMs(raw, toolKeys, ["tool_timeout_sec"]);
-  const list = asMs(raw, listKeys, []);
-  if (startup !== undefined) out.startupTimeoutMs = startup;
-  if (list !== undefined) out.listTimeoutMs = list;
-  if (tool !== undefined) out.toolTimeoutMs = tool;
+/** Which tools, reconnecting, the protocol era, deferral and trust: the same in every dialect but for spelling. */
+function policyFields({ raw, report }: Translation): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   const include = raw.includeTools ?? raw.enabled_tools;
   const exclude = raw.excludeTools ?? raw.disabled_tools ?? raw.disabledTools;
   if (include !== undefined) out.includeTools = include;
@@ -218,5 +184,80 @@ export function translateRow(dialect: McpDialect, raw: Row, report: TranslateRep
   if (typeof raw.trust === "boolean")
     report.note('"trust": true/false (skip confirmations) has no meaning in indus; dropped');
   else if (raw.trust !== undefined) out.trust = raw.trust;
+  return out;
+}
+
+/** The program and its arguments (opencode writes them as one list: `"command": ["npx", "-y", "server"]`). */
+function commandOf(raw: Row): { command: unknown; args: string[] } {
+  const args = raw.args === undefined ? [] : asStringList(raw.args, "args");
+  if (!Array.isArray(raw.command)) return { command: raw.command, args };
+  const parts = asStringList(raw.command, "command");
+  return { command: parts[0], args: [...parts.slice(1), ...args] };
+}
+
+/** A stdio server's command, args, env (with Codex's pass-through `env_vars`), envFile and cwd. */
+function stdioFields(
+  { raw, indus, mapValues }: Translation,
+  command: unknown,
+  args: string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (typeof command !== "string") throw new RowError("command: must be a string naming the program to run");
+  out.command = indus(command, "command");
+  if (args.length > 0) out.args = args.map((a) => indus(a, "args"));
+  const envField = raw.env !== undefined ? "env" : "environment";
+  const env = mapValues(asStringMap(raw.env ?? raw.environment ?? {}, envField), "env");
+  // Codex: `env_vars` names variables passed through from indus's own environment.
+  if (raw.env_vars !== undefined)
+    for (const name of asStringList(raw.env_vars, "env_vars")) env[name] ??= `\${${name}}`;
+  if (Object.keys(env).length > 0) out.env = env;
+  if (raw.envFile !== undefined) {
+    if (typeof raw.envFile !== "string") throw new RowError("envFile: must be a string");
+    out.envFile = indus(raw.envFile, "envFile");
+  }
+  if (raw.cwd !== undefined) {
+    if (typeof raw.cwd !== "string") throw new RowError("cwd: must be a string");
+    out.cwd = indus(raw.cwd, "cwd");
+  }
+  return out;
+}
+
+/** A remote server's url, headers (with Codex's variable-named ones and bearer token) and oauth. */
+function remoteFields({ raw, report, indus, mapValues }: Translation): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const url = raw.httpUrl ?? raw.url ?? raw.serverUrl;
+  if (typeof url !== "string") throw new RowError("url: must be a string");
+  out.url = indus(url, "url");
+  const headers = mapValues(
+    { ...asStringMap(raw.http_headers ?? {}, "http_headers"), ...asStringMap(raw.headers ?? {}, "headers") },
+    "headers",
+  );
+  // Codex: header values and the bearer token come from named variables.
+  for (const [header, variable] of Object.entries(asStringMap(raw.env_http_headers ?? {}, "env_http_headers")))
+    headers[header] = `\${${variable}}`;
+  if (raw.bearer_token_env_var !== undefined) {
+    if (typeof raw.bearer_token_env_var !== "string") throw new RowError("bearer_token_env_var: must be a string");
+    headers.Authorization = `Bearer \${${raw.bearer_token_env_var}}`;
+  }
+  if (Object.keys(headers).length > 0) out.headers = headers;
+  if (raw.oauth !== undefined) out.oauth = raw.oauth;
+  if (raw.cwd !== undefined) report.warn('"cwd" only applies to stdio servers; ignored');
+  if (raw.envFile !== undefined) report.warn('"envFile" only applies to stdio servers; ignored');
+  return out;
+}
+
+/** The three timeouts, in milliseconds, from each client's spelling of them. */
+function timeoutFields(dialect: McpDialect, raw: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const startup = asMs(raw, ["startupTimeoutMs", "startup_timeout_ms"], ["startup_timeout_sec"]);
+  // opencode's `timeout` bounds fetching the tool list; Gemini's bounds each call.
+  const toolKeys =
+    dialect === "opencode" ? ["toolTimeoutMs", "tool_timeout_ms"] : ["toolTimeoutMs", "tool_timeout_ms", "timeout"];
+  const listKeys = dialect === "opencode" ? ["listTimeoutMs", "timeout"] : ["listTimeoutMs"];
+  const tool = asMs(raw, toolKeys, ["tool_timeout_sec"]);
+  const list = asMs(raw, listKeys, []);
+  if (startup !== undefined) out.startupTimeoutMs = startup;
+  if (list !== undefined) out.listTimeoutMs = list;
+  if (tool !== undefined) out.toolTimeoutMs = tool;
   return out;
 }

@@ -41,8 +41,8 @@ export function editTool(deck: DeckContext): Card {
     async run(input, ctx) {
       const args = inputObject(input);
       const target = resolvePath(ctx.cwd, reqString(args, ["path", "file_path", "filePath"]));
-      let oldString = reqString(args, ["old_string", "oldString"], { allowEmpty: true });
-      let newString = reqString(args, ["new_string", "newString"], { allowEmpty: true });
+      const oldString = reqString(args, ["old_string", "oldString"], { allowEmpty: true });
+      const newString = reqString(args, ["new_string", "newString"], { allowEmpty: true });
       const replaceAll = optBool(args, ["replace_all", "replaceAll"]) ?? false;
       if (oldString === newString) throw new ArgError("old_string and new_string are identical; nothing to change");
       const shown = displayPath(ctx.cwd, target);
@@ -57,52 +57,16 @@ export function editTool(deck: DeckContext): Card {
         return textResult(`Created ${shown}`);
       }
       if (before.isDirectory) return errorResult(`edit: ${shown} is a directory`);
-      const refusal = gateRefusal(state, ctx, target, before, "edit");
+      const refusal = gateRefusal(state, ctx, { absolute: target, now: before, verb: "edit" });
       if (refusal) return errorResult(`edit: ${refusal}`);
 
       const bytes = await ctx.fs.readFile(target);
       if (looksBinary(bytes)) return errorResult(`edit: ${shown} is a binary file`);
       const original = Buffer.from(bytes).toString("utf8");
 
-      let updated: string;
-      let replacements: number;
-      if (oldString === "") {
-        if (original.length > 0) {
-          return errorResult(`edit: old_string is empty but ${shown} is not; give the text to replace, or use write`);
-        }
-        updated = newString;
-        replacements = 1;
-      } else {
-        let count = countOccurrences(original, oldString);
-        // A model writes "\n"; a CRLF file has "\r\n". Match the file's line endings.
-        if (count === 0 && original.includes("\r\n") && oldString.includes("\n") && !oldString.includes("\r\n")) {
-          const crlfOld = oldString.replace(/\n/g, "\r\n");
-          const crlfCount = countOccurrences(original, crlfOld);
-          if (crlfCount > 0) {
-            oldString = crlfOld;
-            newString = newString.replace(/\r?\n/g, "\r\n");
-            count = crlfCount;
-          }
-        }
-        if (count === 0) {
-          return errorResult(
-            `edit: old_string was not found in ${shown}. It must match exactly, including whitespace and indentation; read the file again to copy the current text.`,
-          );
-        }
-        if (count > 1 && !replaceAll) {
-          return errorResult(
-            `edit: old_string occurs ${count} times in ${shown}; include more surrounding context to make it unique, or set replace_all to replace every occurrence`,
-          );
-        }
-        if (replaceAll) {
-          updated = original.split(oldString).join(newString);
-          replacements = count;
-        } else {
-          const at = original.indexOf(oldString);
-          updated = original.slice(0, at) + newString + original.slice(at + oldString.length);
-          replacements = 1;
-        }
-      }
+      const replaced = replaceIn(original, { oldString, newString, replaceAll }, shown);
+      if (typeof replaced === "string") return errorResult(replaced);
+      const { updated, replacements } = replaced;
 
       await ctx.fs.writeFile(target, updated);
       await recordAfterWrite(state, ctx, target);
@@ -111,4 +75,45 @@ export function editTool(deck: DeckContext): Card {
       );
     },
   });
+}
+
+interface Replacement {
+  readonly oldString: string;
+  readonly newString: string;
+  readonly replaceAll: boolean;
+}
+
+/** The file's text after the replacement, or why it cannot be made (the error text). */
+function replaceIn(
+  original: string,
+  asked: Replacement,
+  shown: string,
+): { updated: string; replacements: number } | string {
+  if (asked.oldString === "") {
+    if (original.length > 0)
+      return `edit: old_string is empty but ${shown} is not; give the text to replace, or use write`;
+    return { updated: asked.newString, replacements: 1 };
+  }
+  const { oldString, newString, count } = matchLineEndings(original, asked);
+  if (count === 0)
+    return `edit: old_string was not found in ${shown}. It must match exactly, including whitespace and indentation; read the file again to copy the current text.`;
+  if (count > 1 && !asked.replaceAll)
+    return `edit: old_string occurs ${count} times in ${shown}; include more surrounding context to make it unique, or set replace_all to replace every occurrence`;
+  if (asked.replaceAll) return { updated: original.split(oldString).join(newString), replacements: count };
+  const at = original.indexOf(oldString);
+  return { updated: original.slice(0, at) + newString + original.slice(at + oldString.length), replacements: 1 };
+}
+
+/** A model writes "\n"; a CRLF file has "\r\n". Match the file's line endings when that is what finds the text. */
+function matchLineEndings(
+  original: string,
+  { oldString, newString }: Replacement,
+): { oldString: string; newString: string; count: number } {
+  const count = countOccurrences(original, oldString);
+  if (count > 0 || !original.includes("\r\n") || !oldString.includes("\n") || oldString.includes("\r\n"))
+    return { oldString, newString, count };
+  const crlfOld = oldString.replace(/\n/g, "\r\n");
+  const crlfCount = countOccurrences(original, crlfOld);
+  if (crlfCount === 0) return { oldString, newString, count };
+  return { oldString: crlfOld, newString: newString.replace(/\r?\n/g, "\r\n"), count: crlfCount };
 }

@@ -39,13 +39,11 @@ export async function listFiles(
   if (engine.kind === "ripgrep") {
     const typeArgs =
       nameGlob !== undefined && !nameGlob.includes("/") ? [`--type-add=indusfind:${nameGlob}`, "--type=indusfind"] : [];
-    const run = await runRipgrep(
-      engine.binary,
-      [...RG_BASE_ARGS, ...typeArgs, "--files", "--null"],
-      root,
+    const run = await runRipgrep(engine.binary, [...RG_BASE_ARGS, ...typeArgs, "--files", "--null"], {
+      cwd: root,
       signal,
-      FIND_LIMITS.maxRawBytes,
-    );
+      maxBytes: FIND_LIMITS.maxRawBytes,
+    });
     const files = run.stdout
       .split("\0")
       .filter((f) => f !== "")

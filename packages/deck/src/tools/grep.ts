@@ -14,54 +14,18 @@ import { optionsOf } from "../options";
 import { displayPath, resolvePath } from "../paths";
 import { errorResult, textResult } from "../results";
 import { RG_BASE_ARGS, resolveSearchEngine, runRipgrep } from "./ripgrep";
-import { looksBinary, plural } from "./text";
+import { looksBinary } from "./text";
 import { walk } from "./walk";
 
-export const GREP_MODES = ["files", "content", "count"] as const;
-export type GrepMode = (typeof GREP_MODES)[number];
-
-export const GREP_LIMITS = {
-  files: 1_000,
-  content: 500,
-  maxLimit: 10_000,
-  maxLineChars: 500,
-  maxOutputChars: 60_000,
-  /** Raw engine output kept before parsing. */
-  maxRawBytes: 32 * 1024 * 1024,
-} as const;
-
-export interface GrepQuery {
-  readonly pattern: string;
-  /** Absolute search root (a directory or one file). */
-  readonly root: string;
-  readonly include: readonly string[];
-  readonly mode: GrepMode;
-  readonly before: number;
-  readonly after: number;
-  readonly ignoreCase: boolean;
-  readonly literal: boolean;
-  readonly multiline: boolean;
-}
-
-/** One line of content output. */
-interface LineHit {
-  readonly line: number;
-  readonly text: string;
-  readonly match: boolean;
-}
-
-export interface GrepFileHits {
-  /** Path as shown (relative to the tool cwd when inside it). */
-  readonly file: string;
-  readonly count: number;
-  readonly lines: readonly LineHit[];
-}
-
-export interface GrepOutcome {
-  readonly files: GrepFileHits[];
-  /** The engine stopped early (output cap); results are a prefix. */
-  readonly truncated: boolean;
-}
+import {
+  GREP_LIMITS,
+  GREP_MODES,
+  type GrepFileHits,
+  type GrepOutcome,
+  type GrepQuery,
+  type LineHit,
+} from "./grep-query";
+import { renderGrep } from "./grep-render";
 
 // ---------------------------------------------------------------- ripgrep
 
@@ -92,7 +56,7 @@ function ripgrepArgs(q: GrepQuery, target: string): string[] {
 
 async function grepWithRipgrep(binary: string, q: GrepQuery, cwd: string, signal: AbortSignal): Promise<GrepOutcome> {
   const target = displayPath(cwd, q.root);
-  const run = await runRipgrep(binary, ripgrepArgs(q, target), cwd, signal, GREP_LIMITS.maxRawBytes);
+  const run = await runRipgrep(binary, ripgrepArgs(q, target), { cwd, signal, maxBytes: GREP_LIMITS.maxRawBytes });
   if (run.exitCode === 2 && run.stdout === "") {
     throw new Error(run.stderr.split("\n").slice(0, 6).join("\n") || "ripgrep failed");
   }
@@ -255,70 +219,6 @@ async function grepWithJs(q: GrepQuery, cwd: string, signal: AbortSignal): Promi
     });
   }
   return { files, truncated: false };
-}
-
-// ---------------------------------------------------------------- rendering
-
-function clip(text: string): string {
-  return text.length <= GREP_LIMITS.maxLineChars ? text : `${text.slice(0, GREP_LIMITS.maxLineChars)}…`;
-}
-
-export function renderGrep(outcome: GrepOutcome, q: GrepQuery, limit: number): string {
-  const files = [...outcome.files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  if (files.length === 0) return `No matches for /${q.pattern}/`;
-  const out: string[] = [];
-  let chars = 0;
-  const notes: string[] = [];
-  const push = (line: string): boolean => {
-    if (chars + line.length + 1 > GREP_LIMITS.maxOutputChars) return false;
-    out.push(line);
-    chars += line.length + 1;
-    return true;
-  };
-
-  if (q.mode === "files" || q.mode === "count") {
-    let shown = 0;
-    for (const f of files) {
-      if (shown >= limit || !push(q.mode === "files" ? f.file : `${f.file}:${f.count}`)) break;
-      shown++;
-    }
-    if (shown < files.length) notes.push(`showing ${shown} of ${plural(files.length, "file")}`);
-    if (q.mode === "count") {
-      const total = files.reduce((sum, f) => sum + f.count, 0);
-      out.unshift(`${plural(total, "matching line")} in ${plural(files.length, "file")}`);
-    }
-  } else {
-    let shownLines = 0;
-    let totalMatches = 0;
-    let stopped = false;
-    const context = q.before > 0 || q.after > 0;
-    for (const f of files) {
-      totalMatches += f.count;
-      if (stopped) continue;
-      let prev: number | undefined;
-      if (context && out.length > 0 && !push("--")) stopped = true;
-      for (const l of f.lines) {
-        if (stopped) break;
-        if (context && prev !== undefined && l.line > prev + 1 && !push("--")) stopped = true;
-        if (
-          shownLines >= limit ||
-          !push(`${f.file}${l.match ? ":" : "-"}${l.line}${l.match ? ":" : "-"}${clip(l.text)}`)
-        ) {
-          stopped = true;
-          break;
-        }
-        shownLines++;
-        prev = l.line;
-      }
-    }
-    if (stopped)
-      notes.push(
-        `output capped at ${plural(shownLines, "line")}; ${plural(totalMatches, "matching line")} in ${plural(files.length, "file")} in all`,
-      );
-  }
-  if (outcome.truncated) notes.push("the search produced too much output and was stopped early");
-  if (notes.length > 0) out.push("", `[${notes.join("; ")}. Narrow the pattern, path or include globs.]`);
-  return out.join("\n");
 }
 
 export async function runGrep(

@@ -5,9 +5,10 @@
  * SIGTERM to the group and SIGKILL after a grace period. Backs the `process`
  * built-in and the `bg-process` app card.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { defaultShell } from "./bash";
 import { groupAlive, killGroup, trackGroup, untrackGroup } from "../spawn";
 
@@ -118,21 +119,7 @@ export class ProcessTable {
     const maxRunning = this.options.maxRunning ?? 32;
     if (running >= maxRunning) throw new Error(`already ${running} running processes; stop one first`);
     const id = `p${++this.counter}`;
-    const captureDir = extra.captureDir ?? this.options.captureDir;
-    let captureFiles: ManagedProcess["captureFiles"];
-    let outFile: fs.WriteStream | undefined;
-    let errFile: fs.WriteStream | undefined;
-    if (captureDir !== undefined) {
-      fs.mkdirSync(captureDir, { recursive: true });
-      const stamp = `${Date.now().toString(36)}-${id}`;
-      captureFiles = {
-        stdout: path.join(captureDir, `${stamp}.stdout.log`),
-        stderr: path.join(captureDir, `${stamp}.stderr.log`),
-      };
-      outFile = fs.createWriteStream(captureFiles.stdout);
-      errFile = fs.createWriteStream(captureFiles.stderr);
-    }
-
+    const capture = openCapture(extra.captureDir ?? this.options.captureDir, id);
     const child = spawn(defaultShell(), ["-c", command], {
       cwd,
       env: { ...process.env, ...extra.env },
@@ -154,47 +141,11 @@ export class ProcessTable {
       signal: null,
       stdout: new LineRing(this.options.maxLines),
       stderr: new LineRing(this.options.maxLines),
-      ...(captureFiles === undefined ? {} : { captureFiles }),
+      ...(capture.files === undefined ? {} : { captureFiles: capture.files }),
       cursor: { stdout: 0, stderr: 0 },
       done,
     };
-    child.stdout.on("data", (chunk: Buffer) => {
-      entry.stdout.push(chunk.toString("utf8"));
-      outFile?.write(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      entry.stderr.push(chunk.toString("utf8"));
-      errFile?.write(chunk);
-    });
-    child.once("error", (error) => {
-      if (entry.state === "running") {
-        entry.state = "failed";
-        entry.error = error.message;
-        entry.endedAt = Date.now();
-      }
-      outFile?.end();
-      errFile?.end();
-      settle();
-    });
-    child.once("exit", (code, signal) => {
-      entry.exitCode = code;
-      entry.signal = signal;
-      entry.state = signal ? "killed" : "exited";
-      entry.endedAt = Date.now();
-      // Grandchildren may keep the pipes; do not wait on them forever.
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 500).unref();
-    });
-    child.once("close", () => {
-      entry.stdout.end();
-      entry.stderr.end();
-      outFile?.end();
-      errFile?.end();
-      if (entry.pid !== undefined && !groupAlive(entry.pid)) untrackGroup(entry.pid);
-      settle();
-    });
+    follow(child, entry, capture, settle);
     this.entries.set(id, entry);
     return entry;
   }
@@ -258,4 +209,68 @@ export function describeState(entry: ManagedProcess): string {
 export function runtimeOf(entry: ManagedProcess): string {
   const ms = (entry.endedAt ?? Date.now()) - entry.startedAt;
   return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** Where a process's streams are mirrored, when they are. */
+interface Capture {
+  readonly files?: ManagedProcess["captureFiles"];
+  readonly out?: fs.WriteStream;
+  readonly err?: fs.WriteStream;
+}
+
+function openCapture(captureDir: string | undefined, id: string): Capture {
+  if (captureDir === undefined) return {};
+  fs.mkdirSync(captureDir, { recursive: true });
+  const stamp = `${Date.now().toString(36)}-${id}`;
+  const files = {
+    stdout: path.join(captureDir, `${stamp}.stdout.log`),
+    stderr: path.join(captureDir, `${stamp}.stderr.log`),
+  };
+  return { files, out: fs.createWriteStream(files.stdout), err: fs.createWriteStream(files.stderr) };
+}
+
+/** Keep the entry up to date with its process: output lines, exit, close (then `settle`). */
+function follow(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  entry: ManagedProcess,
+  capture: Capture,
+  settle: () => void,
+): void {
+  child.stdout.on("data", (chunk: Buffer) => {
+    entry.stdout.push(chunk.toString("utf8"));
+    capture.out?.write(chunk);
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    entry.stderr.push(chunk.toString("utf8"));
+    capture.err?.write(chunk);
+  });
+  child.once("error", (error) => {
+    if (entry.state === "running") {
+      entry.state = "failed";
+      entry.error = error.message;
+      entry.endedAt = Date.now();
+    }
+    capture.out?.end();
+    capture.err?.end();
+    settle();
+  });
+  child.once("exit", (code, signal) => {
+    entry.exitCode = code;
+    entry.signal = signal;
+    entry.state = signal ? "killed" : "exited";
+    entry.endedAt = Date.now();
+    // Grandchildren may keep the pipes; do not wait on them forever.
+    setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, 500).unref();
+  });
+  child.once("close", () => {
+    entry.stdout.end();
+    entry.stderr.end();
+    capture.out?.end();
+    capture.err?.end();
+    if (entry.pid !== undefined && !groupAlive(entry.pid)) untrackGroup(entry.pid);
+    settle();
+  });
 }

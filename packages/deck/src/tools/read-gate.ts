@@ -17,10 +17,9 @@ export function readStateFor(injected: ReadStateHandle | undefined, ctx: ToolCon
 export function gateRefusal(
   state: ReadStateHandle,
   ctx: ToolContext,
-  absolute: string,
-  now: { mtimeMs: number; size: number },
-  verb: string,
+  change: { readonly absolute: string; readonly now: { mtimeMs: number; size: number }; readonly verb: string },
 ): string | undefined {
+  const { absolute, now, verb } = change;
   const record = state.get(absolute);
   const shown = displayPath(ctx.cwd, absolute);
   if (record === undefined) {

@@ -62,12 +62,17 @@ export interface RgRun {
   readonly truncated: boolean;
 }
 
+/** Where and how long ripgrep runs: its folder, its cancellation, and how much output is read before it is stopped. */
+export interface RgLimits {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  readonly maxBytes: number;
+}
+
 export function runRipgrep(
   binary: string,
   args: readonly string[],
-  cwd: string,
-  signal: AbortSignal,
-  maxBytes: number,
+  { cwd, signal, maxBytes }: RgLimits,
 ): Promise<RgRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, [...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });

@@ -112,6 +112,24 @@ export interface WalkEntry {
   readonly isDir: boolean;
 }
 
+/** A directory waiting to be listed, with its parent's ignore chain (its own files join when it is read). */
+interface PendingDir {
+  readonly abs: string;
+  readonly rel: string;
+  readonly depth: number;
+  readonly chain: IgnoreChain | undefined;
+  /** The chain already holds this directory's own ignore files (the root's). */
+  readonly own: boolean;
+}
+
+/** What one listed directory's entries are visited with. */
+interface Listing {
+  readonly dir: PendingDir;
+  readonly chain: IgnoreChain | undefined;
+  readonly options: WalkOptions;
+  readonly visit: (entry: WalkEntry) => boolean | void;
+}
+
 /**
  * Visits every non-ignored entry under `root` (directories before their
  * contents). Return `false` from `visit` to stop. Resolves true when stopped early.
@@ -123,53 +141,23 @@ export async function walk(
 ): Promise<boolean> {
   const respect = options.respectIgnore ?? true;
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  // Each directory carries its parent's chain; its own ignore files (seen in its listing) are added when it is read.
-  const stack: { abs: string; rel: string; depth: number; chain: IgnoreChain | undefined; own: boolean }[] = [
+  const stack: PendingDir[] = [
     { abs: root, rel: "", depth: 1, chain: respect ? IgnoreChain.forRoot(root) : undefined, own: true },
   ];
   let sliceStart = performance.now();
-
   while (stack.length > 0) {
-    const dir = stack.pop() as (typeof stack)[number];
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir.abs, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const chain =
-      dir.chain && !dir.own && entries.some((e) => IGNORE_FILES.includes(e.name as (typeof IGNORE_FILES)[number]))
-        ? dir.chain.descend(dir.abs, dir.rel)
-        : dir.chain;
-    const subdirs: (typeof stack)[number][] = [];
+    const dir = stack.pop() as PendingDir;
+    const entries = sortedEntries(dir.abs);
+    if (entries === undefined) continue;
+    const listing: Listing = { dir, chain: chainFor(dir, entries), options, visit };
+    const subdirs: PendingDir[] = [];
     for (const entry of entries) {
-      if (entry.name === ".git") continue;
-      const rel = dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}`;
-      const abs = path.join(dir.abs, entry.name);
-      let isDir = entry.isDirectory();
-      if (entry.isSymbolicLink()) {
-        // Like ripgrep, symlinked directories are not followed; symlinked files are listed.
-        try {
-          if (fs.statSync(abs).isDirectory()) isDir = true;
-        } catch {
-          continue;
-        }
-        if (isDir) {
-          if (options.listLinkedDirs && !chain?.ignores(rel, true) && visit({ rel, abs, isDir }) === false) return true;
-          continue;
-        }
-      } else if (!isDir && !entry.isFile()) {
-        continue;
-      }
-      if (chain?.ignores(rel, isDir)) continue;
-      if (visit({ rel, abs, isDir }) === false) return true;
-      if (isDir && dir.depth < maxDepth) {
-        subdirs.push({ abs, rel, depth: dir.depth + 1, chain, own: false });
-      }
+      const step = visitEntry(entry, listing);
+      if (step === "stop") return true;
+      if (step !== undefined && dir.depth < maxDepth)
+        subdirs.push({ abs: step.abs, rel: step.rel, depth: dir.depth + 1, chain: listing.chain, own: false });
     }
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as (typeof stack)[number]);
-
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as PendingDir);
     if (performance.now() - sliceStart > SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       if (options.signal?.aborted) throw new Error("cancelled");
@@ -177,4 +165,53 @@ export async function walk(
     }
   }
   return false;
+}
+
+/** A directory's entries in name order; undefined when it cannot be read. */
+function sortedEntries(abs: string): fs.Dirent[] | undefined {
+  try {
+    return fs
+      .readdirSync(abs, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The directory's chain, with its own ignore files when its listing has any. */
+function chainFor(dir: PendingDir, entries: readonly fs.Dirent[]): IgnoreChain | undefined {
+  if (!dir.chain || dir.own) return dir.chain;
+  return entries.some((e) => IGNORE_FILES.includes(e.name as (typeof IGNORE_FILES)[number]))
+    ? dir.chain.descend(dir.abs, dir.rel)
+    : dir.chain;
+}
+
+/** Visit one entry: `"stop"` when the visitor stops the walk, the entry when it is a directory to descend into. */
+function visitEntry(entry: fs.Dirent, { dir, chain, options, visit }: Listing): "stop" | WalkEntry | undefined {
+  if (entry.name === ".git") return undefined;
+  const rel = dir.rel === "" ? entry.name : `${dir.rel}/${entry.name}`;
+  const abs = path.join(dir.abs, entry.name);
+  const kind = entryKind(entry, abs);
+  if (kind === undefined) return undefined;
+  if (kind === "linked-dir") {
+    const listed = options.listLinkedDirs === true && !chain?.ignores(rel, true);
+    return listed && visit({ rel, abs, isDir: true }) === false ? "stop" : undefined;
+  }
+  const isDir = kind === "dir";
+  if (chain?.ignores(rel, isDir)) return undefined;
+  if (visit({ rel, abs, isDir }) === false) return "stop";
+  return isDir ? { rel, abs, isDir } : undefined;
+}
+
+/** Like ripgrep, symlinked directories are not followed (`linked-dir`); symlinked files are listed. */
+function entryKind(entry: fs.Dirent, abs: string): "dir" | "file" | "linked-dir" | undefined {
+  if (entry.isSymbolicLink()) {
+    try {
+      return fs.statSync(abs).isDirectory() ? "linked-dir" : "file";
+    } catch {
+      return undefined;
+    }
+  }
+  if (entry.isDirectory()) return "dir";
+  return entry.isFile() ? "file" : undefined;
 }

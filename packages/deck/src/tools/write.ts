@@ -37,7 +37,7 @@ export function writeTool(deck: DeckContext): Card {
       let previous: string | undefined;
       if (before) {
         if (before.isDirectory) return errorResult(`write: ${shown} is a directory`);
-        const refusal = gateRefusal(state, ctx, target, before, "overwrite");
+        const refusal = gateRefusal(state, ctx, { absolute: target, now: before, verb: "overwrite" });
         if (refusal) return errorResult(`write: ${refusal}`);
         const bytes = await ctx.fs.readFile(target);
         if (!looksBinary(bytes)) previous = Buffer.from(bytes).toString("utf8");
