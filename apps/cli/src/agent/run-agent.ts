@@ -8,19 +8,20 @@
 import path from "node:path";
 import readline from "node:readline";
 import { silentProgress, terminalProgress } from "../boot/progress";
-import { cliEnv, defaultLogDir, defaultSessionDir } from "../cli-env";
+import { cliEnv, defaultLogDir, defaultSessionDir, type CliEnv } from "../cli-env";
+import type { BootedDeck } from "../boot/boot-types";
 import type { AgentEvent } from "./events";
 import { bindHost, bindSubAgents, sessionSettings } from "./session-settings";
 import { SubAgentRunner } from "./sub-agent";
 import { SessionCheckpoints } from "./session/checkpoints";
 import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./session/permission";
 import { chooseModel, preflight } from "./model/preflight";
-import { resolveModelConfig } from "./model/provider-config";
+import { resolveModelConfig, type ModelConfig } from "./model/provider-config";
 import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
 import { AgentSession } from "./session/session";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { startupWarnings } from "../boot/startup-warnings";
-import { loadSettings } from "./settings";
+import { loadSettings, type AgentSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
 import type { AgentFlags, AgentIo, BootOptions, Prepared } from "./prepared";
 import { AgentClientHost } from "./host/agent-client-host";
@@ -76,98 +77,119 @@ function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): Perm
     });
 }
 
+/** How `prepare` reports: a live progress view or not, warnings, and setup errors found early. */
+interface PrepareReporting {
+  readonly progress: boolean;
+  readonly warn: (message: string) => void;
+  readonly reportEarly: (error: AgentSetupError) => void;
+}
+
 /** Settings, model config, preflight and boot; preflight and boot overlap. */
-async function prepare(
-  flags: AgentFlags,
-  io: AgentIo,
-  progress: boolean,
-  warn: (message: string) => void,
-  reportEarly: (error: AgentSetupError) => void,
-): Promise<Prepared> {
+async function prepare(flags: AgentFlags, io: AgentIo, how: PrepareReporting): Promise<Prepared> {
   const cli = cliEnv({ cwd: flags.cwd });
   const env = { ...io.env };
   const home = env.HOME && env.HOME.length > 0 ? env.HOME : cli.home;
   const { settings, warnings } = loadSettings(home, cli.cwd);
-  for (const warning of warnings) warn(warning);
+  for (const warning of warnings) how.warn(warning);
   const config = resolveModelConfig(
     { provider: flags.provider, model: flags.model, baseUrl: flags.baseUrl },
     env,
     settings,
   );
-
-  const sessionDir = path.resolve(cli.cwd, flags.sessionDir ?? defaultSessionDir({ ...cli, home }));
-  const logDir =
-    flags.logDir !== undefined
-      ? path.resolve(cli.cwd, flags.logDir)
-      : // The state folder, like every other command, unless a session folder was asked for.
-        defaultLogDir({ ...cli, home }, flags.sessionDir === undefined ? undefined : sessionDir);
-  const profile = (flags.profile ?? "all") as BootOptions["profile"];
-
-  const delegate = new SubAgentRunner();
-  const checkpoints = new SessionCheckpoints();
-  const host = new AgentClientHost({
-    cwd: cli.cwd,
-    addDirs: addDirsOf(flags.addDir ?? [], cli.cwd),
-    allowSampling: flags.allowSampling ?? [],
-    yes: flags.yes === true,
-  });
+  const { sessionDir, logDir } = placesOf(flags, { ...cli, home });
+  const parts = {
+    delegate: new SubAgentRunner(),
+    checkpoints: new SessionCheckpoints(),
+    host: new AgentClientHost({
+      cwd: cli.cwd,
+      addDirs: addDirsOf(flags.addDir ?? [], cli.cwd),
+      allowSampling: flags.allowSampling ?? [],
+      yes: flags.yes === true,
+    }),
+  };
   const checked = preflight(config);
   // Off the terminal nothing is drawing: say at once that the model is unusable
   // rather than after the slowest server has started (the deck is closed after).
-  if (!progress) checked.catch((error: unknown) => (isAgentSetupError(error) ? reportEarly(error) : undefined));
+  if (!how.progress) checked.catch((error: unknown) => (isAgentSetupError(error) ? how.reportEarly(error) : undefined));
   const booting = io.bootDeck({
     cwd: cli.cwd,
-    profile,
+    profile: (flags.profile ?? "all") as BootOptions["profile"],
     ...(flags.tools && Array.isArray(flags.tools) ? { tools: flags.tools } : {}),
     noTools: noToolsFlag(flags),
     ...(flags.mcp ? { mcp: flags.mcp } : {}),
     logDir,
     sessionDir,
     env,
-    delegate,
-    checkpoint: checkpoints,
+    delegate: parts.delegate,
+    checkpoint: parts.checkpoints,
     resourceTools: true,
-    clientHost: host.hooks(),
+    clientHost: parts.host.hooks(),
+    ...settingsBootOptions(settings),
+    mcpToolBudget: flags.mcpToolBudget ?? defaultToolBudget(settings, config),
+    progress: how.progress
+      ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" })
+      : silentProgress,
+  });
+  const { modelId, deck } = await bothReady(checked, booting, config);
+  return {
+    config,
+    modelId,
+    deck,
+    sessionDir,
+    cwd: cli.cwd,
+    maxTurns: flags.maxTurns ?? settings.maxTurns ?? DEFAULT_MAX_TURNS,
+    allow: [...(flags.allow ?? []), ...(settings.allow ?? [])],
+    ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
+    ...parts,
+    ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
+  };
+}
+
+/** The session folder, and the log folder: the state folder, like every other command, unless a session folder was asked for. */
+function placesOf(flags: AgentFlags, cli: CliEnv): { sessionDir: string; logDir: string } {
+  const sessionDir = path.resolve(cli.cwd, flags.sessionDir ?? defaultSessionDir(cli));
+  const logDir =
+    flags.logDir !== undefined
+      ? path.resolve(cli.cwd, flags.logDir)
+      : defaultLogDir(cli, flags.sessionDir === undefined ? undefined : sessionDir);
+  return { sessionDir, logDir };
+}
+
+/** What the user's settings say about the deck: Composio's key and the web search backends. */
+function settingsBootOptions(settings: AgentSettings): Pick<BootOptions, "composioApiKey" | "webSearch"> {
+  return {
     ...(settings.composioApiKey !== undefined ? { composioApiKey: settings.composioApiKey } : {}),
     webSearch: {
       ...(settings.searxngUrl !== undefined ? { searxngUrl: settings.searxngUrl } : {}),
       ...(settings.braveApiKey !== undefined ? { braveApiKey: settings.braveApiKey } : {}),
       ...(settings.tavilyApiKey !== undefined ? { tavilyApiKey: settings.tavilyApiKey } : {}),
     },
-    mcpToolBudget:
-      flags.mcpToolBudget ??
-      Math.floor((settings.contextWindow ?? defaultContextWindow(config.provider)) * DEFAULT_BUDGET_SHARE),
-    progress: progress
-      ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" })
-      : silentProgress,
-  });
+  };
+}
+
+/** The share of the model's context window MCP tool definitions may take before they are deferred. */
+function defaultToolBudget(settings: AgentSettings, config: ModelConfig): number {
+  return Math.floor((settings.contextWindow ?? defaultContextWindow(config.provider)) * DEFAULT_BUDGET_SHARE);
+}
+
+/** Wait for the preflight and the boot; on any failure the deck is closed and the failure thrown. */
+async function bothReady(
+  checked: ReturnType<typeof preflight>,
+  booting: Promise<BootedDeck>,
+  config: ModelConfig,
+): Promise<{ modelId: string; deck: BootedDeck }> {
   const [pre, deck] = await Promise.allSettled([checked, booting]);
   if (pre.status === "rejected") {
     if (deck.status === "fulfilled") await deck.value.close().catch(() => undefined);
     throw pre.reason;
   }
   if (deck.status === "rejected") throw deck.reason;
-  let modelId: string;
   try {
-    modelId = chooseModel(config, pre.value.models);
+    return { modelId: chooseModel(config, pre.value.models), deck: deck.value };
   } catch (error) {
     await deck.value.close().catch(() => undefined);
     throw error;
   }
-  return {
-    config,
-    modelId,
-    deck: deck.value,
-    sessionDir,
-    cwd: cli.cwd,
-    maxTurns: flags.maxTurns ?? settings.maxTurns ?? DEFAULT_MAX_TURNS,
-    allow: [...(flags.allow ?? []), ...(settings.allow ?? [])],
-    ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
-    delegate,
-    checkpoints,
-    host,
-    ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
-  };
 }
 
 export async function runAgentCommand(promptWords: readonly string[], flags: AgentFlags, io: AgentIo): Promise<number> {
@@ -210,7 +232,7 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
   let prepared: Prepared;
   try {
     const progress = isTty(io.stderr) && (interactive || format === "text");
-    prepared = await prepare(flags, io, progress, warn, report);
+    prepared = await prepare(flags, io, { progress, warn, reportEarly: report });
   } catch (error) {
     if (isAgentSetupError(error)) {
       report(error);
@@ -223,17 +245,18 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
     const { runInteractive } = await import("./interactive/interactive");
     return runInteractive(prepared, flags, io);
   }
-  return runPrint(task!, prepared, flags, io, format, color);
+  return runPrint(task!, prepared, { flags, io, format, color });
 }
 
-async function runPrint(
-  task: string,
-  prepared: Prepared,
-  flags: AgentFlags,
-  io: AgentIo,
-  format: string,
-  color: boolean,
-): Promise<number> {
+/** A print-mode run: its flags and IO, the output format, and whether stderr takes colour. */
+interface PrintRun {
+  readonly flags: AgentFlags;
+  readonly io: AgentIo;
+  readonly format: string;
+  readonly color: boolean;
+}
+
+async function runPrint(task: string, prepared: Prepared, { flags, io, format, color }: PrintRun): Promise<number> {
   const renderer: Renderer =
     format === "stream-json"
       ? new StreamJsonRenderer(io.stdout)

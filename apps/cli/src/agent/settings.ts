@@ -57,44 +57,50 @@ const positiveInt = (value: unknown): number | undefined =>
 const nonEmpty = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined;
 
+/** A known key's check: the value to keep (undefined: ignored), and what was expected. */
+interface Check {
+  readonly keep: (value: unknown) => unknown;
+  readonly expected: string;
+}
+
+const TEXT: Check = { keep: nonEmpty, expected: "expected a non-empty string" };
+const COUNT: Check = { keep: positiveInt, expected: "expected a whole number of at least 1" };
+
+const CHECKS: Readonly<Record<string, Check>> = {
+  provider: {
+    keep: (value) => (value === "openai" || value === "anthropic" ? value : undefined),
+    expected: 'expected "openai" or "anthropic"',
+  },
+  model: TEXT,
+  baseUrl: TEXT,
+  apiKeyEnv: TEXT,
+  searxngUrl: TEXT,
+  braveApiKey: TEXT,
+  tavilyApiKey: TEXT,
+  composioApiKey: TEXT,
+  maxTurns: COUNT,
+  maxOutputTokens: COUNT,
+  toolResultMaxChars: COUNT,
+  contextWindow: COUNT,
+  maxRetries: {
+    keep: (value) => (typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined),
+    expected: "expected a whole number of at least 0",
+  },
+  allow: {
+    keep: (value) => (Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined),
+    expected: "expected a list of tool-name patterns",
+  },
+};
+
 function validate(raw: Record<string, unknown>, file: string, warnings: string[]): AgentSettings {
   const out: Record<string, unknown> = {};
-  const warn = (key: string, why: string) => warnings.push(`${file}: ignoring "${key}": ${why}`);
   for (const [key, value] of Object.entries(raw)) {
-    switch (key) {
-      case "provider":
-        if (value === "openai" || value === "anthropic") out.provider = value;
-        else warn(key, 'expected "openai" or "anthropic"');
-        break;
-      case "model":
-      case "baseUrl":
-      case "apiKeyEnv":
-      case "searxngUrl":
-      case "braveApiKey":
-      case "tavilyApiKey":
-      case "composioApiKey":
-        if (nonEmpty(value) !== undefined) out[key] = nonEmpty(value);
-        else warn(key, "expected a non-empty string");
-        break;
-      case "maxTurns":
-      case "maxOutputTokens":
-      case "toolResultMaxChars":
-      case "contextWindow":
-        if (positiveInt(value) !== undefined) out[key] = value;
-        else warn(key, "expected a whole number of at least 1");
-        break;
-      case "maxRetries":
-        if (typeof value === "number" && Number.isInteger(value) && value >= 0) out.maxRetries = value;
-        else warn(key, "expected a whole number of at least 0");
-        break;
-      case "allow":
-        if (Array.isArray(value) && value.every((item) => typeof item === "string")) out.allow = value;
-        else warn(key, "expected a list of tool-name patterns");
-        break;
-      default:
-        // Other tools share the folder; unknown keys are theirs, not errors.
-        break;
-    }
+    // Other tools share the folder; unknown keys are theirs, not errors.
+    const check = Object.hasOwn(CHECKS, key) ? CHECKS[key] : undefined;
+    if (check === undefined) continue;
+    const kept = check.keep(value);
+    if (kept !== undefined) out[key] = kept;
+    else warnings.push(`${file}: ignoring "${key}": ${check.expected}`);
   }
   return out;
 }

@@ -34,9 +34,6 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, 
     const status = statuses.get(server.id) ?? mcp.status.get(server.id);
     const endpoint = mcp.fleet?.endpoint(server.id);
     const origin = mcp.origins.get(server.id);
-    const tail = endpoint?.stderrTail(20) ?? [];
-    const listFault = endpoint?.phase === "ready" ? endpoint.listFault : undefined;
-    const issues = endpoint?.phase === "ready" ? endpoint.issues : [];
     return {
       id: server.id,
       transport: endpoint?.transportKind ?? server.transport,
@@ -47,11 +44,23 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, 
       toolCount: mounted.get(server.id) ?? 0,
       ...(connectMs.has(server.id) ? { connectMs: connectMs.get(server.id)! } : {}),
       ...(status?.fault ? { fault: { kind: status.fault.kind, message: status.fault.message } } : {}),
-      ...(listFault ? { listFault: { kind: listFault.kind, message: listFault.message } } : {}),
-      ...(issues.length > 0 ? { issues } : {}),
-      ...(endpoint?.instructions ? { instructions: endpoint.instructions } : {}),
-      ...(tail.length > 0 ? { stderrTail: tail } : {}),
+      ...(endpoint ? liveFacts(endpoint) : {}),
       ...(trust ? { trust: trust.report(server.id) } : {}),
     };
   });
+}
+
+/** What only a live endpoint knows: a failed tool listing, issues with what it listed, its instructions, its last stderr lines. */
+function liveFacts(
+  endpoint: NonNullable<ReturnType<NonNullable<McpBoot["fleet"]>["endpoint"]>>,
+): Pick<ServerReport, "listFault" | "issues" | "instructions" | "stderrTail"> {
+  const tail = endpoint.stderrTail(20);
+  const listFault = endpoint.phase === "ready" ? endpoint.listFault : undefined;
+  const issues = endpoint.phase === "ready" ? endpoint.issues : [];
+  return {
+    ...(listFault ? { listFault: { kind: listFault.kind, message: listFault.message } } : {}),
+    ...(issues.length > 0 ? { issues } : {}),
+    ...(endpoint.instructions ? { instructions: endpoint.instructions } : {}),
+    ...(tail.length > 0 ? { stderrTail: tail } : {}),
+  };
 }

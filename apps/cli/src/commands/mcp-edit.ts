@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
-import { loadManagedPolicy, readPeerFile, type ImportedServer } from "@indus/deck";
+import { loadManagedPolicy, readPeerFile, type ImportedServer, type ManagedPolicy } from "@indus/deck";
 import { DIALECT_OF, importPlaces, type ImportClient } from "../config/import-sources";
 import { REDACTED, redactEnvValue, redactUrl } from "../redact";
 import {
@@ -183,12 +183,42 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
   const cli = cliEnv(options);
   const places = placesFor(options, cli);
   const target = configPathFor(options.scope, cli);
+  const { found, results, problems } = gatherImports(places, options.from, cli);
+  if (found.length === 0 && results.length === 0) {
+    process.stderr.write(
+      `indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places)].join(", ")})\n`,
+    );
+    return EXIT.failed;
+  }
+  let existing: string[];
+  try {
+    existing = listServerNames(target);
+  } catch (error) {
+    process.stderr.write(`indusr: ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
+  const into: ImportTarget = { options, target, existing, env: cli.env, policy: loadManagedPolicy(cli.env) };
+  for (const item of found) {
+    const result = importOne(item, into);
+    if (result === undefined) return EXIT.failed;
+    results.push(result);
+  }
+  printImports(results, options, target);
+  return problems > 0 || results.some((r) => r.action === "invalid" || r.action === "denied") ? EXIT.failed : EXIT.ok;
+}
+
+/** Every server the places hold (the most specific place wins a name), the rows that cannot be servers, unreadable files. */
+function gatherImports(
+  places: readonly string[],
+  from: ImportOptions["from"],
+  cli: ReturnType<typeof cliEnv>,
+): { found: ImportedServer[]; results: ImportResult[]; problems: number } {
   const found: ImportedServer[] = [];
   const results: ImportResult[] = [];
   const seen = new Set<string>();
   let problems = 0;
   for (const file of places) {
-    const read = readPeerFile(file, { cwd: cli.cwd, home: cli.home, dialect: DIALECT_OF[options.from] });
+    const read = readPeerFile(file, { cwd: cli.cwd, home: cli.home, dialect: DIALECT_OF[from] });
     if (read.error) {
       problems += 1;
       process.stderr.write(`error: ${read.error}\n`);
@@ -212,67 +242,64 @@ export async function mcpImportCommand(options: ImportOptions): Promise<number> 
       found.push(server);
     }
   }
-  if (found.length === 0 && results.length === 0) {
-    process.stderr.write(
-      `indusr: no ${options.from} MCP servers found (looked in ${[...new Set(places)].join(", ")})\n`,
-    );
-    return EXIT.failed;
+  return { found, results, problems };
+}
+
+/** Where imports go and what may be written there. */
+interface ImportTarget {
+  readonly options: ImportOptions;
+  readonly target: string;
+  readonly existing: string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly policy: ManagedPolicy | undefined;
+}
+
+/** Write one server into the target (unless a dry run); undefined when the file could not be written (said on stderr). */
+function importOne(
+  item: ImportedServer,
+  { options, target, existing, env, policy }: ImportTarget,
+): ImportResult | undefined {
+  const base = { name: item.name, source: item.file, row: item.at, notes: item.notes };
+  if (!SERVER_ID_PATTERN.test(item.name)) {
+    const why = "the name must start with a letter and hold only letters, digits, _ or -";
+    return { ...base, action: "invalid", why, warnings: [] };
   }
-  const policy = loadManagedPolicy(cli.env);
-  let existing: string[];
-  try {
-    existing = listServerNames(target);
-  } catch (error) {
-    process.stderr.write(`indusr: ${(error as Error).message}\n`);
-    return EXIT.failed;
+  const refused = policyRefusal(item.name, item.row, env, policy);
+  if (refused !== undefined) return { ...base, action: "denied", why: refused, warnings: [] };
+  const secrets = options.scope === "project" ? literalSecrets(item.row) : [];
+  const warnings = secrets.map(
+    (what) =>
+      `${what} looks like a literal secret and would be written into ${target}, which is usually committed; write a \${VAR} reference there and set the variable (or import into the user file: --scope user)`,
+  );
+  for (const w of warnings) process.stderr.write(`warning: ${item.name}: ${w}\n`);
+  const clash = existing.includes(item.name);
+  if (clash && !options.force)
+    return { ...base, action: "skipped", why: `already in ${target} (pass --force to replace)`, warnings };
+  if (!options.dryRun) {
+    try {
+      addServerToFile(target, item.name, item.row, { replace: clash });
+    } catch (error) {
+      process.stderr.write(`indusr: ${(error as Error).message}\n`);
+      return undefined;
+    }
+    existing.push(item.name);
   }
-  for (const item of found) {
-    const base = { name: item.name, source: item.file, row: item.at, notes: item.notes };
-    if (!SERVER_ID_PATTERN.test(item.name)) {
-      const why = "the name must start with a letter and hold only letters, digits, _ or -";
-      results.push({ ...base, action: "invalid", why, warnings: [] });
-      continue;
-    }
-    const refused = policyRefusal(item.name, item.row, cli.env, policy);
-    if (refused !== undefined) {
-      results.push({ ...base, action: "denied", why: refused, warnings: [] });
-      continue;
-    }
-    const secrets = options.scope === "project" ? literalSecrets(item.row) : [];
-    const warnings = secrets.map(
-      (what) =>
-        `${what} looks like a literal secret and would be written into ${target}, which is usually committed; write a \${VAR} reference there and set the variable (or import into the user file: --scope user)`,
-    );
-    for (const w of warnings) process.stderr.write(`warning: ${item.name}: ${w}\n`);
-    const clash = existing.includes(item.name);
-    if (clash && !options.force) {
-      results.push({ ...base, action: "skipped", why: `already in ${target} (pass --force to replace)`, warnings });
-      continue;
-    }
-    if (!options.dryRun) {
-      try {
-        addServerToFile(target, item.name, item.row, { replace: clash });
-      } catch (error) {
-        process.stderr.write(`indusr: ${(error as Error).message}\n`);
-        return EXIT.failed;
-      }
-      existing.push(item.name);
-    }
-    const why = item.disabledBy ? `imported switched off: ${item.disabledBy}` : undefined;
-    results.push({ ...base, action: clash ? "replaced" : "added", ...(why ? { why } : {}), warnings });
-  }
+  const why = item.disabledBy ? `imported switched off: ${item.disabledBy}` : undefined;
+  return { ...base, action: clash ? "replaced" : "added", ...(why ? { why } : {}), warnings };
+}
+
+function printImports(results: readonly ImportResult[], options: ImportOptions, target: string): void {
   if (options.json) {
     process.stdout.write(
       `${JSON.stringify({ target, scope: options.scope, dryRun: options.dryRun === true, servers: results }, null, 2)}\n`,
     );
-  } else {
-    for (const r of results) {
-      const action =
-        options.dryRun && (r.action === "added" || r.action === "replaced") ? `would be ${r.action}` : r.action;
-      const extra = [r.why, ...r.notes].filter(Boolean).join("; ");
-      process.stdout.write(`${r.name}: ${action} (from ${r.source})${extra ? ` — ${extra}` : ""}\n`);
-    }
-    if (!options.dryRun) process.stdout.write(`Wrote ${target}\n`);
+    return;
   }
-  return problems > 0 || results.some((r) => r.action === "invalid" || r.action === "denied") ? EXIT.failed : EXIT.ok;
+  for (const r of results) {
+    const action =
+      options.dryRun && (r.action === "added" || r.action === "replaced") ? `would be ${r.action}` : r.action;
+    const extra = [r.why, ...r.notes].filter(Boolean).join("; ");
+    process.stdout.write(`${r.name}: ${action} (from ${r.source})${extra ? ` — ${extra}` : ""}\n`);
+  }
+  if (!options.dryRun) process.stdout.write(`Wrote ${target}\n`);
 }

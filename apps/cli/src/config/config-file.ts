@@ -164,10 +164,8 @@ function lineIndentAt(text: string, offset: number): string {
 function insertMember(
   text: string,
   container: Node,
-  key: string | null,
-  value: unknown,
-  unit: string,
-  eol: string,
+  { key, value }: { readonly key: string | null; readonly value: unknown },
+  { unit, eol }: TextStyle,
 ): string {
   const children = container.children ?? [];
   const parentIndent = lineIndentAt(text, container.offset);
@@ -195,15 +193,22 @@ export function addServerToFile(
   row: Record<string, unknown>,
   options: { replace?: boolean } = {},
 ): void {
-  editLocked(file, (loaded) => ({ text: addedText(file, loaded, name, row, options), result: undefined }));
+  editLocked(file, (loaded) => ({
+    text: addedText(file, loaded, { name, row, replace: options.replace === true }),
+    result: undefined,
+  }));
+}
+
+/** How the file writes JSON: one indent unit, and its line ending. */
+interface TextStyle {
+  readonly unit: string;
+  readonly eol: string;
 }
 
 function addedText(
   file: string,
   loaded: LoadedText,
-  name: string,
-  row: Record<string, unknown>,
-  options: { replace?: boolean },
+  { name, row, replace }: { readonly name: string; readonly row: Record<string, unknown>; readonly replace: boolean },
 ): string {
   const key = serversKey(loaded.root);
   const existing = loaded.root[key];
@@ -211,7 +216,7 @@ function addedText(
     throw new ConfigFileError(file, `"${key}" is neither an object nor an array; left unchanged`);
   }
   const exists = serverNames(loaded.root).includes(name);
-  if (exists && !options.replace) {
+  if (exists && !replace) {
     throw new ConfigFileError(file, `a server named "${name}" already exists (remove it first, or pass --force)`);
   }
   const style = detectIndent(loaded.text);
@@ -225,12 +230,12 @@ function addedText(
     const value = Array.isArray(existing) ? { name, ...row } : row;
     next = applyEdits(loaded.text, modify(loaded.text, jsonPath, value, { formattingOptions: { ...style, eol } }));
   } else if (existing === undefined) {
-    next = insertMember(loaded.text, tree, key, { [name]: row }, unit, eol);
+    next = insertMember(loaded.text, tree, { key, value: { [name]: row } }, { unit, eol });
   } else {
     const container = findNodeAtLocation(tree, [key])!;
     next = Array.isArray(existing)
-      ? insertMember(loaded.text, container, null, { name, ...row }, unit, eol)
-      : insertMember(loaded.text, container, name, row, unit, eol);
+      ? insertMember(loaded.text, container, { key: null, value: { name, ...row } }, { unit, eol })
+      : insertMember(loaded.text, container, { key: name, value: row }, { unit, eol });
   }
   if (!next.endsWith("\n")) next += eol;
   return next;

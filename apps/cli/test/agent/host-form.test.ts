@@ -257,13 +257,13 @@ describe("the terminal form", () => {
       return Promise.resolve(false);
     };
     const io = scripted(["y"]);
-    expect(await askUrl("srv", "Sign in", "https://auth.example/x?y=1", io, open)).toEqual({
+    expect(await askUrl("srv", { message: "Sign in", url: "https://auth.example/x?y=1" }, io, open)).toEqual({
       action: "accept",
       content: {},
     });
     expect(io.shown.join("\n")).toContain("(it goes to auth.example)");
     expect(io.shown.join("\n")).toContain("open it in a browser: https://auth.example/x?y=1");
-    expect(await askUrl("srv", "Sign in", "https://auth.example/", scripted([""]), open)).toEqual({
+    expect(await askUrl("srv", { message: "Sign in", url: "https://auth.example/" }, scripted([""]), open)).toEqual({
       action: "decline",
     });
     expect(opened).toEqual(["https://auth.example/x?y=1"]);

@@ -152,7 +152,7 @@ export class AgentClientHost {
         `${terminal.style.yellow("◆")} ${terminal.style.bold(server)} withdrew ${what}${reason ? ` (${reason})` : ""}; nothing was sent`,
       );
     }
-    this.report(server, request, "cancel", "the server withdrew it");
+    this.report(server, request, "cancel", { reason: "the server withdrew it" });
     return new ProtocolFault("protocol", `the request of ${server} was withdrawn`);
   }
 
@@ -175,8 +175,7 @@ export class AgentClientHost {
     server: string,
     request: "form" | "url" | "sampling",
     outcome: "accept" | "decline" | "cancel" | "error",
-    reason?: string,
-    usage?: Partial<UsageTotals>,
+    { reason, usage }: { readonly reason?: string; readonly usage?: Partial<UsageTotals> } = {},
   ): void {
     this.binding?.emit({
       type: "host_request",
@@ -196,7 +195,12 @@ export class AgentClientHost {
     const terminal = withdrawable(binding.terminal, withdrawn);
     const answer =
       mode === "url"
-        ? await askUrl(server, message, typeof params.url === "string" ? params.url : "", terminal, binding.openUrl)
+        ? await askUrl(
+            server,
+            { message, url: typeof params.url === "string" ? params.url : "" },
+            terminal,
+            binding.openUrl,
+          )
         : await askForm(server, message, formFields(params.requestedSchema), terminal);
     if (withdrawn?.aborted !== true) this.report(server, mode, answer.action);
     return answer;
@@ -218,7 +222,7 @@ export class AgentClientHost {
         server,
         `Note from indusr: the server "${server}" asked the user for input${asked}; nobody could answer in this non-interactive run, so indusr sent the form's defaults (--yes)${names.length > 0 ? `: ${names.join(", ")}` : ""}.`,
       );
-      this.report(server, mode, "accept", "non-interactive run: the form's defaults (--yes)");
+      this.report(server, mode, "accept", { reason: "non-interactive run: the form's defaults (--yes)" });
       return { action: "accept", content: defaults };
     }
     const why = !this.binding
@@ -232,7 +236,7 @@ export class AgentClientHost {
       server,
       `Note from indusr: the server "${server}" asked the user for input${asked}, and indusr declined it: ${why}. Do not retry; tell the user what the server needs, so they can run this in an interactive session.`,
     );
-    this.report(server, mode, "decline", why);
+    this.report(server, mode, "decline", { reason: why });
     return { action: "decline" };
   }
 
@@ -240,7 +244,7 @@ export class AgentClientHost {
     const binding = this.binding;
     const request = samplingRequest(params);
     if ("error" in request) {
-      this.report(server, "sampling", "error", request.error);
+      this.report(server, "sampling", "error", { reason: request.error });
       throw new ProtocolFault("protocol", `indusr cannot answer this sampling request: ${request.error}`);
     }
     const preApproved = this.sampleAlways.has(server) || matchesAny(server, this.policy.allowSampling ?? []);
@@ -252,7 +256,7 @@ export class AgentClientHost {
         server,
         `Note from indusr: the server "${server}" asked for a model completion (sampling), and indusr declined it: ${why}.`,
       );
-      this.report(server, "sampling", "decline", why);
+      this.report(server, "sampling", "decline", { reason: why });
       throw rejected(`The user rejected the sampling request: ${why}`);
     }
     if (binding.terminal && !preApproved) {
@@ -261,7 +265,7 @@ export class AgentClientHost {
       const answer = await askSampling(server, describeSampling(params, width), request.maxTokens, terminal);
       if (withdrawn?.aborted === true) return {};
       if (answer === "deny") {
-        this.report(server, "sampling", "decline", "the user denied it");
+        this.report(server, "sampling", "decline", { reason: "the user denied it" });
         throw rejected("The user rejected the sampling request.");
       }
       if (answer === "always") this.sampleAlways.add(server);
@@ -270,12 +274,12 @@ export class AgentClientHost {
       const signal = withdrawn === undefined ? binding.signal() : AbortSignal.any([binding.signal(), withdrawn]);
       const answered = await sample(binding.model, request, signal);
       binding.countUsage(answered.usage);
-      this.report(server, "sampling", "accept", undefined, answered.usage);
+      this.report(server, "sampling", "accept", { usage: answered.usage });
       return answered.result;
     } catch (error) {
       if (withdrawn?.aborted === true) return {};
       const reason = error instanceof Error ? error.message : String(error);
-      this.report(server, "sampling", "error", reason);
+      this.report(server, "sampling", "error", { reason });
       throw new ProtocolFault("protocol", `The session's model failed to answer: ${reason}`);
     }
   }

@@ -90,68 +90,76 @@ function optionsOf(schema: Record<string, unknown>): ChoiceOption[] | undefined 
 }
 
 function fieldOf(name: string, schema: Record<string, unknown>, required: boolean): FormField | string {
-  const base = {
+  const base: FieldBase = {
     name,
     title: text(schema.title) ?? name,
     ...(text(schema.description) !== undefined ? { description: text(schema.description)! } : {}),
     required,
   };
   switch (schema.type) {
-    case "string": {
-      const options = optionsOf(schema);
-      if (options) {
-        const fallback = text(schema.default);
-        return { ...base, kind: "choice", options, ...(fallback !== undefined ? { default: fallback } : {}) };
-      }
-      const format = text(schema.format);
-      if (format !== undefined && !FORMATS.includes(format as StringFormat))
-        return `string format "${format}" is not one MCP forms allow`;
-      const fallback = text(schema.default);
-      const minLength = num(schema.minLength);
-      const maxLength = num(schema.maxLength);
-      return {
-        ...base,
-        kind: "text",
-        ...(format !== undefined ? { format: format as StringFormat } : {}),
-        ...(minLength !== undefined ? { minLength } : {}),
-        ...(maxLength !== undefined ? { maxLength } : {}),
-        ...(fallback !== undefined ? { default: fallback } : {}),
-      };
-    }
+    case "string":
+      return stringField(base, schema);
     case "number":
-    case "integer": {
-      const minimum = num(schema.minimum);
-      const maximum = num(schema.maximum);
-      const fallback = num(schema.default);
-      return {
-        ...base,
-        kind: "number",
-        integer: schema.type === "integer",
-        ...(minimum !== undefined ? { minimum } : {}),
-        ...(maximum !== undefined ? { maximum } : {}),
-        ...(fallback !== undefined ? { default: fallback } : {}),
-      };
-    }
+    case "integer":
+      return numberField(base, schema);
     case "boolean":
       return { ...base, kind: "boolean", ...(typeof schema.default === "boolean" ? { default: schema.default } : {}) };
-    case "array": {
-      const options = isRecord(schema.items) ? optionsOf(schema.items) : undefined;
-      if (!options) return "an array whose items are not a list of choices";
-      const fallback = Array.isArray(schema.default) ? schema.default.filter((v) => typeof v === "string") : undefined;
-      const minItems = num(schema.minItems);
-      const maxItems = num(schema.maxItems);
-      return {
-        ...base,
-        kind: "multi",
-        options,
-        ...(minItems !== undefined ? { minItems } : {}),
-        ...(maxItems !== undefined ? { maxItems } : {}),
-        ...(fallback !== undefined ? { default: fallback } : {}),
-      };
-    }
+    case "array":
+      return multiField(base, schema);
     default:
       return `type ${JSON.stringify(schema.type ?? null)} is not one MCP forms allow`;
   }
+}
+
+/** A choice (the schema lists values) or a text field (with a format MCP forms allow). */
+function stringField(base: FieldBase, schema: Record<string, unknown>): FormField | string {
+  const options = optionsOf(schema);
+  const fallback = text(schema.default);
+  if (options) return { ...base, kind: "choice", options, ...(fallback !== undefined ? { default: fallback } : {}) };
+  const format = text(schema.format);
+  if (format !== undefined && !FORMATS.includes(format as StringFormat))
+    return `string format "${format}" is not one MCP forms allow`;
+  const minLength = num(schema.minLength);
+  const maxLength = num(schema.maxLength);
+  return {
+    ...base,
+    kind: "text",
+    ...(format !== undefined ? { format: format as StringFormat } : {}),
+    ...(minLength !== undefined ? { minLength } : {}),
+    ...(maxLength !== undefined ? { maxLength } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  };
+}
+
+function numberField(base: FieldBase, schema: Record<string, unknown>): FormField {
+  const minimum = num(schema.minimum);
+  const maximum = num(schema.maximum);
+  const fallback = num(schema.default);
+  return {
+    ...base,
+    kind: "number",
+    integer: schema.type === "integer",
+    ...(minimum !== undefined ? { minimum } : {}),
+    ...(maximum !== undefined ? { maximum } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  };
+}
+
+/** An array is a form field only as a multiple choice. */
+function multiField(base: FieldBase, schema: Record<string, unknown>): FormField | string {
+  const options = isRecord(schema.items) ? optionsOf(schema.items) : undefined;
+  if (!options) return "an array whose items are not a list of choices";
+  const fallback = Array.isArray(schema.default) ? schema.default.filter((v) => typeof v === "string") : undefined;
+  const minItems = num(schema.minItems);
+  const maxItems = num(schema.maxItems);
+  return {
+    ...base,
+    kind: "multi",
+    options,
+    ...(minItems !== undefined ? { minItems } : {}),
+    ...(maxItems !== undefined ? { maxItems } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  };
 }
 
 /** The fields of a `requestedSchema`, in the order the server listed them. */

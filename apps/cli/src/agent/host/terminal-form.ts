@@ -201,8 +201,7 @@ export async function askForm(
 /** A URL request: show the link and its host, ask for consent, then open it (or say to). */
 export async function askUrl(
   server: string,
-  message: string,
-  url: string,
+  { message, url }: { readonly message: string; readonly url: string },
   io: TerminalPrompter,
   open: (url: string) => Promise<boolean>,
 ): Promise<ElicitationAnswer> {

@@ -2,7 +2,7 @@
  * The interactive session's slash commands: `/tools`, `/mcp` (status,
  * reconnect, enable, disable), `/clear`, `/help`, `/exit`.
  */
-import type { BootedDeck } from "../../boot/boot-types";
+import type { BootedDeck, ServerReport } from "../../boot/boot-types";
 import type { Style } from "../render";
 import { startupWarnings } from "../../boot/startup-warnings";
 import type { SessionCheckpoints } from "../session/checkpoints";
@@ -86,48 +86,21 @@ async function mcpCommand(args: readonly string[], ctx: SlashContext): Promise<v
   disabledServers.set(ctx.session, disabled);
   const [action, id] = args;
   const servers = ctx.deck.mcp.servers();
-  if (action === undefined || action === "status" || action === "list") {
-    const warnings = startupWarnings(ctx.deck.diagnostics, []);
-    for (const line of warnings) ctx.print(`${ctx.style.yellow("warning:")} ${line}`);
-    if (servers.length === 0) {
-      ctx.print(
-        warnings.length > 0
-          ? "No MCP servers are mounted: fix the config above (or pass --mcp)."
-          : "No MCP servers are mounted (add one with `indusr mcp add`, or pass --mcp).",
-      );
-      return;
-    }
-    for (const s of servers) {
-      ctx.print(serverLine(ctx, s, disabled.has(s.id)));
-      if (s.phase === "faulted" && s.stderrTail && s.stderrTail.length > 0) {
-        for (const line of s.stderrTail.slice(-3)) ctx.print(ctx.style.dim(`    ${line}`));
-      }
-    }
-    ctx.print(ctx.style.dim("/mcp reconnect <server> · /mcp disable <server> · /mcp enable <server>"));
-    return;
-  }
+  if (action === undefined || action === "status" || action === "list") return mcpStatus(ctx, servers, disabled);
   if (!["reconnect", "enable", "disable"].includes(action)) {
     ctx.print(`Unknown /mcp action "${action}": use status, reconnect, enable or disable.`);
     return;
   }
+  const known = servers.map((s) => s.id).join(", ") || "none";
   if (id === undefined) {
-    ctx.print(`Usage: /mcp ${action} <server>  (servers: ${servers.map((s) => s.id).join(", ") || "none"})`);
+    ctx.print(`Usage: /mcp ${action} <server>  (servers: ${known})`);
     return;
   }
   if (!servers.some((s) => s.id === id)) {
-    ctx.print(`No server "${id}" (servers: ${servers.map((s) => s.id).join(", ") || "none"}).`);
+    ctx.print(`No server "${id}" (servers: ${known}).`);
     return;
   }
-  if (action === "reconnect") {
-    ctx.print(ctx.style.dim(`reconnecting ${id}…`));
-    try {
-      const report = await ctx.deck.mcp.reconnect(id);
-      ctx.print(serverLine(ctx, report, disabled.has(id)));
-    } catch (error) {
-      ctx.print(ctx.style.red(`✗ ${id}: ${(error as Error).message}`));
-    }
-    return;
-  }
+  if (action === "reconnect") return mcpReconnect(ctx, id, disabled);
   const enable = action === "enable";
   ctx.deck.mcp.setEnabled(id, enable);
   ctx.session.setServerEnabled(id, enable);
@@ -136,6 +109,37 @@ async function mcpCommand(args: readonly string[], ctx: SlashContext): Promise<v
   ctx.print(
     `${id} ${enable ? "enabled" : "disabled"} for this session (${ctx.deck.box.descriptors().length} tools now).`,
   );
+}
+
+/** `/mcp`: config warnings, then one line per server (a failed one with its last stderr lines). */
+function mcpStatus(ctx: SlashContext, servers: readonly ServerReport[], disabled: ReadonlySet<string>): void {
+  const warnings = startupWarnings(ctx.deck.diagnostics, []);
+  for (const line of warnings) ctx.print(`${ctx.style.yellow("warning:")} ${line}`);
+  if (servers.length === 0) {
+    ctx.print(
+      warnings.length > 0
+        ? "No MCP servers are mounted: fix the config above (or pass --mcp)."
+        : "No MCP servers are mounted (add one with `indusr mcp add`, or pass --mcp).",
+    );
+    return;
+  }
+  for (const s of servers) {
+    ctx.print(serverLine(ctx, s, disabled.has(s.id)));
+    if (s.phase === "faulted" && s.stderrTail && s.stderrTail.length > 0) {
+      for (const line of s.stderrTail.slice(-3)) ctx.print(ctx.style.dim(`    ${line}`));
+    }
+  }
+  ctx.print(ctx.style.dim("/mcp reconnect <server> · /mcp disable <server> · /mcp enable <server>"));
+}
+
+async function mcpReconnect(ctx: SlashContext, id: string, disabled: ReadonlySet<string>): Promise<void> {
+  ctx.print(ctx.style.dim(`reconnecting ${id}…`));
+  try {
+    const report = await ctx.deck.mcp.reconnect(id);
+    ctx.print(serverLine(ctx, report, disabled.has(id)));
+  } catch (error) {
+    ctx.print(ctx.style.red(`✗ ${id}: ${(error as Error).message}`));
+  }
 }
 
 function rewindCommand(args: readonly string[], ctx: SlashContext): void {

@@ -85,16 +85,7 @@ function inferProvider(flags: ModelFlags, env: NodeJS.ProcessEnv, settings: Agen
 }
 
 export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, settings: AgentSettings): ModelConfig {
-  const named = nonEmpty(flags.provider) ?? nonEmpty(env.INDUSR_PROVIDER) ?? settings.provider;
-  if (named !== undefined && named !== "openai" && named !== "anthropic") {
-    throw new AgentSetupError(
-      "bad-config",
-      `unknown provider "${named}" (INDUSR_PROVIDER): use openai or anthropic`,
-      2,
-    );
-  }
-  const provider: ProviderKind = named ?? inferProvider(flags, env, settings);
-
+  const provider = providerOf(flags, env, settings);
   const rawBase =
     nonEmpty(flags.baseUrl) ??
     nonEmpty(env.INDUSR_BASE_URL) ??
@@ -102,19 +93,7 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, se
     settings.baseUrl;
   const baseUrl = normaliseBaseUrl(rawBase ?? OFFICIAL_BASE_URL[provider]);
   const official = new URL(baseUrl).host === new URL(OFFICIAL_BASE_URL[provider]).host;
-
-  let keyVariable =
-    settings.apiKeyEnv ?? (nonEmpty(env.INDUSR_API_KEY) !== undefined ? "INDUSR_API_KEY" : KEY_VARIABLE[provider]);
-  let apiKey = nonEmpty(env[keyVariable]);
-  if (
-    apiKey === undefined &&
-    provider === "anthropic" &&
-    settings.apiKeyEnv === undefined &&
-    nonEmpty(env.ANTHROPIC_AUTH_TOKEN) !== undefined
-  ) {
-    keyVariable = "ANTHROPIC_AUTH_TOKEN";
-    apiKey = nonEmpty(env.ANTHROPIC_AUTH_TOKEN);
-  }
+  const { keyVariable, apiKey } = apiKeyOf(provider, env, settings);
   if (apiKey === undefined && official) {
     throw new AgentSetupError(
       "no-key",
@@ -124,7 +103,6 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, se
       1,
     );
   }
-
   const model =
     nonEmpty(flags.model) ??
     nonEmpty(env.INDUSR_MODEL) ??
@@ -141,6 +119,34 @@ export function resolveModelConfig(flags: ModelFlags, env: NodeJS.ProcessEnv, se
     maxOutputTokens: settings.maxOutputTokens,
     maxRetries: settings.maxRetries ?? 2,
   };
+}
+
+/** The provider named by flag, environment or settings, else inferred from what is set. */
+function providerOf(flags: ModelFlags, env: NodeJS.ProcessEnv, settings: AgentSettings): ProviderKind {
+  const named = nonEmpty(flags.provider) ?? nonEmpty(env.INDUSR_PROVIDER) ?? settings.provider;
+  if (named !== undefined && named !== "openai" && named !== "anthropic") {
+    throw new AgentSetupError(
+      "bad-config",
+      `unknown provider "${named}" (INDUSR_PROVIDER): use openai or anthropic`,
+      2,
+    );
+  }
+  return named ?? inferProvider(flags, env, settings);
+}
+
+/** Which variable holds the key, and its value (Anthropic's `ANTHROPIC_AUTH_TOKEN` when no key is set). */
+function apiKeyOf(
+  provider: ProviderKind,
+  env: NodeJS.ProcessEnv,
+  settings: AgentSettings,
+): { keyVariable: string; apiKey: string | undefined } {
+  const keyVariable =
+    settings.apiKeyEnv ?? (nonEmpty(env.INDUSR_API_KEY) !== undefined ? "INDUSR_API_KEY" : KEY_VARIABLE[provider]);
+  const apiKey = nonEmpty(env[keyVariable]);
+  const token = nonEmpty(env.ANTHROPIC_AUTH_TOKEN);
+  if (apiKey === undefined && provider === "anthropic" && settings.apiKeyEnv === undefined && token !== undefined)
+    return { keyVariable: "ANTHROPIC_AUTH_TOKEN", apiKey: token };
+  return { keyVariable, apiKey };
 }
 
 /** A one-line description for banners and session headers. */

@@ -49,10 +49,22 @@ function serverOf(name: string, servers: readonly ServerReport[]): string | unde
 }
 
 export function composeBriefing(input: BriefingInput): string {
-  const out: string[] = [];
+  const local = input.descriptors.filter((d) => input.origin(d.name) !== "server");
+  const remote = input.descriptors.filter((d) => input.origin(d.name) === "server");
+  return [
+    ...opening(input),
+    ...builtinsSection(input, local),
+    ...serversSection(input, remote),
+    ...deferredSection(input, local),
+    ...planSection(input, local),
+  ].join("\n");
+}
+
+/** Who the model is, where it works, how it should work, and what a refusal means. */
+function opening(input: BriefingInput): string[] {
   const date = (input.now ?? new Date()).toISOString().slice(0, 10);
   const sub = input.role === "sub-agent";
-  out.push(
+  return [
     sub
       ? "You are a sub-agent of indusr: the main agent handed you one objective. You do not see its conversation; everything you were given is in the first message."
       : "You are indusr, a coding agent working in a user's project from their terminal.",
@@ -68,70 +80,85 @@ export function composeBriefing(input: BriefingInput): string {
     "",
     "# Permissions",
     'Read-only tools always run. Tools that change things may need the user\'s approval; a refused call comes back as a tool result starting with "Refused:". Do not retry a refused call unchanged: adapt, or explain what you would do.',
-  );
+  ];
+}
 
-  const local = input.descriptors.filter((d) => input.origin(d.name) !== "server");
-  const remote = input.descriptors.filter((d) => input.origin(d.name) === "server");
-  const hasPlanTools =
-    local.some((d) => d.name === "enter_plan_mode") && local.some((d) => d.name === "exit_plan_mode");
+function toolLine(d: ToolDescriptor): string {
+  return `- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`;
+}
 
-  if (input.descriptors.length === 0) {
-    out.push("", "# Tools", "No tools are available in this session: answer from what you know.");
-  }
-  if (local.length > 0) {
-    out.push("", "# Built-in tools");
-    for (const d of local)
-      out.push(`- ${d.name}${d.annotations?.readOnlyHint ? " (read-only)" : ""}: ${firstLine(d.description)}`);
-  }
+function builtinsSection(input: BriefingInput, local: readonly ToolDescriptor[]): string[] {
+  if (input.descriptors.length === 0)
+    return ["", "# Tools", "No tools are available in this session: answer from what you know."];
+  if (local.length === 0) return [];
+  return ["", "# Built-in tools", ...local.map(toolLine)];
+}
 
-  if (remote.length > 0 || input.servers.some((s) => !input.deferred?.has(s.id))) {
+/** Each mounted server's tools and instructions, or why it is unavailable; then tools no server claims. */
+function serversSection(input: BriefingInput, remote: readonly ToolDescriptor[]): string[] {
+  if (remote.length === 0 && input.servers.every((s) => input.deferred?.has(s.id))) return [];
+  const out = [
+    "",
+    "# MCP servers",
+    "These tools come from MCP servers the user mounted. Call them exactly like the built-ins; each is named <server>__<tool>.",
+    SERVER_TEXT_RULE,
+  ];
+  for (const server of input.servers) {
+    if (input.disabled?.has(server.id) || input.deferred?.has(server.id)) continue;
     out.push(
-      "",
-      "# MCP servers",
-      "These tools come from MCP servers the user mounted. Call them exactly like the built-ins; each is named <server>__<tool>.",
-      SERVER_TEXT_RULE,
+      ...serverBlock(
+        server,
+        remote.filter((d) => serverOf(d.name, input.servers) === server.id),
+      ),
     );
-    for (const server of input.servers) {
-      if (input.disabled?.has(server.id) || input.deferred?.has(server.id)) continue;
-      const tools = remote.filter((d) => serverOf(d.name, input.servers) === server.id);
-      if (server.phase !== "ready") {
-        const why = server.fault ? `${server.fault.kind}: ${firstLine(server.fault.message)}` : server.phase;
-        out.push("", `## ${server.id} (unavailable: ${why})`, "Its tools are not available in this session.");
-        continue;
-      }
-      out.push("", `## ${server.id} (${tools.length} tool${tools.length === 1 ? "" : "s"})`);
-      out.push(...fenceServerText(server.id, serverLines(server.instructions, tools)));
-    }
-    const orphans = remote.filter((d) => serverOf(d.name, input.servers) === undefined);
-    if (orphans.length > 0) {
-      out.push("", "## other mounted tools");
-      for (const d of orphans) out.push(`- ${d.name}: ${quotedServerText(firstLine(d.description))}`);
-    }
   }
+  const orphans = remote.filter((d) => serverOf(d.name, input.servers) === undefined);
+  if (orphans.length > 0) {
+    out.push("", "## other mounted tools");
+    for (const d of orphans) out.push(`- ${d.name}: ${quotedServerText(firstLine(d.description))}`);
+  }
+  return out;
+}
 
+/** One server's heading and fenced text, or why it is unavailable. */
+function serverBlock(server: ServerReport, tools: readonly ToolDescriptor[]): string[] {
+  if (server.phase !== "ready") {
+    const why = server.fault ? `${server.fault.kind}: ${firstLine(server.fault.message)}` : server.phase;
+    return ["", `## ${server.id} (unavailable: ${why})`, "Its tools are not available in this session."];
+  }
+  return [
+    "",
+    `## ${server.id} (${tools.length} tool${tools.length === 1 ? "" : "s"})`,
+    ...fenceServerText(server.id, serverLines(server.instructions, tools)),
+  ];
+}
+
+function deferredSection(input: BriefingInput, local: readonly ToolDescriptor[]): string[] {
   const deferred = input.servers.filter(
     (s) => input.deferred?.has(s.id) && !input.disabled?.has(s.id) && s.phase === "ready",
   );
-  if (deferred.length > 0) {
-    const search = local.some((d) => d.name === "saas-action");
-    out.push(
-      "",
-      "# Deferred MCP servers",
-      search
-        ? 'These servers\' tools are not in your tool list, to save context. Find one with saas-action (action "discover", query = what you need, vendor = the server), then run it with action "execute", slug = the tool\'s exact name, params = its arguments.'
-        : "These servers' tools are not in your tool list, to save context.",
-      ...deferred.map((s) => `- ${s.id} (${s.toolCount} tool${s.toolCount === 1 ? "" : "s"})`),
-    );
-  }
+  if (deferred.length === 0) return [];
+  const search = local.some((d) => d.name === "saas-action");
+  return [
+    "",
+    "# Deferred MCP servers",
+    search
+      ? 'These servers\' tools are not in your tool list, to save context. Find one with saas-action (action "discover", query = what you need, vendor = the server), then run it with action "execute", slug = the tool\'s exact name, params = its arguments.'
+      : "These servers' tools are not in your tool list, to save context.",
+    ...deferred.map((s) => `- ${s.id} (${s.toolCount} tool${s.toolCount === 1 ? "" : "s"})`),
+  ];
+}
 
-  if (hasPlanTools) {
-    out.push(
-      "",
-      "# Plan mode",
-      "For larger or riskier changes, call enter_plan_mode first: from then on only read-only tools run. Explore, then call exit_plan_mode with a complete plan (markdown). The user approves it before you change anything; the plan is saved with the session.",
-    );
-    if (input.planMode)
-      out.push("Plan mode is ON now: only read-only tools will run until the user approves your plan.");
-  }
-  return out.join("\n");
+function planSection(input: BriefingInput, local: readonly ToolDescriptor[]): string[] {
+  const hasPlanTools =
+    local.some((d) => d.name === "enter_plan_mode") && local.some((d) => d.name === "exit_plan_mode");
+  if (!hasPlanTools) return [];
+  return [
+    "",
+    "# Plan mode",
+    "For larger or riskier changes, call enter_plan_mode first: from then on only read-only tools run. Explore, then call exit_plan_mode with a complete plan (markdown). The user approves it before you change anything; the plan is saved with the session.",
+    ...(input.planMode
+      ? ["Plan mode is ON now: only read-only tools will run until the user approves your plan."]
+      : []),
+  ];
 }

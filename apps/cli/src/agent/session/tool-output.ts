@@ -55,7 +55,14 @@ function spill(options: RenderOptions, suffix: string, data: string | Buffer): s
   return file;
 }
 
-function saveMedia(options: RenderOptions, index: number, base64: string, mimeType: string, what: string): string {
+/** Media in a result: base64 data, its MIME type, and what to call it. */
+interface Media {
+  readonly base64: string;
+  readonly mimeType: string;
+  readonly what: string;
+}
+
+function saveMedia(options: RenderOptions, index: number, { base64, mimeType, what }: Media): string {
   const data = Buffer.from(base64, "base64");
   const ext = EXTENSIONS[mimeType] ?? "bin";
   const file = spill(options, `-${index}.${ext}`, data);
@@ -68,7 +75,7 @@ function blockText(block: ToolContentBlock, index: number, options: RenderOption
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     const mime = typeof value.mimeType === "string" ? value.mimeType : "application/octet-stream";
     if ((value.type === "image" || value.type === "audio") && typeof value.data === "string") {
-      return saveMedia(options, index, value.data, mime, value.type);
+      return saveMedia(options, index, { base64: value.data, mimeType: mime, what: value.type });
     }
     if (value.type === "resource" && value.resource && typeof value.resource === "object") {
       const resource = value.resource as Record<string, unknown>;
@@ -76,7 +83,7 @@ function blockText(block: ToolContentBlock, index: number, options: RenderOption
       if (typeof resource.text === "string") return `[resource ${uri}]\n${resource.text}`;
       if (typeof resource.blob === "string") {
         const rmime = typeof resource.mimeType === "string" ? resource.mimeType : "application/octet-stream";
-        return `${saveMedia(options, index, resource.blob, rmime, `resource ${uri}`)}`;
+        return saveMedia(options, index, { base64: resource.blob, mimeType: rmime, what: `resource ${uri}` });
       }
     }
     if (value.type === "resource_link" && typeof value.uri === "string") {

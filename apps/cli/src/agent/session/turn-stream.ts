@@ -148,96 +148,133 @@ export async function streamTurn(
   emit: EventSink,
   isReadOnly: (call: ToolCall) => boolean,
 ): Promise<StreamedTurn> {
-  let text = "";
-  let reasoning = "";
-  let error: { cause: unknown } | undefined;
-  let finishReason = "unknown";
-  let usage: Partial<UsageTotals> = {};
-  const calls: ToolCall[] = [];
-  const answered = new Map<string, string>();
-  const parts: AssistantPart[] = [];
-  const invalid: { toolCallId: string; toolName: string; message: string }[] = [];
-
-  const onPart = (part: StreamPart): void => {
-    switch (part.type) {
-      case "text-delta": {
-        const delta = (part as { delta: string }).delta;
-        text += delta;
-        const last = parts.at(-1);
-        if (last?.type === "text") last.text += delta;
-        else parts.push({ type: "text", text: delta });
-        emit({ type: "text_delta", turn, text: delta });
-        break;
-      }
-      case "reasoning-delta": {
-        const delta = (part as { delta: string }).delta;
-        reasoning += delta;
-        emit({ type: "reasoning_delta", turn, text: delta });
-        break;
-      }
-      case "tool-call": {
-        const { toolCallId, toolName, input } = part as Extract<StreamPart, { type: "tool-call" }>;
-        let parsed: unknown;
-        let problem: string | undefined;
-        if (!Object.hasOwn(request.tools, toolName)) {
-          problem = `Model tried to call unavailable tool '${toolName}'. Available tools: ${Object.keys(request.tools).join(", ")}.`;
-        } else {
-          try {
-            parsed = input.trim() === "" ? {} : JSON.parse(input);
-          } catch (cause) {
-            problem = `Invalid input for tool ${toolName}: JSON parsing failed: Text: ${input}.\nError message: ${(cause as Error).message}`;
-          }
-        }
-        const call: ToolCall = { id: toolCallId, name: toolName, input: problem ? input : parsed };
-        calls.push(call);
-        parts.push({ type: "tool-call", toolCallId, toolName, input: problem ? input : parsed });
-        emit({ type: "tool_call", turn, id: call.id, name: call.name, input: call.input, readOnly: isReadOnly(call) });
-        if (problem) {
-          answered.set(toolCallId, problem);
-          invalid.push({ toolCallId, toolName, message: problem });
-        }
-        break;
-      }
-      case "finish": {
-        const finish = part as Extract<StreamPart, { type: "finish" }>;
-        finishReason = typeof finish.finishReason === "string" ? finish.finishReason : finish.finishReason.unified;
-        usage = usageOf(finish);
-        break;
-      }
-      case "error":
-        error ??= { cause: (part as { error: unknown }).error };
-        break;
-      default:
-        break;
-    }
-  };
-
+  const collected = new TurnCollector(request.tools, { turn, emit, isReadOnly });
   try {
     const reader = (await openStream(request)).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      onPart(value);
+      collected.onPart(value);
     }
   } catch (cause) {
-    error ??= { cause };
+    collected.error ??= { cause };
+  }
+  return collected.result();
+}
+
+/** Where a turn's parts are reported as they arrive. */
+interface TurnSink {
+  readonly turn: number;
+  readonly emit: EventSink;
+  readonly isReadOnly: (call: ToolCall) => boolean;
+}
+
+/** A turn's stream parts gathered into its text, its calls, its assistant message and how it ended. */
+class TurnCollector {
+  error: { cause: unknown } | undefined;
+  private text = "";
+  private reasoning = "";
+  private finishReason = "unknown";
+  private usage: Partial<UsageTotals> = {};
+  private readonly calls: ToolCall[] = [];
+  private readonly answered = new Map<string, string>();
+  private readonly parts: AssistantPart[] = [];
+  private readonly invalid: { toolCallId: string; toolName: string; message: string }[] = [];
+
+  constructor(
+    private readonly tools: ToolSet,
+    private readonly sink: TurnSink,
+  ) {}
+
+  onPart(part: StreamPart): void {
+    const { turn, emit } = this.sink;
+    switch (part.type) {
+      case "text-delta": {
+        const delta = (part as { delta: string }).delta;
+        this.text += delta;
+        const last = this.parts.at(-1);
+        if (last?.type === "text") last.text += delta;
+        else this.parts.push({ type: "text", text: delta });
+        emit({ type: "text_delta", turn, text: delta });
+        break;
+      }
+      case "reasoning-delta": {
+        const delta = (part as { delta: string }).delta;
+        this.reasoning += delta;
+        emit({ type: "reasoning_delta", turn, text: delta });
+        break;
+      }
+      case "tool-call":
+        this.toolCall(part as Extract<StreamPart, { type: "tool-call" }>);
+        break;
+      case "finish": {
+        const finish = part as Extract<StreamPart, { type: "finish" }>;
+        this.finishReason = typeof finish.finishReason === "string" ? finish.finishReason : finish.finishReason.unified;
+        this.usage = usageOf(finish);
+        break;
+      }
+      case "error":
+        this.error ??= { cause: (part as { error: unknown }).error };
+        break;
+      default:
+        break;
+    }
   }
 
-  const responseMessages = (): Promise<ModelMessage[]> => {
-    const content = [...(reasoning.length > 0 ? [{ type: "reasoning" as const, text: reasoning }] : []), ...parts];
+  /** A call the model made: unknown tools and unparseable input are answered here, as `streamText` answers them. */
+  private toolCall({ toolCallId, toolName, input }: Extract<StreamPart, { type: "tool-call" }>): void {
+    let parsed: unknown;
+    let problem: string | undefined;
+    if (!Object.hasOwn(this.tools, toolName)) {
+      problem = `Model tried to call unavailable tool '${toolName}'. Available tools: ${Object.keys(this.tools).join(", ")}.`;
+    } else {
+      try {
+        parsed = input.trim() === "" ? {} : JSON.parse(input);
+      } catch (cause) {
+        problem = `Invalid input for tool ${toolName}: JSON parsing failed: Text: ${input}.\nError message: ${(cause as Error).message}`;
+      }
+    }
+    const call: ToolCall = { id: toolCallId, name: toolName, input: problem ? input : parsed };
+    this.calls.push(call);
+    this.parts.push({ type: "tool-call", toolCallId, toolName, input: problem ? input : parsed });
+    const { turn, emit, isReadOnly } = this.sink;
+    emit({ type: "tool_call", turn, id: call.id, name: call.name, input: call.input, readOnly: isReadOnly(call) });
+    if (problem) {
+      this.answered.set(toolCallId, problem);
+      this.invalid.push({ toolCallId, toolName, message: problem });
+    }
+  }
+
+  result(): StreamedTurn {
+    const { text, calls, answered, finishReason, usage, error } = this;
+    return {
+      text,
+      calls,
+      answered,
+      finishReason,
+      usage,
+      ...(error ? { error } : {}),
+      responseMessages: () => Promise.resolve(this.responseMessages()),
+    };
+  }
+
+  /** The assistant message of the turn, and a tool message answering the invalid calls. */
+  private responseMessages(): ModelMessage[] {
+    const content = [
+      ...(this.reasoning.length > 0 ? [{ type: "reasoning" as const, text: this.reasoning }] : []),
+      ...this.parts,
+    ];
     const out: ModelMessage[] = [{ role: "assistant", content }];
-    if (invalid.length > 0)
+    if (this.invalid.length > 0)
       out.push({
         role: "tool",
-        content: invalid.map((i) => ({
+        content: this.invalid.map((i) => ({
           type: "tool-result" as const,
           toolCallId: i.toolCallId,
           toolName: i.toolName,
           output: { type: "error-text" as const, value: i.message },
         })),
       });
-    return Promise.resolve(out);
-  };
-
-  return { text, calls, answered, finishReason, usage, ...(error ? { error } : {}), responseMessages };
+    return out;
+  }
 }
