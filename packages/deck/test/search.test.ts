@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { findRipgrep, resolveSearchEngine } from "@indus/deck";
+import { requireTool } from "@indus/testkit";
 import { deckAt, tempDir, write } from "./helpers";
 
 jest.setTimeout(30_000);
@@ -29,6 +30,7 @@ function tree(): string {
 const engines: ["js" | "ripgrep"][] = [["js"], ...(findRipgrep() ? [["ripgrep"] as ["ripgrep"]] : [])];
 
 it("finds ripgrep on this machine (installed from Debian; CI installs it too)", () => {
+  requireTool("rg", "ripgrep"); // when missing, fails naming the tool and how to install it
   expect(findRipgrep()).toBeDefined();
 });
 

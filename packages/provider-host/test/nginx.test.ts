@@ -3,21 +3,22 @@
  * nginx in the foreground with its own prefix in a temp folder, on loopback.
  * 2026-07-28 calls round-robin with no affinity; a 2025-era session stays on
  * the replica whose marker its id carries. nginx is a machine tool like
- * ripgrep: `.ci/run` installs it when absent.
+ * ripgrep, found on PATH (or in /usr/sbin): `.ci/run` installs it when absent.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { requireTool } from "@indus/testkit";
 import { PACKAGE_DIR, spawnHttpHost } from "./support/processes";
 
 jest.setTimeout(180_000);
 
 const EXAMPLE = join(PACKAGE_DIR, "..", "..", "examples", "nginx", "nginx.conf");
-const NGINX = "/usr/sbin/nginx";
+const NGINX = requireTool("nginx");
 const MODERN_CALLS = 1_000;
 const IN_FLIGHT = 10;
 
@@ -29,7 +30,6 @@ let replicas: Replica[] = [];
 const ports = { a: 0, b: 0, front: 0 };
 
 beforeAll(async () => {
-  if (spawnSync(NGINX, ["-v"]).status !== 0) throw new Error(`${NGINX} is missing: apt-get install -y nginx`);
   prefix = mkdtempSync(join(tmpdir(), "indus-nginx-"));
   for (const dir of ["logs", "temp"]) mkdirSync(join(prefix, dir));
   ports.a = await freePort();

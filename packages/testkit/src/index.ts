@@ -23,3 +23,4 @@ export * from "./oauth-fixture";
 export * from "./relay";
 export * from "./readme-example";
 export * from "./extension-examples";
+export * from "./machine-tools";
