@@ -50,7 +50,7 @@ function omissionLines(deck: BootedDeck): string[] {
     lines.push(
       deck.webSearch
         ? `websearch: ${deck.webSearch.name} (from ${deck.webSearch.source})`
-        : "websearch: no backend: set BRAVE_API_KEY or TAVILY_API_KEY (or braveApiKey / tavilyApiKey in ~/.indusvx/settings.json), or INDUS_SEARXNG_URL to a SearXNG instance",
+        : "websearch: answers once you set BRAVE_API_KEY or TAVILY_API_KEY (or braveApiKey / tavilyApiKey in ~/.indusvx/settings.json), or INDUS_SEARXNG_URL to a SearXNG instance",
     );
   return lines;
 }

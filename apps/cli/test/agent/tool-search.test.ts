@@ -89,7 +89,7 @@ test('a server marked "defer": true is deferred whatever the budget; with no ser
   const none = await runAgent(["tools"], t.sandbox);
   expect(none.stdout).not.toMatch(/^saas-action /m);
   expect(none.stdout).toMatch(/not offered: saas-action: no MCP server is configured/);
-  expect(none.stdout).toMatch(/^websearch: no backend: set BRAVE_API_KEY or TAVILY_API_KEY/m);
+  expect(none.stdout).toMatch(/^websearch: answers once you set BRAVE_API_KEY or TAVILY_API_KEY/m);
   const brave = await runAgent(["tools"], t.sandbox, { BRAVE_API_KEY: "k" });
   expect(brave.stdout).toMatch(/^websearch: brave \(from BRAVE_API_KEY\)$/m);
 });
