@@ -5,6 +5,7 @@
  */
 export interface LedgerCapability {
   readonly name: string;
+  readonly description?: string;
   readonly parameters?: unknown;
 }
 
