@@ -7,11 +7,11 @@
  * on both replicas: the server's rounds pass through, nothing waits in a
  * replica. nginx is a machine tool (`.ci/run` installs it when absent).
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { freePort } from "@indus/testkit";
+import { freePort, requireTool } from "@indus/testkit";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { gatewayFlags, servedUrl, stopChild } from "./support/relay-client";
 import { writeConfig } from "./support/servers";
@@ -21,7 +21,7 @@ jest.setTimeout(180_000);
 const ROOT = path.join(__dirname, "..", "..", "..");
 const FIXTURE = path.join(ROOT, "packages", "testkit", "fixtures", "conformance-2026.mjs");
 const EXAMPLE = path.join(ROOT, "examples", "nginx", "nginx.conf");
-const NGINX = "/usr/sbin/nginx";
+const NGINX = requireTool("nginx");
 const FLOWS = 6;
 
 let sandbox: Sandbox;
@@ -52,7 +52,6 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (spawnSync(NGINX, ["-v"]).status !== 0) throw new Error(`${NGINX} is missing: apt-get install -y nginx`);
   sandbox = makeSandbox();
   const upstream = await started(
     spawn(process.execPath, [FIXTURE, "http"], { stdio: ["ignore", "ignore", "pipe"] }),

@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { requireTool } from "@indus/testkit";
 
 export class TmuxSession {
   private readonly socket: string;
@@ -19,6 +20,7 @@ export class TmuxSession {
     command: readonly string[],
     options: { cwd: string; env: NodeJS.ProcessEnv; scriptDir: string },
   ): TmuxSession {
+    requireTool("tmux"); // a missing tmux fails naming it, not with ENOENT
     const socket = `indusr-agent-${process.pid}-${Date.now().toString(36)}`;
     const launcher = path.join(options.scriptDir, `launch-${socket}.sh`);
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
