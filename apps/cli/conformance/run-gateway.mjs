@@ -11,6 +11,10 @@
 //     no initialize, per-request _meta, input_required, server/discover), against
 //     both-eras:  packages/testkit/fixtures/conformance-2026.mjs
 //   2025-11-25: suite 0.2.0-alpha.12, `--requirements 2025-11-25` (the 2025 wire), against both-eras
+//   tasks: suite 0.2.0-alpha.12, the 10 `tasks-*` scenarios one by one (`--spec-version 2026-07-28 --force`:
+//     the Tasks extension is not scored by any requirement set), against
+//     tasks: examples/extensions/tasks-server.mjs (10/10 directly),
+//     also through a `--stateless` gateway (gateway-stateless: URL mount, lock file approved first)
 //
 // A scenario fails through the gateway as a REGRESSION when it passes against
 // the same server directly (same run) and gateway-baseline.json does not list
@@ -18,7 +22,7 @@
 // fails that its baseline does not list. Exits 1 on a regression; baseline
 // entries that now pass are reported, and fail the run only under --strict.
 //
-//   node conformance/run-gateway.mjs [--run 0.1.16,2026-07-28,2025-11-25] [--target reference:gateway-url,...]
+//   node conformance/run-gateway.mjs [--run 0.1.16,2026-07-28,2025-11-25,tasks] [--target reference:gateway-url,...]
 //                                    [--scenario <name>] [--strict] [--why]
 //
 // --why prints every failing check's message, baselined or not.
@@ -37,10 +41,24 @@ const INDUSR = join(here, "..", "dist", "indusr.js");
 const LOOPBACK = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "loopback.cjs");
 const REFERENCE = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "conformance-reference.mjs");
 const BOTH_ERAS = join(here, "..", "..", "..", "packages", "testkit", "fixtures", "conformance-2026.mjs");
+const TASKS = join(here, "..", "..", "..", "examples", "extensions", "tasks-server.mjs");
 const EVERYTHING = join(here, "..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const BASELINE = JSON.parse(readFileSync(join(here, "gateway-baseline.json"), "utf8"));
 const MODES = ["direct", "gateway-stdio", "gateway-url"];
 const NEXT = "0.2.0-alpha.12";
+/** The Tasks extension's server scenarios (SEP-2663) in 0.2.0-alpha.12. */
+const TASK_SCENARIOS = [
+  "lifecycle",
+  "capability-negotiation",
+  "wire-fields",
+  "request-state-removal",
+  "mrtr-input",
+  "request-headers",
+  "dispatch-and-envelope",
+  "status-notifications",
+  "required-task-error",
+  "mrtr-composition",
+].map((name) => `tasks-${name}`);
 /** Which suite, which of its scenarios (and at which wire, for `--scenario`), against which servers. */
 const RUNS = {
   "0.1.16": { version: "0.1.16", select: ["--suite", "all"], servers: ["reference", "everything"] },
@@ -56,8 +74,16 @@ const RUNS = {
     one: ["--spec-version", "2025-11-25"],
     servers: ["both-eras"],
   },
+  tasks: {
+    version: NEXT,
+    scenarios: TASK_SCENARIOS,
+    one: ["--spec-version", "2026-07-28", "--force"],
+    servers: ["tasks"],
+    modes: [...MODES, "gateway-stateless"],
+  },
 };
-const targetsOf = (run) => RUNS[run].servers.flatMap((server) => MODES.map((mode) => `${server}:${mode}`));
+const targetsOf = (run) =>
+  RUNS[run].servers.flatMap((server) => (RUNS[run].modes ?? MODES).map((mode) => `${server}:${mode}`));
 
 const children = new Set();
 process.on("exit", () => {
@@ -135,6 +161,11 @@ async function startServers(env, names) {
     running.push(bothEras);
     servers["both-eras"] = { url: await bothEras.ready, stdio: { command: process.execPath, args: [BOTH_ERAS] } };
   }
+  if (names.has("tasks")) {
+    const tasks = start([TASKS, "--port", "0"], env, /listening at (http:\S+)/);
+    running.push(tasks);
+    servers.tasks = { url: await tasks.ready, stdio: { command: process.execPath, args: [TASKS, "--stdio"] } };
+  }
   if (names.has("everything")) {
     const port = await freePort();
     const everything = start(
@@ -171,17 +202,39 @@ async function gatewayFlags(env) {
   return flags;
 }
 
-async function startGateway(sandbox, env, flags, mount) {
+/** Runs indusr with `args` to its end; rejects when it fails. */
+function runIndusr(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [INDUSR, ...args], { stdio: ["ignore", "ignore", "pipe"], env });
+    let err = "";
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`indusr ${args.join(" ")}: ${err}`))));
+  });
+}
+
+async function startGateway(sandbox, env, flags, mount, stateless = false) {
   const config = join(sandbox, `mcp-${process.hrtime.bigint()}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: { server: mount } }));
+  // A stateless replica writes no pins: it runs what the lock file beside its config approves.
+  if (stateless) await runIndusr(["mcp", "approve", "server", "--mcp", config, "-C", join(sandbox, "project")], env);
+  if (stateless) flags = [...flags, "--stateless"];
   // The suite talks to what is mounted at once: wait for every server however loaded the machine is.
   const args = [INDUSR, "mcp", "serve", "--http", "--port", "0", "--boot-wait", "120000", ...flags, "--mcp", config];
   const gateway = start([...args, "-C", join(sandbox, "project")], env, /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
   return { url: await gateway.ready, stop: () => stop(gateway.child) };
 }
 
-/** Runs the suite once against `url`; resolves with each scenario's checks. */
+/** Runs the suite against `url` (a run of named scenarios, each on its own); resolves with each scenario's checks. */
 async function runSuite(url, outDir, run, scenario) {
+  const { scenarios } = RUNS[run];
+  if (scenario === undefined && scenarios !== undefined) {
+    for (const each of scenarios) await runConformance(url, outDir, run, each);
+  } else await runConformance(url, outDir, run, scenario);
+  return readChecks(outDir);
+}
+
+/** One `conformance server` process against `url`: `scenario`, or the run's selection. */
+async function runConformance(url, outDir, run, scenario) {
   const { version, select, one = [] } = RUNS[run];
   const args = ["-y", "-p", "node@22", "-p", `@modelcontextprotocol/conformance@${version}`, "conformance", "server"];
   args.push("--url", url, "-o", outDir, ...(scenario ? ["--scenario", scenario, ...one] : select));
@@ -197,7 +250,6 @@ async function runSuite(url, outDir, run, scenario) {
       resolve();
     });
   });
-  return readChecks(outDir);
 }
 
 /** `<out>/server-<scenario>-<timestamp>/checks.json` -> scenario -> checks. */
@@ -224,8 +276,8 @@ async function measure(run, target, servers, gateway, sandbox, scenario) {
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   if (mode === "direct") return finish(await runSuite(servers[server].url, outDir, run, scenario), started);
-  const mount = mode === "gateway-url" ? { url: servers[server].url } : servers[server].stdio;
-  const running = await gateway(mount);
+  const mount = mode === "gateway-stdio" ? servers[server].stdio : { url: servers[server].url };
+  const running = await gateway(mount, mode === "gateway-stateless");
   try {
     return finish(await runSuite(running.url, outDir, run, scenario), started);
   } finally {
@@ -294,7 +346,7 @@ async function main() {
   try {
     for (const key of keys) {
       const [run, target] = key.split(" ");
-      const gateway = (mount) => startGateway(sandbox, env, flags, mount);
+      const gateway = (mount, stateless) => startGateway(sandbox, env, flags, mount, stateless);
       results.set(key, await measure(run, target, servers, gateway, sandbox, scenario));
     }
   } finally {

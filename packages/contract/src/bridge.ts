@@ -18,7 +18,7 @@ import type { ProtocolEra } from "./protocol-era";
 import type { InputRound } from "./input-round";
 import type { SkillEntry, SkillFile } from "./skills";
 import type { TraceContext } from "./gateway-access";
-import type { TaskMode, TaskView } from "./task";
+import type { TaskMethod, TaskMode, TaskView } from "./task";
 
 export interface InvokeOptions {
   /** Aborting sends `notifications/cancelled` and fails the call. */
@@ -132,6 +132,12 @@ export interface McpEndpoint extends ServerEndpoint {
    * `protocol` fault (`data.reason`, `data.uri`) and none of it is returned.
    */
   readSkill?(skill: SkillEntry, ref?: string, options?: GatewayCallOptions): Promise<SkillFile>;
+  /**
+   * Tasks extension: `tasks/get`, `tasks/update` or `tasks/cancel` for a task
+   * this server created (its own `taskId` in `params`); the result as sent. A
+   * server's JSON-RPC error rejects as a fault carrying its `rpcCode`.
+   */
+  taskRequest?(method: TaskMethod, params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject>;
 }
 
 /** A fleet of `McpEndpoint`s that can replace one server's connection on demand. */

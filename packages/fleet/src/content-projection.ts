@@ -4,7 +4,7 @@
  * nothing is dropped on the way to the model. `isError`,
  * `structuredContent`, the result as the server sent it (`wire`, for a
  * gateway to return unchanged) and the questions a caller asked to answer
- * itself (`questions`) pass straight through.
+ * itself (`questions`) and a task handed back (`task`) pass straight through.
  */
 import type { JsonValue, RemoteCallResult, ToolContentBlock, ToolResult } from "@indus/contract";
 
@@ -28,6 +28,10 @@ export function projectResult(result: RemoteCallResult): ToolResult & { readonly
     ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
     ...(result.wire === undefined ? {} : { wire: result.wire }),
   };
-  // The server's questions, handed back to a caller that answers them itself (a gateway).
-  return result.questions === undefined ? projected : { ...projected, questions: result.questions };
+  // The server's questions, or its task, handed back to a caller that takes them itself (a gateway).
+  return {
+    ...projected,
+    ...(result.questions === undefined ? {} : { questions: result.questions }),
+    ...(result.task === undefined ? {} : { task: result.task }),
+  };
 }

@@ -26,6 +26,7 @@ export class EndpointFacade implements McpEndpoint {
   readonly listSkills?: NonNullable<McpEndpoint["listSkills"]>;
   readonly getSkill?: NonNullable<McpEndpoint["getSkill"]>;
   readonly readSkill?: NonNullable<McpEndpoint["readSkill"]>;
+  readonly taskRequest?: NonNullable<McpEndpoint["taskRequest"]>;
 
   constructor(protected readonly inner: McpEndpoint) {
     if (inner.complete) this.complete = inner.complete.bind(inner);
@@ -38,6 +39,7 @@ export class EndpointFacade implements McpEndpoint {
     if (inner.listSkills) this.listSkills = inner.listSkills.bind(inner);
     if (inner.getSkill) this.getSkill = inner.getSkill.bind(inner);
     if (inner.readSkill) this.readSkill = inner.readSkill.bind(inner);
+    if (inner.taskRequest) this.taskRequest = inner.taskRequest.bind(inner);
   }
 
   get config() {

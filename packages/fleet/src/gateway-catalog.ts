@@ -18,6 +18,7 @@
  * form) and sends the server its own name for it.
  */
 import {
+  EXTENSIONS,
   QUALIFIER,
   isRecord,
   protocolFault,
@@ -30,6 +31,7 @@ import {
   type ProtocolFault,
   type ServerLogEntry,
   type SkillEntry,
+  type TaskMethod,
   type ToolRunner,
 } from "@indus/contract";
 import { publishPrompts, publishUris, parseGatewayUri, type Owner, type Publication } from "./catalog-naming";
@@ -145,6 +147,25 @@ export class FleetCatalog implements GatewayCatalog {
 
   getSkill(uri: string, options: GatewayCallOptions = {}): Promise<SkillEntry> {
     return this.skills.get(uri, options);
+  }
+
+  /** `tasks/*` for a task `server` created (see `GatewayCatalog.taskRequest`): that server's own answer. */
+  taskRequest(
+    server: string,
+    method: TaskMethod,
+    params: JsonObject,
+    options: GatewayCallOptions = {},
+  ): Promise<JsonObject> {
+    const endpoint = this.fleet.endpoint(server);
+    if (endpoint?.taskRequest === undefined) {
+      return Promise.reject(protocolFault("not-connected", `server "${server}" is not mounted here: it has no tasks`));
+    }
+    return endpoint.taskRequest(method, params, options);
+  }
+
+  /** Whether a ready mounted server declares the Tasks extension (see `GatewayCatalog.offersTasks`). */
+  offersTasks(): boolean {
+    return readyEndpoints(this.fleet).some((endpoint) => endpoint.taskRequest !== undefined && declaresTasks(endpoint));
   }
 
   /**
@@ -351,4 +372,9 @@ export class FleetCatalog implements GatewayCatalog {
       offJoined();
     };
   }
+}
+
+function declaresTasks(endpoint: McpEndpoint): boolean {
+  const extensions = endpoint.serverCapabilities?.["extensions"];
+  return typeof extensions === "object" && extensions !== null && EXTENSIONS.tasks in extensions;
 }

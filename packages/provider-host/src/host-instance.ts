@@ -28,6 +28,7 @@ import { LogRelay } from "./peer/log-relay";
 import { relatedLogs, requestLogs, sessionLogs } from "./peer/call-logs";
 import { registerRelayHandlers } from "./relay-handlers";
 import { registerSkillHandlers, relaysSkills } from "./catalog/skill-handlers";
+import { TaskRelay, relaysTasks, withTasksOffered } from "./tools/task-relay";
 import { ResourceSubscriptions, canSubscribe } from "./catalog/subscriptions";
 import type { UpdateHolder } from "./catalog/subscriptions";
 import { peerHooks } from "./peer/peer-hooks";
@@ -71,6 +72,12 @@ export interface ProviderHostOptions {
    * from the caller's verified credentials. Default: the box for everyone.
    */
   readonly callerBox?: (caller: AuthInfo | undefined) => ToolBox;
+  /**
+   * The secret sealing the gateway's task ids (at least 32 bytes): replicas
+   * behind one address share it so each opens the others' ids. Default: a
+   * random one per process.
+   */
+  readonly taskIdKey?: string;
 }
 
 /** A server and the box calls it is running. */
@@ -90,7 +97,7 @@ export interface InstanceBuilder {
    * A new instance; `oneWire`: its connection carries every message on one
    * wire (stdio), so a 2025-era call's logs need not be tied to its request.
    */
-  readonly build: (oneWire?: boolean, view?: ToolBox) => HostInstance;
+  readonly build: (oneWire?: boolean, view?: ToolBox, era?: "legacy" | "modern") => HostInstance;
   readonly relay: ClientRelay;
   /** Present when the box's catalog can subscribe to resources. */
   readonly subscriptions: ResourceSubscriptions | undefined;
@@ -120,6 +127,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
   const identity: Implementation = { name: info.name, version: info.version };
   if (info.title !== undefined) identity.title = info.title;
   const capabilities = capabilitiesOf(box);
+  const tasks = relaysTasks(box.catalog) ? new TaskRelay(options.taskIdKey) : undefined;
   const listHint: CacheHint = { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: "private" };
   const cacheHints = {
     "tools/list": listHint,
@@ -128,12 +136,12 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     "resources/templates/list": listHint,
   };
 
-  const build = (oneWire = false, view: ToolBox = box): HostInstance => {
+  const build = (oneWire = false, view: ToolBox = box, era?: "legacy" | "modern"): HostInstance => {
     // The SDK builds a validator per server unless given one; it only checks
     // elicitation answers, which the host never requests.
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
     const server = new ObservedServer(identity, {
-      capabilities,
+      capabilities: tasks === undefined ? capabilities : withTasksOffered(capabilities, view.catalog, era),
       ...(options.instructions !== undefined && { instructions: options.instructions }),
       debouncedNotificationMethods: LIST_CHANGED_METHODS,
       jsonSchemaValidator: sharedElicitationValidator,
@@ -149,6 +157,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       peerFor: (ctx, signal) => callPeer(server, ctx, signal),
       logsFor: oneWire ? session.logs : (ctx) => session.relatedLogs(ctx),
       logRelay: logs,
+      tasks,
     };
     handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: view.descriptors().map(toMcpTool) }));
     // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
@@ -166,6 +175,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       );
     }
     if (view.catalog !== undefined) registerSkillHandlers(server, view.catalog, listHint);
+    if (tasks !== undefined && view.catalog !== undefined) tasks.register(server, view.catalog);
     const holder: UpdateHolder = { notify: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) };
     registerRelayHandlers(server, {
       catalog: view.catalog,

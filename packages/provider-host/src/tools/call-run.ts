@@ -12,6 +12,7 @@ import type {
   ClientHostHooks,
   InputRound,
   RunOptions,
+  TaskMode,
   ToolBox,
   ToolOutcome,
   ToolProgress,
@@ -54,21 +55,21 @@ export class CallRun {
    * Starts the runner once (later calls return the same outcome). Progress
    * is asked of it only when the first request wants some; `logs` is the
    * caller's channel for the servers' log messages the call causes;
-   * `inputRound`, what the call is to a 2026-era server's questions.
+   * `modern`, what the call is to a 2026-era server's questions and tasks.
    */
   start(
     box: ToolBox,
     peer: ClientHostHooks,
     logs?: CallLogs,
-    inputRound?: InputRound,
+    modern?: ModernCall,
     upstream?: UpstreamCall,
   ): Promise<ToolOutcome> {
     if (this.outcome !== undefined) return this.outcome;
     const signal = this.controller.signal;
     const onProgress = this.report === undefined ? undefined : (p: ToolProgress) => this.progress(p);
     const plain = runOptions(signal, peer, onProgress, logs);
-    // Only a 2026-07-28 call has a round (its servers' questions handed back).
-    const rounded = inputRound === undefined ? plain : { ...plain, inputRound };
+    // Only a 2026-07-28 call has a round (its servers' questions handed back) and says what a task is to it.
+    const rounded = modern === undefined ? plain : { ...plain, ...modern };
     // A gateway request's trace goes on to the server the call reaches.
     const options = upstream === undefined ? rounded : { ...rounded, trace: upstream.trace };
     this.outcome = runSafely(box, { id: this.id, name: this.name, input: this.input }, options);
@@ -111,6 +112,12 @@ export class CallRun {
     this.lastProgress = progress.progress;
     this.report?.(progress);
   }
+}
+
+/** What a 2026-07-28 call is to its servers' questions (`inputRound`) and to a task (`tasks`). */
+export interface ModernCall {
+  readonly inputRound?: InputRound;
+  readonly tasks: TaskMode;
 }
 
 /** The run's options, each a literal of one shape (no spreads on the call path). */

@@ -7,7 +7,7 @@
  * something spans several (see `input-rounds`).
  */
 import { LOG_LEVELS } from "@indus/contract";
-import type { CallLogs, ClientHostHooks, LogLevel, ToolBox, ToolOutcome } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, LogLevel, TaskMode, ToolBox, ToolOutcome } from "@indus/contract";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
@@ -26,6 +26,7 @@ import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
 import type { LogRelay } from "../peer/log-relay";
 import { passedThrough } from "./passed-state";
+import { declaresTasks, type TaskRelay } from "./task-relay";
 import { CONNECTION_CLOSED } from "../rpc-errors";
 import { toCallToolResult, toolErrorResult } from "./tool-mapping";
 
@@ -43,6 +44,8 @@ export interface CallScope {
   logsFor(ctx: ServerContext): CallLogs | undefined;
   /** Log messages no call claims (a 2026-07-28 call hears them while it runs). */
   readonly logRelay: LogRelay;
+  /** The Tasks extension, when the box's servers' tasks can be followed through it (see `task-relay`). */
+  readonly tasks: TaskRelay | undefined;
 }
 
 type CallResult = CallToolResult | ReturnType<typeof inputRequired>;
@@ -117,7 +120,10 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
   call.enter(ctx);
   const done = tracked(scope, call.run);
   try {
-    const outcome = call.run.start(scope.box, call.peer, call.logs, inputRound, upstreamOf(ctx, name));
+    // A client that declared the Tasks extension takes a task back (the gateway's, see `task-relay`); one that did not is not offered one.
+    const tasks: TaskMode = scope.tasks !== undefined && declaresTasks(ctx) ? "hand-back" : "off";
+    const modern = inputRound === undefined ? { tasks } : { inputRound, tasks };
+    const outcome = call.run.start(scope.box, call.peer, call.logs, modern, upstreamOf(ctx, name));
     // The instance is the client: one per stdio connection, one per request over HTTP.
     if (inputRound !== undefined) {
       scope.logRelay.hearDuring(call.logs, outcome, scope, (server) => hearsServer(scope.box, server));
@@ -128,6 +134,10 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
       return inputRequired({ inputRequests: end.requests, requestState: scope.rounds.suspend(call) });
     }
     const result = await outcome;
+    if (result.task !== undefined && scope.tasks !== undefined) {
+      await round.flushed();
+      return (await scope.tasks.created(result.task, ctx)) as CallResult;
+    }
     if (result.questions !== undefined) {
       await round.flushed();
       return passedThrough(request, result.questions);
