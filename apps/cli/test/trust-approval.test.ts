@@ -158,8 +158,12 @@ describe("stateless gateway replicas", () => {
     const config = writeConfig(sandbox.root, { fx: { command: fx.command, args: fx.args } });
     const lock = path.join(sandbox.root, "mcp.lock.json");
 
-    // Nothing shipped: nothing is published, and nothing is pinned.
+    // Nothing shipped: nothing is published, nothing is pinned, and the replica says so at start.
     gateway = await startHttpGateway(sandbox, config, ["--stateless", "--profile", "survey", "--no-builtins"]);
+    expect(gateway.stderr()).toContain(
+      `MCP server "fx" has no pins in ${lock}, and a --stateless replica never pins on its own`,
+    );
+    expect(gateway.stderr()).toContain(`indusr mcp approve fx --mcp ${config}`);
     const bare = new Client({ name: "replica-test", version: "1.0.0" });
     clients.push(bare);
     await bare.connect(httpTransport(gateway.url));
@@ -177,5 +181,6 @@ describe("stateless gateway replicas", () => {
     await client.connect(httpTransport(gateway.url));
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["fx__show_app", "fx__write_note"]);
     expect(fs.readFileSync(lock, "utf8")).toBe(shipped);
+    expect(gateway.stderr()).not.toContain("has no pins");
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The trust gate's vocabulary: what a mounted server's definitions are held
  * against before any client sees them. A definition (tool, prompt, resource,
- * resource template) is pinned when first seen; one that changes, or that
- * appears on a server already pinned, is withheld until the user approves it.
+ * resource template) is pinned when first seen; one that changes is withheld
+ * until the user approves it (a name added later is pinned at first sight
+ * under `trust: "pin"` unless inspection flags it, withheld under `strict`).
  * The gate itself lives with the host (pins are its files); the fleet asks it
  * through `DefinitionGate` at the mount, so the agent, one-shot commands and
  * the gateway all see the same verdicts.
@@ -16,7 +17,7 @@ export type DefinitionKind = (typeof DEFINITION_KINDS)[number];
 
 /**
  * Why a definition is withheld: `changed` since it was pinned, `new` on a
- * server already pinned, `unpinned` where nothing may be pinned (a stateless
+ * server already pinned (under `strict`, or flagged by inspection), `unpinned` where nothing may be pinned (a stateless
  * replica runs only what its shipped lock file pins), `flagged` by inspection
  * on a `strict` server.
  */

@@ -135,14 +135,13 @@ export type { McpBoot, McpBootOptions, McpInvocation } from "./mcp/boot";
 
 // Trust: pins of every definition, inspection, the gate the mount asks
 export { PinGate } from "./trust/pin-gate";
-export type { FlaggedDefinition, PinGateOptions, PinStore, TrustReport } from "./trust/pin-gate";
+export type { AddedDefinition, FlaggedDefinition, PinGateOptions, PinStore, TrustReport } from "./trust/pin-gate";
 export {
   EMPTY_PIN_BOOK,
   LOCK_FILE_VERSION,
   parsePinBook,
   pinOf,
   serializePinBook,
-  withKindPins,
   withMissingPins,
 } from "./trust/pin-book";
 export type { KindPins, ListedWith, Pin, PinBook, ServerPins } from "./trust/pin-book";
@@ -152,5 +151,5 @@ export { MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, inspectDefinition } from "
 export type { InspectContext } from "./trust/inspect";
 export type { KnownTools } from "./trust/cross-server";
 export { definitionName, pinnedDefinition } from "./trust/pinned-definition";
-export { approveCommand, definitionLabel, findingText, withheldMessage } from "./trust/withheld-message";
+export { addedMessage, approveCommand, definitionLabel, findingText, withheldMessage } from "./trust/withheld-message";
 export { withoutHidden as visibleText } from "./trust/hidden-characters";

@@ -88,15 +88,54 @@ describe("the pin gate", () => {
     },
   );
 
-  it("withholds a tool that is new on a pinned server, and simply drops one that vanished", () => {
+  it("pins a name a pinned server added at first sight, announces it once, and simply drops one that vanished", () => {
     const store = memoryStore();
     new PinGate({ store }).screen(server(), "tool", listed(echo(), { name: "gone", description: "x" }));
-    const verdicts = new PinGate({ store }).screen(
+    const gate = new PinGate({ store });
+    const heard: string[] = [];
+    gate.onAdded((a) => heard.push(a.message));
+    const fresh = { name: "fresh", description: "y" };
+    expect(kinds(gate.screen(server(), "tool", listed(echo(), fresh)))).toEqual(["admit", "admit"]);
+    gate.screen(server(), "tool", listed(echo(), fresh));
+    expect(heard).toEqual([expect.stringContaining('tool "fresh" of server "fx" was added since pinned')]);
+    expect(gate.report("fx").added).toEqual([expect.objectContaining({ server: "fx", kind: "tool", name: "fresh" })]);
+    expect(Object.keys(store.book.servers["fx"]!.tool!).sort()).toEqual(["echo", "fresh", "gone"]);
+    // Pinned now: the next process admits it silently, and a change to it is withheld like any other.
+    const next = new PinGate({ store });
+    expect(kinds(next.screen(server(), "tool", listed(echo(), fresh)))).toEqual(["admit", "admit"]);
+    expect(next.report("fx").added).toEqual([]);
+    expect(next.screen(server(), "tool", listed({ ...fresh, description: "z" }))[0]).toMatchObject({
+      withheld: { reason: "changed", fields: ["description"] },
+    });
+  });
+
+  it("withholds an added name that inspection flags, like a change, with the finding", () => {
+    const store = memoryStore();
+    new PinGate({ store }).screen(server(), "tool", listed(echo()));
+    const gate = new PinGate({ store });
+    const [, verdict] = gate.screen(
       server(),
       "tool",
-      listed(echo(), { name: "fresh", description: "y" }),
+      listed(echo(), { name: "sneaky", description: "Adds\u200b a note" }),
     );
-    expect(verdicts.map((v) => (v.kind === "withhold" ? v.withheld.reason : v.kind))).toEqual(["admit", "new"]);
+    expect(verdict).toMatchObject({
+      kind: "withhold",
+      withheld: { reason: "new", findings: [expect.objectContaining({ rule: "hidden-characters" })] },
+    });
+    const withheld = (verdict as { withheld: WithheldDefinition }).withheld;
+    expect(withheld.message).toContain('tool "sneaky" of server "fx" was added since the server was pinned');
+    expect(withheld.message).toContain("indusr mcp approve fx --tool sneaky");
+    expect(Object.keys(store.book.servers["fx"]!.tool!)).toEqual(["echo"]);
+    expect(gate.report("fx").added).toEqual([]);
+  });
+
+  it("under strict, withholds every added name until approved", () => {
+    const store = memoryStore();
+    new PinGate({ store }).screen(server("strict"), "tool", listed(echo()));
+    const [, verdict] = new PinGate({ store }).screen(server("strict"), "tool", listed(echo(), { name: "fresh" }));
+    expect(verdict).toMatchObject({ kind: "withhold", withheld: { reason: "new" } });
+    expect((verdict as { withheld: WithheldDefinition }).withheld.message).toContain('trust is "strict"');
+    expect(Object.keys(store.book.servers["fx"]!.tool!)).toEqual(["echo"]);
   });
 
   it("pins what a server adds for a client declaring more capabilities, once; then a new one is withheld", () => {
@@ -107,8 +146,8 @@ describe("the pin gate", () => {
     expect(kinds(wider().screen(server(), "tool", listed(echo(), rootsTool)))).toEqual(["admit", "admit"]);
     expect(store.book.servers["fx"]!.listedWith).toEqual({ tool: ["elicitation", "roots"] });
     const writes = store.writes;
-    // Listed with those capabilities again: nothing more is taken as first use.
-    const again = wider().screen(server(), "tool", listed(echo("changed"), rootsTool, { name: "late" }));
+    // Listed with those capabilities again: a change is withheld; under strict a later name waits too.
+    const again = wider().screen(server("strict"), "tool", listed(echo("changed"), rootsTool, { name: "late" }));
     expect(again.map((v) => (v.kind === "withhold" ? v.withheld.reason : v.kind))).toEqual(["changed", "admit", "new"]);
     expect(store.writes).toBe(writes);
     // A narrower client lists less: what it does not list is just not there.
@@ -210,6 +249,11 @@ describe("the pin gate", () => {
     const replica: PinStore = { read: (s) => shipped.book.servers[s], pinMissing: () => undefined };
     const gate = new PinGate({ store: replica });
     expect(kinds(gate.screen(server(), "tool", listed(echo())))).toEqual(["admit"]);
+    // A name added since the shipped pins is not taken at first sight by a replica.
+    expect(gate.screen(server(), "tool", listed(echo(), { name: "fresh" }))[1]).toMatchObject({
+      withheld: { reason: "unpinned" },
+    });
+    expect(gate.report("fx").added).toEqual([]);
     const [prompt] = gate.screen(server(), "prompt", listed({ name: "greet" }));
     expect(prompt).toMatchObject({ withheld: { reason: "unpinned" } });
     expect((prompt as { withheld: WithheldDefinition }).withheld.message).toContain("never pins");

@@ -23,7 +23,14 @@ import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
 import type { GatewayFlags } from "./serve-gateway-flags";
 import { gatewayBox } from "./gateway-profile";
 import { MAX_SERVER_INSTRUCTIONS, fenceServerText, quotedServerText } from "../trust/server-text";
-import { bootOptionsOf, warnDiagnostics, warnFailedServers, warnTrust, type DeckFlags } from "./shared";
+import {
+  bootOptionsOf,
+  warnDiagnostics,
+  warnFailedServers,
+  warnTrust,
+  warnUnshippedPins,
+  type DeckFlags,
+} from "./shared";
 
 interface ServeFlags extends DeckFlags, GatewayFlags {
   readonly stdio?: boolean;
@@ -226,6 +233,7 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   warnDiagnostics(cli, deck.diagnostics);
   warnFailedServers(cli, deck.servers);
   warnTrust(cli, deck.servers);
+  warnUnshippedPins(cli, deck);
   const box = gatewayBox(deck.box, options.profile, (name) => deck.origin(name));
   const instructions = gatewayInstructions(deck.servers, names);
   const info = { name: "indusr", version: VERSION };

@@ -3,7 +3,7 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
-import { trustLines } from "../trust/trust-lines";
+import { trustLines, unshippedLine } from "../trust/trust-lines";
 import type { ServerConfig } from "@indus/contract";
 import type { DelegateRunner, Profile } from "@indus/deck";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot/boot-types";
@@ -90,6 +90,12 @@ export function warnTrust(cli: CliEnv, servers: readonly ServerReport[]): void {
   for (const server of servers)
     for (const line of trustLines(server.id, server.trust))
       process.stderr.write(`${paint(cli, "33", "warning")}: ${line}\n`);
+}
+
+/** On a stateless replica, each server whose lock file pins nothing for it (all it lists is withheld), one warning each. */
+export function warnUnshippedPins(cli: CliEnv, deck: BootedDeck): void {
+  for (const unshipped of deck.trust?.unshippedPins() ?? [])
+    process.stderr.write(`${paint(cli, "33", "warning")}: ${unshippedLine(unshipped)}\n`);
 }
 
 /** Boot, warn, run `body`, and always tear the servers down. */

@@ -1,12 +1,13 @@
 /**
  * A server's standing with the trust gate, as lines for people: what is
  * withheld ("changed since pinned", new, refused) with the command that
- * approves it, and what inspection flagged on what it let through. The same
+ * approves it, what inspection flagged on what it let through, and what was
+ * "added since pinned" (pinned at first sight). The same
  * words in `mcp status`, `doctor`, a one-shot command's warnings and the REPL.
  */
 import type { WithheldDefinition } from "@indus/contract";
 import { definitionLabel, findingText } from "@indus/deck";
-import type { ServerTrust } from "./trust-session";
+import type { ServerTrust, UnshippedPins } from "./trust-session";
 
 /** How many things about this server's definitions need the user's attention. */
 export function trustProblems(trust: ServerTrust | undefined): number {
@@ -31,7 +32,7 @@ export function flaggedLines(server: string, trust: ServerTrust): string[] {
 /** Everything to say about one server's definitions; empty when all is well. */
 export function trustLines(server: string, trust: ServerTrust | undefined): string[] {
   if (trust === undefined) return [];
-  return [...withheldLines(trust.withheld), ...flaggedLines(server, trust)];
+  return [...withheldLines(trust.withheld), ...flaggedLines(server, trust), ...trust.added.map((a) => a.message)];
 }
 
 /** `2 changed since pinned, 1 flagged` for a table cell; "" when nothing. */
@@ -45,4 +46,9 @@ export function trustCell(trust: ServerTrust | undefined): string {
     ...(trust.flagged.length > 0 ? [`${trust.flagged.length} flagged`] : []),
   ];
   return parts.join(", ");
+}
+
+/** A stateless replica started without pins for a server: what it means and the command that writes them. */
+export function unshippedLine(unshipped: UnshippedPins): string {
+  return `MCP server "${unshipped.server}" has no pins in ${unshipped.lockFile}, and a --stateless replica never pins on its own: everything it lists is withheld until the lock file ships beside the config (create it with \`indusr mcp approve ${unshipped.server} --mcp ${unshipped.config}\`)`;
 }

@@ -12,7 +12,7 @@ import {
   type TrustMode,
   type WithheldDefinition,
 } from "@indus/contract";
-import { PinGate, type FlaggedDefinition, type McpServerOrigin } from "@indus/deck";
+import { PinGate, type AddedDefinition, type FlaggedDefinition, type McpServerOrigin } from "@indus/deck";
 import { LockFiles, type LockFileProblem } from "./lock-files";
 
 /** One server's standing, as the commands report it. */
@@ -22,6 +22,16 @@ export interface ServerTrust {
   readonly lockFile?: string;
   readonly withheld: readonly WithheldDefinition[];
   readonly flagged: readonly FlaggedDefinition[];
+  /** Names added since the server was pinned, pinned at first sight by this process. */
+  readonly added: readonly AddedDefinition[];
+}
+
+/** A server a read-only process (a stateless replica) has no pins for: everything it lists is withheld. */
+export interface UnshippedPins {
+  readonly server: string;
+  /** The config file that defines it, and the lock file that should ship beside it. */
+  readonly config: string;
+  readonly lockFile: string;
 }
 
 export interface TrustSessionOptions {
@@ -49,7 +59,7 @@ export class TrustSession {
   readonly lockFiles: LockFiles;
   private readonly modes: ReadonlyMap<string, TrustMode>;
 
-  constructor(options: TrustSessionOptions) {
+  constructor(private readonly options: TrustSessionOptions) {
     this.modes = new Map(options.servers.map((s) => [s.id, s.trust ?? "pin"]));
     this.lockFiles = new LockFiles({
       configOf: (server) => options.origins.get(server)?.file,
@@ -66,6 +76,21 @@ export class TrustSession {
     const mode = this.modes.get(server) ?? "pin";
     const lockFile = mode === "off" ? undefined : this.lockFiles.fileOf(server);
     return { mode, ...(lockFile ? { lockFile } : {}), ...this.gate.report(server) };
+  }
+
+  /**
+   * On a read-only process, the gated servers whose lock file pins nothing
+   * for them (missing, or without their entry): a replica never pins on its
+   * own, so all they list is withheld. Empty when this process may pin.
+   */
+  unshippedPins(): UnshippedPins[] {
+    if (this.options.readOnly !== true) return [];
+    return this.options.servers.flatMap((server) => {
+      const config = this.options.origins.get(server.id)?.file;
+      if ((server.trust ?? "pin") === "off" || config === undefined) return [];
+      if (this.lockFiles.read(server.id) !== undefined) return [];
+      return [{ server: server.id, config, lockFile: this.lockFiles.fileOf(server.id) ?? config }];
+    });
   }
 
   /** Lock files that could not be read or written as they should. */
@@ -86,5 +111,10 @@ export class TrustSession {
   /** Hear of each definition as it becomes withheld; returns an unsubscribe. */
   onWithheld(listener: (withheld: WithheldDefinition) => void): () => void {
     return this.gate.onWithheld(listener);
+  }
+
+  /** Hear of each name a pinned server adds as it is pinned at first sight; returns an unsubscribe. */
+  onAdded(listener: (added: AddedDefinition) => void): () => void {
+    return this.gate.onAdded(listener);
   }
 }

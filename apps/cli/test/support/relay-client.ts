@@ -115,6 +115,8 @@ function surveyed(flags: readonly string[]): string[] {
 
 export interface HttpGateway {
   readonly url: URL;
+  /** What the gateway wrote to stderr so far (its warnings come before the line saying where it listens). */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -128,8 +130,10 @@ export async function startHttpGateway(sandbox: Sandbox, config: string, flags: 
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   try {
-    return { url: await servedUrl(child), stop: () => stopChild(child) };
+    return { url: await servedUrl(child), stderr: () => stderr, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
     throw error;

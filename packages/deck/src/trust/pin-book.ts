@@ -133,11 +133,6 @@ export function serializePinBook(book: PinBook): string {
   }
 }
 
-/** `book` with `kind` of `server` replaced by `pins` (other kinds and servers untouched). */
-export function withKindPins(book: PinBook, server: string, kind: DefinitionKind, pins: KindPins): PinBook {
-  return { servers: { ...book.servers, [server]: { ...book.servers[server], [kind]: pins } } };
-}
-
 /** The capability names `a` and `b` hold between them, sorted. */
 export function capabilityUnion(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])].sort();

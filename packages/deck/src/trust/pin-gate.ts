@@ -1,13 +1,16 @@
 /**
  * The rug-pull gate: each server's definitions are pinned the first time a
  * kind is listed (tools, prompts, resources, templates), and from then on a
- * definition that differs from its pin, or that was not there when the
- * server was pinned, is withheld until approved. A definition that vanished
- * is simply not listed. Every definition is inspected on every listing; a
- * `strict` server's flagged definitions are withheld (and never pinned), a
- * `pin` server's are reported. `off` takes everything as it comes. The pins
- * live in a `PinStore` (the host's lock files); one that never writes (a
- * stateless replica) withholds whatever is not pinned already.
+ * definition that differs from its pin is withheld until approved. A name
+ * the server adds later is, under `pin`, pinned at first sight and announced
+ * ("added since pinned") unless inspection flags it; under `strict`, or when
+ * flagged, it is withheld like a change. A definition that vanished is simply
+ * not listed. Every definition is inspected on every listing; a `strict`
+ * server's flagged definitions are withheld (and never pinned), a `pin`
+ * server's are reported. `off` takes everything as it comes. The pins live in
+ * a `PinStore` (the host's lock files); one that never writes (a stateless
+ * replica) withholds whatever is not pinned already.
+ * See docs/decisions/trust-new-definitions.md.
  */
 import type {
   DefinitionFinding,
@@ -26,7 +29,7 @@ import { inspectDefinition } from "./inspect";
 import type { KnownTools } from "./cross-server";
 import { bodyDigest, changedFields, definitionName, pinnedDefinition } from "./pinned-definition";
 import { pinOf, type KindPins, type Pin, type ServerPins } from "./pin-book";
-import { withheldMessage } from "./withheld-message";
+import { addedMessage, withheldMessage } from "./withheld-message";
 
 /** Where a gate keeps its pins. */
 export interface PinStore {
@@ -49,11 +52,22 @@ export interface FlaggedDefinition {
   readonly findings: readonly DefinitionFinding[];
 }
 
+/** A name a pinned server added, pinned at first sight by this process (under `pin`, when inspection found nothing). */
+export interface AddedDefinition {
+  readonly server: string;
+  readonly kind: DefinitionKind;
+  readonly name: string;
+  /** One line for people: what was added and where to see its pin. */
+  readonly message: string;
+}
+
 /** One server's standing with the gate, from its latest listings. */
 export interface TrustReport {
   readonly withheld: readonly WithheldDefinition[];
   /** Findings on definitions that were admitted (a `pin` server's are reported, not refused). */
   readonly flagged: readonly FlaggedDefinition[];
+  /** Names added since the server was pinned, pinned at first sight by this process. */
+  readonly added: readonly AddedDefinition[];
 }
 
 export interface PinGateOptions {
@@ -78,10 +92,20 @@ interface Screened {
 
 type KindReport = { withheld: WithheldDefinition[]; flagged: FlaggedDefinition[] };
 
+/** What a listing is held against: the kind's pins after this listing, and the names it pinned as added. */
+interface Standing {
+  readonly pins: KindPins | undefined;
+  readonly added: readonly Screened[];
+}
+
+const unflagged = (s: Screened) => s.findings.length === 0;
+
 export class PinGate implements DefinitionGate {
   private readonly reports = new Map<string, Map<DefinitionKind, KindReport>>();
   private readonly listed = new Map<string, ReadonlySet<string>>();
+  private readonly added = new Map<string, AddedDefinition[]>();
   private readonly listeners = new Set<(withheld: WithheldDefinition) => void>();
+  private readonly addedListeners = new Set<(added: AddedDefinition) => void>();
 
   constructor(private readonly options: PinGateOptions) {}
 
@@ -99,13 +123,10 @@ export class PinGate implements DefinitionGate {
       return { name: definitionName(kind, l.item), definition, pin: pinOf(definition), findings };
     });
     const strict = server.trust === "strict";
-    const pinned = this.pinnedOrFirst(
-      server.id,
-      kind,
-      strict ? screened.filter((s) => s.findings.length === 0) : screened,
-    );
-    const verdicts = screened.map((s) => this.verdict(server.id, kind, s, pinned, strict));
+    const standing = this.standing(server.id, kind, screened, strict);
+    const verdicts = screened.map((s) => this.verdict(server.id, kind, s, standing.pins, strict));
     this.record(server.id, kind, screened, verdicts);
+    this.announceAdded(server.id, kind, standing.added);
     return verdicts;
   }
 
@@ -131,7 +152,11 @@ export class PinGate implements DefinitionGate {
   /** One server's withheld and flagged definitions, from its latest listings. */
   report(server: string): TrustReport {
     const kinds = [...(this.reports.get(server)?.values() ?? [])];
-    return { withheld: kinds.flatMap((k) => k.withheld), flagged: kinds.flatMap((k) => k.flagged) };
+    return {
+      withheld: kinds.flatMap((k) => k.withheld),
+      flagged: kinds.flatMap((k) => k.flagged),
+      added: [...(this.added.get(server) ?? [])],
+    };
   }
 
   /** Why a definition is withheld now (undefined: it is not). */
@@ -146,6 +171,12 @@ export class PinGate implements DefinitionGate {
   onWithheld(listener: (withheld: WithheldDefinition) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Hear of each name a pinned server added as this process pins it at first sight; returns an unsubscribe. */
+  onAdded(listener: (added: AddedDefinition) => void): () => void {
+    this.addedListeners.add(listener);
+    return () => this.addedListeners.delete(listener);
   }
 
   private knownTools(): KnownTools {
@@ -166,21 +197,35 @@ export class PinGate implements DefinitionGate {
   }
 
   /**
-   * The kind's pins, pinning this listing when the kind was never pinned, or
-   * what it adds when this process declares capabilities the kind was never
-   * listed with; undefined when nothing is pinned and nothing may be.
+   * The kind's pins this listing is held against. When the kind was never
+   * pinned, or is listed with capabilities it never was (a server may list
+   * more to a client declaring more), that is first use: the listing is
+   * pinned (under `strict`, or over existing pins, what inspection let
+   * through). Otherwise, under `pin`, names the server added are pinned at
+   * first sight when inspection found nothing; under `strict` they wait.
    */
-  private pinnedOrFirst(server: string, kind: DefinitionKind, first: readonly Screened[]): KindPins | undefined {
+  private standing(server: string, kind: DefinitionKind, screened: readonly Screened[], strict: boolean): Standing {
     const standing = this.safeRead(server);
     const pinned = standing?.[kind];
     const declared = this.options.declared ?? [];
     const listedWith = new Set(standing?.listedWith?.[kind] ?? []);
-    if (pinned !== undefined && declared.every((c) => listedWith.has(c))) return pinned;
+    if (pinned === undefined || !declared.every((c) => listedWith.has(c))) {
+      const first = strict || pinned !== undefined ? screened.filter(unflagged) : screened;
+      return { pins: this.pinMissing(server, kind, first) ?? pinned, added: [] };
+    }
+    const fresh = strict ? [] : screened.filter((s) => pinned[s.name] === undefined && unflagged(s));
+    if (fresh.length === 0) return { pins: pinned, added: [] };
+    const pins = this.pinMissing(server, kind, fresh) ?? pinned;
+    return { pins, added: fresh.filter((s) => pins[s.name]?.digest === s.pin.digest) };
+  }
+
+  /** Pins what `screened` names and the kind lacks; undefined when the store never writes or failed. */
+  private pinMissing(server: string, kind: DefinitionKind, screened: readonly Screened[]): KindPins | undefined {
     try {
-      const pins = Object.fromEntries(first.map((s) => [s.name, s.pin]));
-      return this.options.store.pinMissing(server, kind, pins, declared) ?? pinned;
+      const pins = Object.fromEntries(screened.map((s) => [s.name, s.pin]));
+      return this.options.store.pinMissing(server, kind, pins, this.options.declared ?? []);
     } catch {
-      return pinned;
+      return undefined;
     }
   }
 
@@ -205,7 +250,8 @@ export class PinGate implements DefinitionGate {
     };
     if (strict && screened.findings.length > 0) return withhold("flagged");
     if (pinned === undefined) return withhold("unpinned");
-    if (pin === undefined) return withhold("new");
+    // A name pin-trust could not pin at first sight: a replica never pins; strict or flagged ones wait for approval.
+    if (pin === undefined) return withhold(strict || screened.findings.length > 0 ? "new" : "unpinned");
     if (pin.digest !== screened.pin.digest)
       return withhold("changed", changedFields(pin.definition, screened.definition));
     return { kind: "admit", findings: screened.findings };
@@ -233,6 +279,24 @@ export class PinGate implements DefinitionGate {
     kinds.set(kind, report);
     this.reports.set(server, kinds);
     for (const withheld of report.withheld) if (!before.has(withheld.name)) this.emit(withheld);
+  }
+
+  private announceAdded(server: string, kind: DefinitionKind, added: readonly Screened[]): void {
+    const seen = this.added.get(server) ?? [];
+    for (const s of added) {
+      if (seen.some((a) => a.kind === kind && a.name === s.name)) continue;
+      const facts = { server, kind, name: s.name };
+      const each: AddedDefinition = { ...facts, message: addedMessage(facts) };
+      seen.push(each);
+      this.added.set(server, seen);
+      for (const listener of this.addedListeners) {
+        try {
+          listener(each);
+        } catch {
+          // A listener's bug must not break the gate.
+        }
+      }
+    }
   }
 
   private emit(withheld: WithheldDefinition): void {

@@ -35,14 +35,22 @@ export interface WithheldFacts {
   readonly findings?: readonly DefinitionFinding[];
 }
 
+/** A name a pinned server added, pinned at first sight: where its pin shows and how it would be withdrawn. */
+export function addedMessage(facts: { server: string; kind: DefinitionKind; name: string }): string {
+  return `${definitionLabel(facts.server, facts.kind, facts.name)} was added since pinned: pinned at first sight (\`indusr mcp pins ${facts.server}\` shows it; a later change to it is withheld)`;
+}
+
 export function withheldMessage(facts: WithheldFacts): string {
   const label = definitionLabel(facts.server, facts.kind, facts.name);
   const approve = approveCommand(facts.server, facts.kind, facts.name);
   switch (facts.reason) {
     case "changed":
       return `${label} changed since it was pinned (${(facts.fields ?? []).join(", ")}): withheld until you approve it (\`${approve}\`)`;
-    case "new":
-      return `${label} is new since the server was pinned: withheld until you approve it (\`${approve}\`)`;
+    case "new": {
+      const first = facts.findings?.[0];
+      const why = first ? `inspection flagged it: ${findingText(first)}` : `trust is "strict"`;
+      return `${label} was added since the server was pinned and ${why}: withheld until you approve it (\`${approve}\`)`;
+    }
     case "unpinned":
       return `${label} is not pinned and this process never pins (a stateless replica): approve it where the configuration is written (\`indusr mcp approve ${facts.server}\`) and ship the lock file`;
     case "flagged": {

@@ -165,6 +165,7 @@ function printBanner(prepared: Prepared, session: AgentSession, view: TerminalVi
     view.line(`${style.yellow("warning:")} ${warning}`);
   // A server that changes a definition mid-session (list_changed) is announced as it happens.
   prepared.deck.trust?.onWithheld((withheld) => view.line(`${style.yellow("warning:")} ${withheld.message}`));
+  prepared.deck.trust?.onAdded((added) => view.line(`${style.dim("note:")} ${added.message}`));
   view.line(style.dim("/help for commands · Ctrl-C interrupts a turn · Ctrl-C twice or Ctrl-D to leave"));
 }
 
