@@ -7,7 +7,8 @@
 # up until SIGTERM or Ctrl-C, which stop everything it started.
 #
 #   GATEWAY_PORT (default 3480), ISSUER_PORT (default: any free port), AUDIT_LOG (default: in a temp folder),
-#   GATEWAY_ARGS (more `indusr mcp serve` flags, e.g. --stateless)
+#   GATEWAY_ARGS (more `indusr mcp serve` flags, e.g. --stateless),
+#   TEAMS_MCP (default examples/teams/mcp.json: the mounted servers; their pins are in the lock file beside it)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,6 +18,7 @@ GATEWAY_URL="http://127.0.0.1:${GATEWAY_PORT}/mcp"
 export INDUS_TEAMS_STATE=${INDUS_TEAMS_STATE:-$(mktemp -d "${TMPDIR:-/tmp}/indus-teams-XXXXXX")}
 mkdir -p "$INDUS_TEAMS_STATE"
 AUDIT_LOG=${AUDIT_LOG:-$INDUS_TEAMS_STATE/audit.log}
+TEAMS_MCP=${TEAMS_MCP:-examples/teams/mcp.json}
 
 if [[ ! -f apps/cli/dist/indusr.js ]]; then
   pnpm exec turbo run build --filter=indusr... --output-logs=errors-only >&2
@@ -42,7 +44,7 @@ ISSUER_URL=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync
 
 # --profile survey: every mounted tool is published, and access.json decides who may call which.
 node apps/cli/dist/indusr.js mcp serve --http --port "$GATEWAY_PORT" --no-builtins --profile survey \
-  --mcp examples/teams/mcp.json \
+  --mcp "$TEAMS_MCP" \
   --auth-issuer "$ISSUER_URL" --auth-scope mcp:tools \
   --access examples/teams/access.json \
   --audit-log "$AUDIT_LOG" --metrics ${GATEWAY_ARGS:-} \

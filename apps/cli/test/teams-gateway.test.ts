@@ -43,10 +43,23 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The example's config and lock file, copied into `state`: the gateway may
+ * pin a kind its shipped lock file has not listed yet, and a test must never
+ * change a tracked file.
+ */
+function copiedConfig(state: string): string {
+  fs.mkdirSync(state, { recursive: true });
+  for (const file of ["mcp.json", "mcp.lock.json"])
+    fs.copyFileSync(path.join(REPO, "examples", "teams", file), path.join(state, file));
+  return path.join(state, "mcp.json");
+}
+
 async function startExample(state: string, gatewayArgs = ""): Promise<Example> {
   const port = await freePort();
+  const env = { GATEWAY_PORT: String(port), INDUS_TEAMS_STATE: state, GATEWAY_ARGS: gatewayArgs };
   const child = spawn("bash", [UP], {
-    env: { ...process.env, GATEWAY_PORT: String(port), INDUS_TEAMS_STATE: state, GATEWAY_ARGS: gatewayArgs },
+    env: { ...process.env, ...env, TEAMS_MCP: copiedConfig(state) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
