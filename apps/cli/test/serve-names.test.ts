@@ -93,12 +93,8 @@ it("publishes the servers' own tool names to a real client, and only theirs with
 });
 
 it("keeps the first server's tool and warns when a later list change brings a clash", async () => {
-  // A tool that appears mid-session is withheld under pins (new since pinned): these servers are trusted as they come.
-  const late = (id: string) => ({
-    command: process.execPath,
-    args: [path.join(FIXTURES, "late-tool-server.mjs"), id],
-    trust: "off",
-  });
+  // Under the default trust, a tool that appears mid-session is pinned at first sight and announced.
+  const late = (id: string) => ({ command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), id] });
   const config = writeConfig(sandbox.root, { a: late("a"), b: late("b") });
   const { client, stderr } = await asIsClient(config);
   try {
@@ -109,6 +105,7 @@ it("keeps the first server's tool and warns when a later list change brings a cl
     await client.callTool({ name: "arm_b", arguments: {} });
     await eventually(() => Promise.resolve(stderr().includes("warning")));
     expect(stderr()).toContain('indusr: warning: servers "a" and "b" both offer tool "late"; "a" keeps it');
+    expect(stderr()).toContain('indusr: note: tool "late" of server "a" was added since pinned');
     const called = await client.callTool({ name: "late", arguments: {} });
     expect(called.content).toEqual([{ type: "text", text: "late from a" }]);
   } finally {
@@ -118,7 +115,7 @@ it("keeps the first server's tool and warns when a later list change brings a cl
 
 it("warns when a later list change brings a tool named like a built-in, which keeps the name", async () => {
   const config = writeConfig(sandbox.root, {
-    a: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "a", "read"], trust: "off" },
+    a: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "a", "read"] },
   });
   const { client, stderr } = await asIsClient(config, { builtins: true });
   try {

@@ -127,6 +127,16 @@ async function refuseClashes(deck: BootedDeck): Promise<boolean> {
   return true;
 }
 
+/** Definitions the trust gate withholds or pins as added later (a list change, a late server), one line each as it happens. */
+function announceTrust(deck: BootedDeck): () => void {
+  const offWithheld = deck.trust?.onWithheld((withheld) => say(`warning: ${withheld.message}`));
+  const offAdded = deck.trust?.onAdded((added) => say(`note: ${added.message}`));
+  return () => {
+    offWithheld?.();
+    offAdded?.();
+  };
+}
+
 /**
  * Servers still connecting when serving started (the boot wait passed) and
  * failing afterwards get the boot's warning, once each, as each settles.
@@ -226,8 +236,10 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
     ...(flags.stateless ? { readOnlyPins: true } : {}),
   });
   const stopLateWarnings = warnLateFailures(deck, (servers) => warnFailedServers(cli, servers));
+  const stopTrustNotes = announceTrust(deck);
   const unregister = onTeardown(() => {
     stopLateWarnings();
+    stopTrustNotes();
     return deck.close();
   });
   warnDiagnostics(cli, deck.diagnostics);
