@@ -138,7 +138,10 @@ export class SessionTransport implements Transport {
     for (const id of requestIds) this.byRequest.set(id, exchange);
     // Headers go out with the first event (usually the answer itself): one write per call.
     if (!json) response.writeHead(200, this.sessionHeaders(SSE_HEADERS));
-    response.once("close", () => this.stopKeepAlive(exchange));
+    response.once("close", () => {
+      this.stopKeepAlive(exchange);
+      this.hungUp(exchange);
+    });
     for (const message of messages) this.onmessage?.(message, extraOf(request));
     if (!json && !response.writableEnded) this.startKeepAlive(exchange);
   }
@@ -254,6 +257,24 @@ export class SessionTransport implements Transport {
     const answers = exchange.requestIds.map((id) => exchange.answers.get(id));
     response.writeHead(200, this.sessionHeaders({ "Content-Type": "application/json" }));
     response.end(JSON.stringify(answers.length === 1 ? answers[0] : answers));
+  }
+
+  /**
+   * The HTTP answer closed before every request of `exchange` was answered
+   * (the client hung up, or a request it cancelled was ended here). With
+   * no event store there is no resuming the stream, so those answers could
+   * never reach it: each unanswered request is cancelled as if the client had
+   * said so (`notifications/cancelled`), and the work it started (a call
+   * upstream, a question to the client) ends now, not at its deadline.
+   */
+  private hungUp(exchange: Exchange): void {
+    if (this.closed) return;
+    for (const requestId of exchange.requestIds) {
+      if (this.byRequest.get(requestId) !== exchange) continue;
+      this.byRequest.delete(requestId);
+      const reason = "the client closed the connection before the answer";
+      this.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason } });
+    }
   }
 
   /** Ends the SSE answer carrying `requestId` (its client sees the stream close). */
