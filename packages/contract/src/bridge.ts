@@ -99,6 +99,8 @@ export interface McpEndpoint extends ServerEndpoint {
   readonly pid: number | undefined;
   /** The last lines the server wrote to stderr (stdio servers; empty otherwise). */
   stderrTail(maxLines?: number): readonly string[];
+  /** Called on each phase change (`fault` already set for a failure); returns an unsubscribe. */
+  onPhaseChanged?(listener: (phase: EndpointPhase) => void): () => void;
   /** Called after each re-listing that changed the tools; returns an unsubscribe. */
   onToolsChanged(listener: (change: ToolsChange) => void): () => void;
   /** Called when the server says its resources or prompts changed; returns an unsubscribe. */

@@ -97,6 +97,11 @@ export class McpServerEndpoint implements McpEndpoint {
     return this.lifecycle.state.phase;
   }
 
+  /** Called on each phase change, after `fault` is set for the new phase; returns an unsubscribe. */
+  onPhaseChanged(listener: (phase: EndpointPhase) => void): () => void {
+    return this.lifecycle.onPhaseChanged(listener);
+  }
+
   /** The fault that put this endpoint in `faulted`, if any. */
   get fault(): ProtocolFault | undefined {
     return this.lifecycle.state.fault;
@@ -206,7 +211,11 @@ export class McpServerEndpoint implements McpEndpoint {
    * client's capabilities, so the server itself refuses what it cannot answer.
    */
   invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
-    return this.members.calls.invoke(name, args, options);
+    // A `tools/list_changed` the call caused is read before its result is handed on.
+    return this.members.calls.invoke(name, args, options).then(async (result) => {
+      await this.members.tools.idle();
+      return result;
+    });
   }
 
   complete(params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject> {

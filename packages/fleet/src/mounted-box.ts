@@ -45,6 +45,8 @@ export class MountedToolBox implements ToolBox {
   readonly catalog: FleetCatalog;
   private readonly perServer = new Map<string, readonly RemoteTool[]>();
   private routes = new Map<string, Route>();
+  /** Routes of servers that left `ready`: a call then gets the server's own not-connected fault, not "unknown tool". */
+  private readonly withdrawn = new Map<string, Route>();
   private descriptorList: readonly ToolDescriptor[] = [];
   private readonly listeners = new Set<() => void>();
   /** The endpoint each server's tools were listed from, and the unsubscribe of its change listener. */
@@ -107,7 +109,7 @@ export class MountedToolBox implements ToolBox {
    * Re-read every ready endpoint's tools (cached listings are reused) and
    * follow their changes from now on. Servers not ready, or whose listing
    * fails (or last failed), contribute nothing; one reconnecting under its
-   * policy keeps its last tools. A server settling while the fleet still
+   * policy is still followed, and its tools return with it. A server settling while the fleet still
    * starts joins on its own, without a refresh.
    */
   refresh(): Promise<void> {
@@ -147,8 +149,11 @@ export class MountedToolBox implements ToolBox {
   private async list(endpoint: McpEndpoint): Promise<void> {
     const server = endpoint.config.id;
     if (endpoint.phase !== "ready" || endpoint.listFault) {
-      // Reconnecting under its policy (same endpoint): it keeps its tools and follower, the tools come back with it.
-      if (endpoint.phase === "connecting" && this.followed.get(server)?.endpoint === endpoint) return;
+      // Reconnecting under its policy (same endpoint): followed still, its tools come back with it.
+      if (endpoint.phase === "connecting" && this.followed.get(server)?.endpoint === endpoint) {
+        this.perServer.delete(server);
+        return;
+      }
       // A listing that just failed (timed out) is not run again at once: that would double the wait.
       this.drop(server);
       return;
@@ -164,9 +169,19 @@ export class MountedToolBox implements ToolBox {
       this.drop(server);
       return;
     }
-    if (this.followed.get(server)?.endpoint === endpoint) return;
+    if (this.followed.get(server)?.endpoint !== endpoint) this.follow(endpoint);
+  }
+
+  /**
+   * Follow one endpoint: its list changes, and its phase. A server that dies
+   * (or starts reconnecting) has its tools withdrawn at once, and listed
+   * again when it is ready again.
+   */
+  private follow(endpoint: McpEndpoint): void {
+    const server = endpoint.config.id;
+    const keep = toolFilter(endpoint.config);
     this.followed.get(server)?.off();
-    const off = endpoint.onToolsChanged((change) => {
+    const offTools = endpoint.onToolsChanged((change) => {
       if (this.fleet.endpoint(server) !== endpoint) return;
       this.perServer.set(
         server,
@@ -174,7 +189,24 @@ export class MountedToolBox implements ToolBox {
       );
       this.rebuild();
     });
-    this.followed.set(server, { endpoint, off });
+    const offPhase = endpoint.onPhaseChanged?.((phase) => {
+      if (this.fleet.endpoint(server) !== endpoint) return;
+      if (phase === "ready") void this.join(endpoint);
+      else this.withdraw(endpoint);
+    });
+    this.followed.set(server, {
+      endpoint,
+      off: () => {
+        offTools();
+        offPhase?.();
+      },
+    });
+  }
+
+  /** The server left `ready`: its tools leave the box, their names still route to it (to say why they fail). */
+  private withdraw(endpoint: McpEndpoint): void {
+    for (const [name, route] of this.routes) if (route.endpoint === endpoint) this.withdrawn.set(name, route);
+    if (this.perServer.delete(endpoint.config.id)) this.rebuild();
   }
 
   private drop(server: string): void {
@@ -185,6 +217,9 @@ export class MountedToolBox implements ToolBox {
 
   /** Recompute routes and descriptors; notify subscribers if anything changed. */
   private rebuild(): void {
+    for (const [name, route] of this.withdrawn)
+      if (route.endpoint.phase === "ready" || this.fleet.endpoint(route.endpoint.config.id) !== route.endpoint)
+        this.withdrawn.delete(name);
     const entries: Route[] = [];
     for (const endpoint of this.fleet.endpoints()) {
       for (const tool of this.perServer.get(endpoint.config.id) ?? []) entries.push({ endpoint, tool });
@@ -242,7 +277,7 @@ export class MountedToolBox implements ToolBox {
 
   /** Never rejects: unknown tools and faults become `isError` outcomes. */
   private async run(call: ToolCall, options: RunOptions = {}): Promise<ToolOutcome> {
-    const route = this.routes.get(call.name);
+    const route = this.routes.get(call.name) ?? this.withdrawn.get(call.name);
     if (!route) return failure(call.id, `unknown tool "${call.name}"`);
     return runOn(route.endpoint, route.tool.ref.name, call, options);
   }

@@ -55,16 +55,24 @@ it("a server ready after the box's first listing joins it while another still ha
   await mounted.fleet.tearDown();
 });
 
-it("a server reconnecting under its policy keeps its tools through a refresh, and follows changes after", async () => {
+it("a server that dies or reconnects has its tools withdrawn at once; they return when it is ready, changes followed", async () => {
   const fakes = fakeEndpoints({ a: { tools: [{ name: "t" }] }, b: { tools: [{ name: "t" }] } });
   const mounted = fleetMount({ createEndpoint: fakes.createEndpoint })([fakeServer("a"), fakeServer("b")]);
   await mounted.settled;
+  let told = 0;
+  mounted.box.onDescriptorsChanged(() => (told += 1));
   const a = fakes.latest("a")!;
   a.phase = "connecting";
+  expect(names(mounted.box)).toEqual(["b__t"]);
   await mounted.box.refresh();
-  expect(names(mounted.box)).toEqual(["a__t", "b__t"]);
+  expect(names(mounted.box)).toEqual(["b__t"]);
   a.phase = "ready";
+  expect(await eventually(() => names(mounted.box).join() === "a__t,b__t", 2_000)).toBe(true);
   a.setTools([{ name: "t" }, { name: "u" }]);
   expect(names(mounted.box)).toEqual(["a__t", "a__u", "b__t"]);
+  a.fault = protocolFault("transport", "exited with code 7");
+  a.phase = "faulted";
+  expect(names(mounted.box)).toEqual(["b__t"]);
+  expect(told).toBe(4);
   await mounted.fleet.tearDown();
 });

@@ -7,7 +7,13 @@
  * reach the session through the session port (`session-access.ts`), and what
  * each new session carries besides comes from the endpoint's `SessionHooks`.
  */
-import { protocolFault, type LogLevel, type ProtocolFault, type ServerConfig } from "@indus/contract";
+import {
+  protocolFault,
+  type EndpointPhase,
+  type LogLevel,
+  type ProtocolFault,
+  type ServerConfig,
+} from "@indus/contract";
 import type { Transport } from "@modelcontextprotocol/client";
 import { DEFAULT_CLIENT_INFO } from "../client-identity";
 import type { EndpointOptions, EndpointTimeouts } from "../endpoint-options";
@@ -48,7 +54,12 @@ export interface LifecycleSetup {
 }
 
 export class EndpointLifecycle {
-  readonly state: LiveState = { phase: "idle", fault: undefined, session: undefined, capabilities: undefined };
+  private readonly phaseListeners = new Set<(phase: EndpointPhase) => void>();
+  /** Every phase change is heard (a server that dies while idle is announced at once). */
+  readonly state: LiveState = phaseHeard(
+    { phase: "idle", fault: undefined, session: undefined, capabilities: undefined },
+    this.phaseListeners,
+  );
   readonly access: SessionAccess;
   readonly opener: SessionOpener;
   private readonly renewal: SessionRenewal;
@@ -156,6 +167,12 @@ export class EndpointLifecycle {
     if (this.state.phase !== "faulted") this.state.phase = "closed";
   }
 
+  /** Called on each phase change, after `fault` is set for the new phase; returns an unsubscribe. */
+  onPhaseChanged(listener: (phase: EndpointPhase) => void): () => void {
+    this.phaseListeners.add(listener);
+    return () => this.phaseListeners.delete(listener);
+  }
+
   private enterFault(fault: ProtocolFault): void {
     if (this.state.phase === "closed" || this.state.phase === "closing") return;
     this.state.fault = fault;
@@ -205,8 +222,8 @@ export class EndpointLifecycle {
     const fault = connectionLostFault(this.config.id, session.transport, this.stderr.tail());
     const policy = this.config.reconnect;
     if (policy) {
-      this.state.phase = "connecting";
       this.state.fault = fault;
+      this.state.phase = "connecting";
       this.startReconnect(policy, fault);
       return;
     }
@@ -248,4 +265,24 @@ export class EndpointLifecycle {
     }
     return this.renewal.renew(stale, config);
   }
+}
+
+/** `state` whose phase writes tell `listeners` (a listener's bug is not the server's fault). */
+function phaseHeard(state: LiveState, listeners: ReadonlySet<(phase: EndpointPhase) => void>): LiveState {
+  let phase = state.phase;
+  return Object.defineProperty(state, "phase", {
+    enumerable: true,
+    get: () => phase,
+    set: (next: EndpointPhase) => {
+      if (next === phase) return;
+      phase = next;
+      for (const listener of [...listeners]) {
+        try {
+          listener(next);
+        } catch {
+          // Ignored: see above.
+        }
+      }
+    },
+  });
 }

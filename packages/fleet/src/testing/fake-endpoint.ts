@@ -108,7 +108,8 @@ function remoteTool(server: string, tool: FakeTool): RemoteTool {
 }
 
 export class FakeEndpoint implements McpEndpoint {
-  phase: EndpointPhase = "idle";
+  private phaseNow: EndpointPhase = "idle";
+  private readonly phaseListeners = new Set<(phase: EndpointPhase) => void>();
   fault: ProtocolFault | undefined;
   listFault: ProtocolFault | undefined;
   issues: readonly string[] = [];
@@ -233,6 +234,22 @@ export class FakeEndpoint implements McpEndpoint {
   /** Tell catalog listeners the server's resources or prompts changed. */
   emitCatalogChanged(change: GatewayChange): void {
     for (const listener of this.catalogListeners) listener(change);
+  }
+
+  /** Setting it tells phase listeners, as a real endpoint's transitions do. */
+  get phase(): EndpointPhase {
+    return this.phaseNow;
+  }
+
+  set phase(next: EndpointPhase) {
+    if (next === this.phaseNow) return;
+    this.phaseNow = next;
+    for (const listener of [...this.phaseListeners]) listener(next);
+  }
+
+  onPhaseChanged(listener: (phase: EndpointPhase) => void): () => void {
+    this.phaseListeners.add(listener);
+    return () => this.phaseListeners.delete(listener);
   }
 
   onToolsChanged(listener: (change: ToolsChange) => void): () => void {
