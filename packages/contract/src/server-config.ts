@@ -172,6 +172,10 @@ export const StdioServerConfigSchema = z.strictObject({
   command: z.string().min(1, "must name the program to run"),
   args: z.array(z.string()).default([]),
   env: stringMap.default({}),
+  /** The user's whole environment reaches the server (default, as in Claude Code); false: only a safe base set. */
+  inheritEnv: z.boolean().optional(),
+  /** Codex's `env_vars`: only the safe base set and these variables of the user's environment reach the server. */
+  envVars: z.array(envVarName).optional(),
   cwd: z.string().min(1).optional(),
 });
 

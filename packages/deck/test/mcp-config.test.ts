@@ -55,6 +55,20 @@ describe("loadMcpConfig discovery", () => {
     expect(load.files.map((f) => f.scope)).toEqual(["project", "user", "legacy", "legacy"]);
   });
 
+  it(".dispatch/mcp.json wins over opencode.json (the dispatch seed), and the loser is reported as shadowed", () => {
+    const { env } = home();
+    const project = tempDir("deck-proj-");
+    write(project, {
+      ".dispatch/mcp.json": JSON.stringify({ servers: { dsrv: { command: "from-dispatch" } } }),
+      "opencode.json": JSON.stringify({ mcp: { dsrv: { type: "local", command: ["from-opencode"] } } }),
+    });
+    const load = loadMcpConfig(project, { env, approval: "skip" });
+    expect(load.servers).toMatchObject([{ id: "dsrv", command: "from-dispatch" }]);
+    expect(load.diagnostics).toMatchObject([
+      { file: path.join(project, "opencode.json"), kind: "shadowed", message: expect.stringContaining(".dispatch") },
+    ]);
+  });
+
   it("honours XDG_CONFIG_HOME and finds nothing (silently) when no file exists", () => {
     const { root } = home();
     const xdg = tempDir("deck-xdg-");

@@ -44,7 +44,9 @@ enabled = false
         id: "docs",
         command: "npx",
         args: ["-y", "docs-server"],
-        env: { LEVEL: "debug", TOKEN: "secret123" },
+        env: { LEVEL: "debug" },
+        // Codex's allow-list: TOKEN is inherited from the user's environment when the server starts.
+        envVars: ["TOKEN"],
         startupTimeoutMs: 20_000,
         toolTimeoutMs: 45_000,
         includeTools: ["search"],

@@ -1,5 +1,5 @@
 import { APICallError, type ModelMessage } from "ai";
-import { isContextOverflow, keepFrom } from "../../src/agent/compaction";
+import { isContextOverflow, keepFrom } from "../../src/agent/session/compaction";
 
 const apiError = (statusCode: number, responseBody: string) =>
   new APICallError({ message: "Bad Request", url: "http://x", requestBodyValues: {}, statusCode, responseBody });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findSession, listSessions, restoreConversation } from "../../src/agent/resume";
+import { findSession, listSessions, restoreConversation } from "../../src/agent/session/resume";
 
 let dir: string;
 beforeEach(() => {

@@ -41,8 +41,9 @@ export function mcpConfigSearchPaths(cwd: string, env: EnvLookup = process.env):
     foreign(".mcp.json"),
     foreign(path.join(".vscode", "mcp.json")),
     foreign(path.join(".cursor", "mcp.json")),
-    foreign("opencode.json"),
+    // The dispatch seed: `.dispatch/mcp.json` wins over `opencode.json`'s `mcp` block.
     foreign(path.join(".dispatch", "mcp.json")),
+    foreign("opencode.json"),
     { scope: "user", file: path.join(xdg, "indusvx", "mcp.json"), foreign: false },
     { scope: "legacy", file: path.join(home, ".indusvx", "agent", "mcp.json"), foreign: false },
     { scope: "legacy", file: path.join(home, ".indusvx", "agent", "mcp-servers.json"), foreign: false },

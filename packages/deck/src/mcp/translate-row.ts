@@ -21,6 +21,8 @@ const FIELDS = new Set([
   "env",
   "environment",
   "env_vars",
+  "envVars",
+  "inheritEnv",
   "envFile",
   "cwd",
   "url",
@@ -207,10 +209,8 @@ function stdioFields(
   if (args.length > 0) out.args = args.map((a) => indus(a, "args"));
   const envField = raw.env !== undefined ? "env" : "environment";
   const env = mapValues(asStringMap(raw.env ?? raw.environment ?? {}, envField), "env");
-  // Codex: `env_vars` names variables passed through from indus's own environment.
-  if (raw.env_vars !== undefined)
-    for (const name of asStringList(raw.env_vars, "env_vars")) env[name] ??= `\${${name}}`;
   if (Object.keys(env).length > 0) out.env = env;
+  Object.assign(out, inheritedEnvFields(raw));
   if (raw.envFile !== undefined) {
     if (typeof raw.envFile !== "string") throw new RowError("envFile: must be a string");
     out.envFile = indus(raw.envFile, "envFile");
@@ -218,6 +218,18 @@ function stdioFields(
   if (raw.cwd !== undefined) {
     if (typeof raw.cwd !== "string") throw new RowError("cwd: must be a string");
     out.cwd = indus(raw.cwd, "cwd");
+  }
+  return out;
+}
+
+/** Which of the user's environment the server inherits: Codex's `env_vars` allow-list, or `inheritEnv: false`. */
+function inheritedEnvFields(raw: Row): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const envVars = raw.env_vars ?? raw.envVars;
+  if (envVars !== undefined) out.envVars = asStringList(envVars, raw.env_vars !== undefined ? "env_vars" : "envVars");
+  if (raw.inheritEnv !== undefined) {
+    if (typeof raw.inheritEnv !== "boolean") throw new RowError("inheritEnv: must be true or false");
+    out.inheritEnv = raw.inheritEnv;
   }
   return out;
 }

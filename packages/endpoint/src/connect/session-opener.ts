@@ -215,6 +215,7 @@ export class SessionOpener {
       command: config.command,
       args: config.args,
       env: config.env,
+      inheritEnv: { inherit: config.inheritEnv, names: config.envVars },
       cwd: config.cwd,
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       closeGraceMs: options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,

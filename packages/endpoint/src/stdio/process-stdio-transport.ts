@@ -21,8 +21,9 @@ import { LineSplitter, MessageTooLargeError } from "./line-splitter";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
 
 /**
- * Beyond the SDK's safe defaults (HOME, LOGNAME, PATH, SHELL, TERM, USER),
- * variables a server launcher commonly needs. Not NODE_EXTRA_CA_CERTS: Node
+ * With `inheritEnv: false` or an `env_vars` allow-list: beyond the SDK's safe
+ * defaults (HOME, LOGNAME, PATH, SHELL, TERM, USER), variables a server
+ * launcher commonly needs. Not NODE_EXTRA_CA_CERTS: Node
  * parses that bundle eagerly at startup (~100 ms per process here), which a
  * fleet of Node servers pays many times over; a server that needs it gets it
  * through its config's `env`.
@@ -41,12 +42,35 @@ const EXTRA_INHERITED_ENV = [
   "SSL_CERT_DIR",
 ];
 
-/** The environment a server gets: a safe inherited subset plus the config's own. */
-export function serverEnvironment(extra: Readonly<Record<string, string>>): Record<string, string> {
-  const env: Record<string, string> = getDefaultEnvironment();
-  for (const key of EXTRA_INHERITED_ENV) {
-    const value = process.env[key];
-    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+/** Which of the user's environment a server inherits. */
+export interface InheritedEnv {
+  /** False: only the safe subset (and `names`). Default true, as Claude Code and opencode pass it all. */
+  readonly inherit?: boolean | undefined;
+  /** An allow-list (Codex's `env_vars`): only the safe subset and these names. */
+  readonly names?: readonly string[] | undefined;
+}
+
+/** Shell-exported functions (`BASH_FUNC_x%%=() { …`) are no variables a server reads. */
+const isUsable = (value: string | undefined): value is string => value !== undefined && !value.startsWith("()");
+
+/**
+ * The environment a server gets: the user's whole environment by default, or
+ * a safe subset plus an allow-list; the config's own `env` on top.
+ */
+export function serverEnvironment(
+  extra: Readonly<Record<string, string>>,
+  policy: InheritedEnv = {},
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (policy.inherit !== false && policy.names === undefined) {
+    for (const [key, value] of Object.entries(from)) if (isUsable(value)) env[key] = value;
+    return { ...env, ...extra };
+  }
+  Object.assign(env, getDefaultEnvironment());
+  for (const key of [...EXTRA_INHERITED_ENV, ...(policy.names ?? [])]) {
+    const value = from[key];
+    if (isUsable(value)) env[key] = value;
   }
   return { ...env, ...extra };
 }
@@ -55,6 +79,8 @@ export interface ProcessStdioOptions {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** How much of the user's environment the process inherits (all of it by default). */
+  readonly inheritEnv?: InheritedEnv | undefined;
   readonly cwd?: string | undefined;
   /** Largest single message accepted on stdout. */
   readonly maxMessageBytes: number;
@@ -171,7 +197,7 @@ export class ProcessStdioTransport implements Transport {
       try {
         child = spawn(this.options.command, [...this.options.args], {
           cwd: this.options.cwd,
-          env: serverEnvironment(this.options.env),
+          env: serverEnvironment(this.options.env, this.options.inheritEnv),
           stdio: ["pipe", "pipe", "pipe"],
           // Own process group, so shutdown reaches wrapper-spawned grandchildren.
           detached: posix,

@@ -106,8 +106,56 @@ export class StderrTail {
   }
 }
 
-/** ` Last stderr: a | b` for a fault message, or "" when there is none. */
+/** A line that opens with an error's own name (`Error:`, `TypeError`, `panic:`, `Traceback`, `FATAL`). */
+const ERROR_HEAD =
+  /^\s*(?:[A-Za-z]*Error\b|Exception\b|Traceback\b|panic:|fatal\b|FATAL\b|Unhandled\b|thread '.*' panicked)/;
+/** A line that says something went wrong. */
+const ERROR_WORD =
+  /\b(?:error|fatal|panic|exception|cannot|can't|could not|failed|denied|not found|no such|refused|unhandled|abort(?:ed)?|crash(?:ed|ing)?|E[A-Z]{3,}\b)/i;
+/** Chatter servers print at startup (SDK tool-name warnings, deprecations): never the cause. */
+const NOISE = /\b(?:warn(?:ing)?|deprecat\w*|info|debug)\b/i;
+const MAX_LINE = 240;
+
+const ESC = 0x1b;
+
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f);
+}
+
+/** A server's line as shown in a message: colour codes and control characters dropped, bounded. */
+function shownLine(line: string): string {
+  let out = "";
+  for (let i = 0; i < line.length; i += 1) {
+    const code = line.charCodeAt(i);
+    if (code === ESC && line[i + 1] === "[") {
+      // Skip a CSI sequence: ESC [ parameters final-letter.
+      i += 2;
+      while (i < line.length && !/[A-Za-z]/.test(line[i]!)) i += 1;
+    } else if (!isControl(code)) out += line[i];
+  }
+  const clean = out.trim();
+  return clean.length > MAX_LINE ? `${clean.slice(0, MAX_LINE - 1)}…` : clean;
+}
+
+/**
+ * The stderr line that explains a failure: the last one opening with an
+ * error's name, else the last that says something failed (warnings aside),
+ * else the last that is not a warning, else the last.
+ */
+export function explainingLine(lines: readonly string[]): string | undefined {
+  const shown = lines.map(shownLine).filter((line) => line.length > 0);
+  const last = <T>(list: T[]) => list[list.length - 1];
+  const quiet = shown.filter((line) => !NOISE.test(line));
+  return (
+    last(shown.filter((line) => ERROR_HEAD.test(line))) ??
+    last(quiet.filter((line) => ERROR_WORD.test(line))) ??
+    last(quiet) ??
+    last(shown)
+  );
+}
+
+/** ` Stderr says: …` (the line that explains it) for a fault message, or "" when there is none. */
 export function describeStderr(lines: readonly string[]): string {
-  const shown = lines.filter((line) => line.trim().length > 0).slice(-5);
-  return shown.length === 0 ? "" : ` Last stderr: ${shown.join(" | ")}`;
+  const cause = explainingLine(lines);
+  return cause === undefined ? "" : ` Stderr says: ${cause}`;
 }

@@ -124,6 +124,15 @@ export class ToolCatalog {
     return this.listing;
   }
 
+  /**
+   * Resolves once no listing runs. A server that changes its tools during a
+   * call announces it before the call's result: awaiting this before handing
+   * the result on means the caller's next request already has the new tools.
+   */
+  async idle(): Promise<void> {
+    while (this.listing) await this.listing.catch(() => undefined);
+  }
+
   private async fetch(): Promise<readonly RemoteTool[]> {
     // Not `client.listTools()`: it validates the whole page with the SDK's strict
     // schema and compiles every `outputSchema`, so one bad tool throws the whole

@@ -5,10 +5,9 @@
  * cloned repository cannot approve anything for itself (the same rule as the
  * approvals of other tools' project files).
  */
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { withConfigLock } from "../config-lock";
+import { readJsonStateSync, updateJsonStateSync } from "@indus/state-file";
 
 export interface ProjectRules {
   readonly tools: readonly string[];
@@ -31,16 +30,16 @@ export function projectPermissionsFile(env: NodeJS.ProcessEnv): string {
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
-function readState(file: string): State {
-  try {
-    const doc = JSON.parse(fs.readFileSync(file, "utf8")) as { projects?: unknown };
-    if (doc.projects && typeof doc.projects === "object")
-      return { version: 1, projects: doc.projects as State["projects"] };
-  } catch {
-    // missing or unreadable: nothing saved yet
-  }
-  return { version: 1, projects: {} };
+/** Missing, unreadable or not ours: nothing saved yet. */
+function decode(value: unknown): State {
+  const projects = (value as { projects?: unknown } | undefined)?.projects;
+  return {
+    version: 1,
+    projects: projects !== null && typeof projects === "object" ? (projects as State["projects"]) : {},
+  };
 }
+
+const FILE_OPTIONS = { mode: 0o600, dirMode: 0o700 };
 
 export class ProjectPermissions {
   private readonly file: string;
@@ -53,7 +52,7 @@ export class ProjectPermissions {
 
   /** What this project allows, read fresh (another session may have added to it). */
   rules(): ProjectRules {
-    const entry = readState(this.file).projects[this.project];
+    const entry = readJsonStateSync(this.file, decode).projects[this.project];
     return { tools: strings(entry?.tools), servers: strings(entry?.servers) };
   }
 
@@ -64,23 +63,20 @@ export class ProjectPermissions {
 
   /** Save "always" for a tool or a server; the file written. */
   save(rule: { readonly tool: string } | { readonly server: string }): string {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-    withConfigLock(this.file, () => {
-      const state = readState(this.file);
-      const current = state.projects[this.project];
-      const tools = new Set(strings(current?.tools));
-      const servers = new Set(strings(current?.servers));
-      if ("tool" in rule) tools.add(rule.tool);
-      else servers.add(rule.server);
-      state.projects[this.project] = {
-        tools: [...tools].sort(),
-        servers: [...servers].sort(),
-        updatedAt: new Date().toISOString(),
-      };
-      const temp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-      fs.renameSync(temp, this.file);
-    });
+    updateJsonStateSync(
+      this.file,
+      decode,
+      (state) => {
+        const current = state.projects[this.project];
+        const tools = new Set(strings(current?.tools));
+        const servers = new Set(strings(current?.servers));
+        if ("tool" in rule) tools.add(rule.tool);
+        else servers.add(rule.server);
+        const entry = { tools: [...tools].sort(), servers: [...servers].sort(), updatedAt: new Date().toISOString() };
+        return { version: 1 as const, projects: { ...state.projects, [this.project]: entry } };
+      },
+      FILE_OPTIONS,
+    );
     return this.file;
   }
 }

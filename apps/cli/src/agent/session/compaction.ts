@@ -11,7 +11,7 @@
  */
 import { APICallError, RetryError, type LanguageModel, type ModelMessage } from "ai";
 import { streamTurn } from "./turn-stream";
-import { describeModelError } from "./model-error";
+import { describeModelError } from "../model/model-error";
 
 /** Start compacting before a request once the conversation takes this share of the window. */
 export const COMPACT_AT = 0.8;
