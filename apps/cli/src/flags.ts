@@ -4,7 +4,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from "commander";
 
-export type FlagKind = "boolean" | "string" | "number" | "list" | "choice";
+/** `optional`: a value may follow (`--resume [id]`); alone, the flag is `true`. */
+export type FlagKind = "boolean" | "string" | "number" | "list" | "choice" | "optional";
 export type FlagGroup = "tools" | "model" | "session" | "output" | "serve" | "config";
 
 export interface FlagSpec {
@@ -140,6 +141,22 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
       "Let every tool run without asking; in -p runs also answer a server's form with its defaults when every required field has one",
   },
   {
+    name: "continue",
+    aliases: ["c"],
+    kind: "boolean",
+    group: "session",
+    description: "Continue the latest conversation started in this folder (its messages and tool results)",
+  },
+  {
+    name: "resume",
+    aliases: ["r"],
+    kind: "optional",
+    group: "session",
+    value: "id",
+    description:
+      "Resume a conversation by its session id; without one, pick from this folder's sessions (on a terminal)",
+  },
+  {
     name: "add-dir",
     aliases: [],
     kind: "list",
@@ -232,7 +249,12 @@ function parseCount(flag: string) {
 export function optionFor(spec: FlagSpec): Option {
   // Commander options take one short alias; the table test keeps rows to that.
   const short = spec.aliases[0];
-  const valuePart = spec.kind === "boolean" ? "" : ` <${spec.value ?? "value"}>`;
+  const valuePart =
+    spec.kind === "boolean"
+      ? ""
+      : spec.kind === "optional"
+        ? ` [${spec.value ?? "value"}]`
+        : ` <${spec.value ?? "value"}>`;
   const flags = `${short ? `-${short}, ` : ""}--${spec.name}${valuePart}`;
   const option = new Option(flags, spec.description).helpGroup(GROUP_HEADINGS[spec.group]);
   if (spec.kind === "list") option.argParser(collectList);

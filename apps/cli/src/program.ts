@@ -51,6 +51,8 @@ function rootCommand(run: RunLazy): Command {
     "add-dir",
     "allow-sampling",
     "apps",
+    "continue",
+    "resume",
     "provider",
     "model",
     "subagent-model",

@@ -86,6 +86,24 @@ export type AgentEvent =
       readonly usage: UsageTotals;
     }
   | { readonly type: "warning"; readonly message: string }
+  /** The conversation was compacted to fit the context window (`replaced` older messages, `kept` verbatim). */
+  | {
+      readonly type: "compaction";
+      readonly reason: "auto" | "overflow" | "manual";
+      readonly outcome: "summarised" | "dropped" | "nothing";
+      readonly replaced?: number;
+      readonly kept?: number;
+      /** Why nothing was compacted, or why the summary could not be written. */
+      readonly detail?: string;
+    }
+  /** A mounted server changed phase mid-session: it died (its tools withdrawn), or it is back. */
+  | {
+      readonly type: "server_change";
+      readonly server: string;
+      readonly phase: EndpointPhase;
+      readonly toolCount: number;
+      readonly fault?: { readonly kind: FaultKind; readonly message: string };
+    }
   /**
    * A mounted server asked the session something mid-call (a form, a link to
    * open, a model completion) and this is how it was answered; `reason` when

@@ -9,6 +9,8 @@ import type { SessionCheckpoints } from "./session/checkpoints";
 import type { ModelConfig } from "./model/provider-config";
 import type { SubAgentRunner } from "./sub-agent";
 import type { AgentClientHost } from "./host/agent-client-host";
+import type { LoadedInstructions } from "./session/project-instructions";
+import type { ProjectPermissions } from "./session/project-permissions";
 
 export type { BootOptions };
 
@@ -27,6 +29,10 @@ export interface AgentFlags {
   readonly mcpToolBudget?: number;
   readonly allow?: readonly string[];
   readonly yes?: boolean;
+  /** `--continue`: the latest conversation started in this folder. */
+  readonly continue?: boolean;
+  /** `--resume [id]`: that session, or (`true`) one picked on the terminal. */
+  readonly resume?: string | boolean;
   /** `--add-dir`: folders besides the cwd, the servers' roots. */
   readonly addDir?: readonly string[];
   /** `--allow-sampling`: servers whose sampling requests need no approval. */
@@ -66,6 +72,12 @@ export interface Prepared {
   readonly subagentModel?: string;
   /** What `write`/`edit` changed, per prompt, for `/rewind`. */
   readonly checkpoints: SessionCheckpoints;
+  /** The user's and the project's `AGENTS.md` / `CLAUDE.md`, for the briefing and `/status`. */
+  readonly instructions: LoadedInstructions;
+  /** The model's context window in tokens (settings `contextWindow`, else the provider's usual one). */
+  readonly contextWindow: number;
+  /** "Always allow" answers saved for this project. */
+  readonly permissions: ProjectPermissions;
   /** Answers the mounted servers' elicitation, sampling and roots requests; bound to the session once it exists. */
   readonly host: AgentClientHost;
 }

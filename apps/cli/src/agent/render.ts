@@ -158,6 +158,10 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
       return [`${style.yellow("◆")} plan mode ${event.active ? "on: only read-only tools run" : "off"}`];
     case "warning":
       return [`${style.yellow("warning:")} ${event.message}`];
+    case "compaction":
+      return [compactionLine(event, style)];
+    case "server_change":
+      return [serverChangeLine(event, style, width)];
     case "host_request":
       return [hostRequestLine(event, style, width)];
     case "subagent_call":
@@ -167,6 +171,30 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
     default:
       return undefined;
   }
+}
+
+function compactionLine(event: Extract<AgentEvent, { type: "compaction" }>, style: Style): string {
+  const why = {
+    auto: "the context window was filling",
+    overflow: "the model refused the request as too long",
+    manual: "/compact",
+  }[event.reason];
+  if (event.outcome === "nothing") return `${style.yellow("◆")} nothing to compact (${why}): ${event.detail ?? ""}`;
+  const what =
+    event.outcome === "summarised"
+      ? `${event.replaced} earlier messages summarised`
+      : `${event.replaced} earlier messages dropped (no summary: ${event.detail ?? "?"})`;
+  return `${style.yellow("◆")} compacted (${why}): ${what}, ${event.kept} kept; the transcript keeps all`;
+}
+
+function serverChangeLine(event: Extract<AgentEvent, { type: "server_change" }>, style: Style, width: number): string {
+  if (event.phase === "ready")
+    return `${style.green("✓")} ${event.server} is back · ${event.toolCount} tool${event.toolCount === 1 ? "" : "s"}`;
+  const cause = event.fault
+    ? `: ${clip(event.fault.message.replace(/\.$/, ""), width - event.server.length - 60)}`
+    : "";
+  const state = event.phase === "connecting" ? "lost; reconnecting" : "stopped";
+  return `${style.red("✗")} ${event.server} ${state}${cause} · its tools are withdrawn${event.phase === "connecting" ? "" : ` · /mcp reconnect ${event.server}`}`;
 }
 
 export class TextRenderer implements Renderer {

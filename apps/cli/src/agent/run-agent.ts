@@ -6,18 +6,20 @@
  * whole command in-process as well as through the real binary.
  */
 import path from "node:path";
-import readline from "node:readline";
 import { silentProgress, terminalProgress } from "../boot/progress";
 import { cliEnv, defaultLogDir, defaultSessionDir, type CliEnv } from "../cli-env";
 import type { BootedDeck } from "../boot/boot-types";
 import type { AgentEvent } from "./events";
-import { bindHost, bindSubAgents, sessionSettings } from "./session-settings";
+import { bindHost, bindSubAgents, serverOfTool, sessionSettings } from "./session-settings";
 import { SubAgentRunner } from "./sub-agent";
 import { SessionCheckpoints } from "./session/checkpoints";
-import { matchesAny, PermissionGate, type PermissionAnswer, type PermissionAsker } from "./session/permission";
+import { matchesAny, PermissionGate, type PermissionAsker } from "./session/permission";
+import { askKey } from "./interactive/key-question";
+import { keyApprover } from "./interactive/approval-question";
+import { permissionOptions, permissionQuestion } from "./interactive/permission-question";
 import { chooseModel, preflight } from "./model/preflight";
 import { resolveModelConfig, type ModelConfig } from "./model/provider-config";
-import { JsonRenderer, makeStyle, StreamJsonRenderer, summariseInput, TextRenderer, type Renderer } from "./render";
+import { JsonRenderer, makeStyle, StreamJsonRenderer, TextRenderer, type Renderer } from "./render";
 import { AgentSession } from "./session/session";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { startupWarnings } from "../boot/startup-warnings";
@@ -26,6 +28,9 @@ import { AgentSetupError, isAgentSetupError } from "./setup-error";
 import type { AgentFlags, AgentIo, BootOptions, Prepared } from "./prepared";
 import { AgentClientHost } from "./host/agent-client-host";
 import { addDirsOf } from "./host/add-dir";
+import { loadInstructions, projectRoot } from "./session/project-instructions";
+import { ProjectPermissions } from "./session/project-permissions";
+import { restoreConversation, resumeChoice, resumeNote } from "./session/resume";
 
 export type { AgentFlags, AgentIo, BootDeck, BootOptions, Prepared } from "./prepared";
 
@@ -45,41 +50,63 @@ function noToolsFlag(flags: AgentFlags): boolean {
   return flags.noTools === true || flags.tools === false;
 }
 
-/** Ask on the terminal (print mode on a TTY): y once, a always, n deny; Ctrl-C denies and stops the run. */
-function terminalAsker(io: AgentIo, color: boolean, interrupt: () => void): PermissionAsker {
+/** Ask on the terminal (print mode on a TTY), one key; Ctrl-C denies and stops the run. */
+function terminalAsker(
+  io: AgentIo,
+  color: boolean,
+  serverOf: (tool: string) => string | undefined,
+  interrupt: () => void,
+): PermissionAsker {
   const style = makeStyle(color);
-  return (call, signal) =>
-    new Promise<PermissionAnswer>((resolve) => {
-      const rl = readline.createInterface({
-        input: io.stdin,
-        output: io.stderr,
-        terminal: true,
-      });
-      const done = (answer: PermissionAnswer) => {
-        signal.removeEventListener("abort", onAbort);
-        rl.close();
-        resolve(answer);
-      };
-      const onAbort = () => done("deny");
-      signal.addEventListener("abort", onAbort, { once: true });
-      rl.on("SIGINT", () => {
-        io.stderr.write("\n");
-        done("deny");
-        interrupt();
-      });
-      rl.question(
-        `${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 80))}  [y]es once · [a]lways · [n]o › `,
-        (line) => {
-          const answer = line.trim().toLowerCase();
-          done(answer === "a" || answer === "always" ? "always" : answer === "y" || answer === "yes" ? "once" : "deny");
-        },
-      );
-    });
+  return async (call, signal) => {
+    const server = serverOf(call.name);
+    const answer = await askKey(
+      { input: io.stdin, output: io.stderr },
+      permissionQuestion(call, server, style, 80),
+      permissionOptions(server),
+      signal,
+    );
+    if (answer === undefined && !signal.aborted) interrupt();
+    return answer ?? "deny";
+  };
+}
+
+/** `-p --continue` / `--resume <id>`: the conversation goes on (a picker needs the interactive session). */
+function resumeInPrint(
+  session: AgentSession,
+  prepared: Prepared,
+  flags: AgentFlags,
+): { readonly ok: boolean; readonly text: string } | undefined {
+  const choice = resumeChoice(flags, prepared.sessionDir, prepared.cwd, session.id);
+  if (choice.kind === "none") return undefined;
+  if (choice.kind === "error") return { ok: false, text: choice.message };
+  if (choice.kind === "pick")
+    return { ok: false, text: "--resume needs a session id with -p (or use --continue for the latest here)" };
+  const restored = restoreConversation(choice.session);
+  session.restore(restored);
+  return { ok: true, text: resumeNote(restored) };
+}
+
+/** What the project adds to every session: its instructions, its saved permissions, the window to fit. */
+function projectContext(cwd: string, home: string, env: NodeJS.ProcessEnv, contextWindow: number) {
+  return {
+    instructions: loadInstructions({ cwd, home }),
+    permissions: new ProjectPermissions(projectRoot(cwd), env),
+    contextWindow,
+  };
+}
+
+/** The session asks for other tools' project files itself, one key each (a -p run lists what it skipped). */
+function approvalBootOptions(interactive: boolean, io: AgentIo): Pick<BootOptions, "interactive" | "approve"> {
+  if (!interactive) return {};
+  const color = io.env.NO_COLOR === undefined && io.env.TERM !== "dumb";
+  return { interactive: true, approve: keyApprover({ input: io.stdin, output: io.stderr }, makeStyle(color)) };
 }
 
 /** How `prepare` reports: a live progress view or not, warnings, and setup errors found early. */
 interface PrepareReporting {
   readonly progress: boolean;
+  readonly interactive: boolean;
   readonly warn: (message: string) => void;
   readonly reportEarly: (error: AgentSetupError) => void;
 }
@@ -125,6 +152,7 @@ async function prepare(flags: AgentFlags, io: AgentIo, how: PrepareReporting): P
     resourceTools: true,
     clientHost: parts.host.hooks(),
     ...settingsBootOptions(settings),
+    ...approvalBootOptions(how.interactive, io),
     mcpToolBudget: flags.mcpToolBudget ?? defaultToolBudget(settings, config),
     progress: how.progress
       ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" })
@@ -142,6 +170,7 @@ async function prepare(flags: AgentFlags, io: AgentIo, how: PrepareReporting): P
     ...(settings.toolResultMaxChars !== undefined ? { resultMaxChars: settings.toolResultMaxChars } : {}),
     ...parts,
     ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
+    ...projectContext(cli.cwd, home, env, settings.contextWindow ?? defaultContextWindow(config.provider)),
   };
 }
 
@@ -232,7 +261,7 @@ export async function runAgentCommand(promptWords: readonly string[], flags: Age
   let prepared: Prepared;
   try {
     const progress = isTty(io.stderr) && (interactive || format === "text");
-    prepared = await prepare(flags, io, { progress, warn, reportEarly: report });
+    prepared = await prepare(flags, io, { progress, interactive, warn, reportEarly: report });
   } catch (error) {
     if (isAgentSetupError(error)) {
       report(error);
@@ -269,10 +298,13 @@ async function runPrint(task: string, prepared: Prepared, { flags, io, format, c
           });
   const controller = new AbortController();
   const canAsk = format === "text" && isTty(io.stdin) && isTty(io.stderr);
+  const serverOf = serverOfTool(prepared);
   const gate = new PermissionGate({
     allow: prepared.allow,
     yes: flags.yes === true,
-    ...(canAsk ? { ask: terminalAsker(io, color, () => controller.abort()) } : {}),
+    project: prepared.permissions,
+    serverOf,
+    ...(canAsk ? { ask: terminalAsker(io, color, serverOf, () => controller.abort()) } : {}),
   });
   const emit = (event: AgentEvent) => renderer.onEvent(event);
   const session = new AgentSession({
@@ -302,6 +334,9 @@ async function runPrint(task: string, prepared: Prepared, { flags, io, format, c
     const style = makeStyle(color);
     for (const line of startupWarnings(prepared.deck.diagnostics, session.servers()))
       io.stderr.write(`${style.yellow("warning:")} ${line}\n`);
+    const resumed = resumeInPrint(session, prepared, flags);
+    if (resumed !== undefined) io.stderr.write(`${resumed.ok ? "" : "indusr: "}${resumed.text}\n`);
+    if (resumed?.ok === false) return 2;
     const result = await session.run(task, controller.signal);
     renderer.finish();
     switch (result.subtype) {

@@ -10,6 +10,15 @@ import type { PermissionGate } from "./session/permission";
 import type { Prepared } from "./prepared";
 import type { AgentSession } from "./session/session";
 
+/** The MCP server a tool came from (the deck names grafted tools `<server>__<tool>`; the longest id wins). */
+export function serverOfTool(prepared: Prepared): (tool: string) => string | undefined {
+  return (tool) => {
+    if (prepared.deck.origin(tool) !== "server") return undefined;
+    const ids = prepared.deck.mcp.servers().map((s) => s.id);
+    return ids.filter((id) => tool.startsWith(`${id}__`)).sort((a, b) => b.length - a.length)[0];
+  };
+}
+
 export function sessionSettings(prepared: Prepared) {
   return {
     model: createLanguageModel(prepared.config, prepared.modelId),
@@ -26,6 +35,8 @@ export function sessionSettings(prepared: Prepared) {
     checkpoints: prepared.checkpoints,
     hostNotes: (toolName: string) => prepared.host.takeNotes(toolName),
     addedDirs: () => prepared.host.roots.folders().slice(1),
+    instructions: prepared.instructions.files,
+    contextWindow: prepared.contextWindow,
   };
 }
 

@@ -127,6 +127,8 @@ export interface BootedDeck {
   onServerSettled?(listener: (server: string) => void): () => void;
   /** The trust gate of this session's servers (absent with `--no-tools`): withheld definitions, flagged ones. */
   readonly trust?: TrustSession;
+  /** Hear of a mounted server lost mid-session (it died, or is reconnecting) and of one back; returns an unsubscribe. */
+  onServerChanged?(listener: (report: ServerReport) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -19,6 +19,7 @@ import {
   type Profile,
   type ToolDeck,
 } from "@indus/deck";
+import type { MountedToolBox } from "@indus/fleet";
 import { UsageError } from "../exit";
 import { chooseDeferred } from "../tool-search/deferral";
 import { COMPOSIO_URL, ComposioBackend } from "../tool-search/composio-backend";
@@ -95,7 +96,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
 
   let deck = builtinsOf(provisionDeck(options.profile, ctx), options);
   const builtinNames = new Set(deck.tools().map((cap) => cap.name));
-  const { mcp, reports, diagnostics, mounted, onServerSettled, trust } = await connectMcp(options);
+  const { mcp, reports, diagnostics, mounted, onServerSettled, trust, onServerChanged } = await connectMcp(options);
   const names = mounted ? nameClashes(mounted, builtinNames) : undefined;
   const deferred = deferralOf(mcp, options.mcpToolBudget);
   gateway.attach(mcp.source);
@@ -131,7 +132,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     origin: toolOrigin,
     servers,
     diagnostics,
-    mcp: mcpControl(mcp, reports, switchable, catalog),
+    mcp: mcpControl(mcp, reports, switchable, { catalog, ...(mounted ? { mounted } : {}) }),
     deferred,
     unoffered,
     ...(names ? { names } : {}),
@@ -139,6 +140,7 @@ export async function bootDeck(options: BootOptions): Promise<BootedDeck> {
     settled: mcp.settled,
     ...(onServerSettled ? { onServerSettled } : {}),
     trust,
+    ...(onServerChanged ? { onServerChanged } : {}),
     close,
   };
 }
@@ -185,7 +187,7 @@ function mcpControl(
   mcp: McpBoot,
   reports: () => ServerReport[],
   switchable: SwitchableSource,
-  catalog: McpCatalogView,
+  { catalog, mounted }: { readonly catalog: McpCatalogView; readonly mounted?: MountedToolBox },
 ): McpControl {
   return {
     servers: () => reports(),
@@ -193,6 +195,8 @@ function mcpControl(
       const fleet = mcp.fleet;
       if (!fleet || !fleet.endpoint(id)) throw new UsageError(`no MCP server "${id}" in this session`);
       await fleet.reconnect(id);
+      // The report counts its tools once the box has listed them.
+      await mounted?.settled();
       return reports().find((r) => r.id === id)!;
     },
     setEnabled(id, enabled) {

@@ -5,13 +5,14 @@
  * everything an endpoint needs from this process (logs, close grace, era
  * verdicts, stored sign-ins, the environment, who answers server requests).
  */
+import { followServerChanges, type ServerChangeListener } from "./server-changes";
 import type { ClientHostHooks, DefinitionGate, ServerConfig } from "@indus/contract";
 import { isDeckFault, loadMcpCapabilities, type McpBoot } from "@indus/deck";
 import { fileEraVerdictStore, type EndpointOAuthOptions } from "@indus/endpoint";
 import { fleetMount, type FleetMounted, type MountedToolBox, type NamingMode } from "@indus/fleet";
 import { FileTokenStore, defaultAuthDir } from "../auth/file-token-store";
 import { eraVerdictFile } from "../cli-env";
-import { loadConfig } from "../config/config-load";
+import { loadConfig, type ProjectFileApprover } from "../config/config-load";
 import type { ConfigDiagnostic, ServerReport } from "./boot-types";
 import { progressFeed, silentProgress, type ProgressSink } from "./progress";
 import { startRunLogs } from "./run-logs";
@@ -28,6 +29,8 @@ export interface ConnectOptions {
   readonly selectServers?: (servers: readonly ServerConfig[]) => readonly ServerConfig[];
   /** Ask on the terminal for approval of other tools' project files and for `${input:…}` values. */
   readonly interactive?: boolean;
+  /** Who answers those approvals (the agent's one-key question); default: a line on stderr. */
+  readonly approve?: ProjectFileApprover;
   /** Who answers the mounted servers' requests (elicitation, sampling, roots); none: no such capability. */
   readonly clientHost?: ClientHostHooks;
   /** How mounted tools, prompts and resources are named: `prefixed` (default) or the servers' own (`as-is`). */
@@ -49,6 +52,8 @@ export interface ConnectedMcp {
   readonly mounted?: MountedToolBox;
   /** Each server that settles while others still connect (the last settles `mcp.settled`); returns an unsubscribe. */
   readonly onServerSettled?: (listener: (server: string) => void) => () => void;
+  /** A server lost mid-session, or back; returns an unsubscribe. */
+  readonly onServerChanged?: (listener: ServerChangeListener) => () => void;
 }
 
 /**
@@ -77,6 +82,7 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
       ...(options.mcp ? { mcp: options.mcp } : {}),
       env,
       interactive: options.interactive === true,
+      ...(options.approve ? { approve: options.approve } : {}),
     });
     trust = new TrustSession({
       servers: config.servers,
@@ -167,7 +173,10 @@ function connected(
     trust,
     ...(mounted?.box ? { mounted: mounted.box } : {}),
     ...(fleet
-      ? { onServerSettled: (listener) => fleet.onEndpointSettled((endpoint) => listener(endpoint.config.id)) }
+      ? {
+          onServerSettled: (listener) => fleet.onEndpointSettled((endpoint) => listener(endpoint.config.id)),
+          onServerChanged: (listener) => followServerChanges(fleet, () => reportsOf(mcp, connectMs), listener),
+        }
       : {}),
   };
 }

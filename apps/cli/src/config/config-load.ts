@@ -17,6 +17,33 @@ export interface ConfigLoadOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Ask on the terminal (approval, inputs). Off for `--json`, pipes and CI. */
   readonly interactive?: boolean;
+  /** Who answers an approval (the agent's one-key question); default: a `[y/N]` line on stderr. */
+  readonly approve?: ProjectFileApprover;
+}
+
+/** `all`: this file and every other one pending. */
+export type ApprovalAnswer = "yes" | "no" | "all";
+export type ProjectFileApprover = (pending: PendingApproval) => Promise<ApprovalAnswer>;
+
+const lineApprover: ProjectFileApprover = async (pending) => {
+  process.stderr.write(pendingText(pending));
+  const answer = await ask(`Start ${pending.names.length === 1 ? "it" : "them"} in ${pending.project}? [y/N] `);
+  return /^y(es)?$/i.test(answer.trim()) ? "yes" : "no";
+};
+
+/** Ask about each pending file (or stop asking once one is answered "all"); true when any was approved. */
+async function askApprovals(config: ResolvedMcpConfig, options: ConfigLoadOptions): Promise<boolean> {
+  const approve = options.approve ?? lineApprover;
+  let all = false;
+  let approved = false;
+  for (const pending of config.pendingApproval) {
+    const answer: ApprovalAnswer = all ? "yes" : await approve(pending);
+    if (answer === "no") continue;
+    all ||= answer === "all";
+    approveProjectRows(pending.project, [pending], options.env);
+    approved = true;
+  }
+  return approved;
 }
 
 const FILE_LEVEL = new Set(["missing", "unreadable", "malformed", "unrecognized"]);
@@ -67,15 +94,7 @@ export async function loadConfig(options: ConfigLoadOptions): Promise<ResolvedMc
   let config = resolveMcpConfig(invocation, options.cwd, { env: options.env });
   refuseBadExplicitFiles(config);
   if (!options.interactive) return config;
-  let again = false;
-  for (const pending of config.pendingApproval) {
-    process.stderr.write(pendingText(pending));
-    const answer = await ask(`Start ${pending.names.length === 1 ? "it" : "them"} in ${pending.project}? [y/N] `);
-    if (/^y(es)?$/i.test(answer.trim())) {
-      approveProjectRows(pending.project, [pending], options.env);
-      again = true;
-    }
-  }
+  const again = await askApprovals(config, options);
   const inputs: Record<string, string> = {};
   if (again) config = resolveMcpConfig(invocation, options.cwd, { env: options.env });
   for (const input of config.pendingInputs) {

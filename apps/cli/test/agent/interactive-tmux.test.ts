@@ -47,18 +47,20 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
 
   // 1. Remote tool call (MCP tools ask, like any tool that is not known to be read-only) and a streamed answer.
   tmux.type("please echo something");
-  await tmux.waitFor(/\? allow everything__echo from tmux\s+\[y\]es once · \[a\]lways this session · \[n\]o ›/);
-  tmux.type("y");
+  await tmux.waitFor(
+    /\? allow everything__echo from tmux\s+\[y\]es once · \[a\]lways everything__echo here · \[s\]erver: all of everything here · \[n\]o ›/,
+  );
+  tmux.type("y", false);
   await tmux.waitFor(/The echo came back as <Echo: from tmux>\./);
   let screen = await waitForPrompt(tmux);
   expect(screen).toContain("● everything__echo from tmux");
   expect(screen).toContain("⎿ Echo: from tmux");
   expect(screen).toMatch(/2 turns · \S+ in \/ \S+ out/);
 
-  // 2. The permission question; "a" approves write for the rest of the session.
+  // 2. The permission question; "a" approves write from now on in this project (one key, no Enter).
   tmux.type("write a file");
-  await tmux.waitFor(/\? allow write tmux\.txt\s+\[y\]es once · \[a\]lways this session · \[n\]o ›/);
-  tmux.type("a");
+  await tmux.waitFor(/\? allow write tmux\.txt\s+\[y\]es once · \[a\]lways write here · \[n\]o ›/);
+  tmux.type("a", false);
   await tmux.waitFor(/Wrote tmux\.txt\./);
   await waitForPrompt(tmux);
   expect(fs.readFileSync(path.join(t.sandbox.cwd, "tmux.txt"), "utf8")).toBe("typed on a terminal\n");
@@ -77,7 +79,7 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   // 4. Ctrl-C mid-tool cancels bash and kills its process group.
   tmux.type("sleep for a long time");
   await tmux.waitFor(/\? allow bash sleep 1000/);
-  tmux.type("y");
+  tmux.type("y", false);
   const pidFile = path.join(t.sandbox.cwd, "sleep.pid");
   await waitUntil(
     () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
@@ -145,10 +147,10 @@ test("-p on a terminal asks before a tool that may change things, and streams th
     (request) => say(`Second call: ${lastToolResults(request)[0]?.text.slice(0, 30)}`, { chunkDelayMs: 20 }),
   ]);
   const tmux = t.terminal(["-p", "write two files"], fake);
-  await tmux.waitFor(/\? allow write asked\.txt\s+\[y\]es once · \[a\]lways · \[n\]o ›/);
-  tmux.type("y");
+  await tmux.waitFor(/\? allow write asked\.txt\s+\[y\]es once · \[a\]lways write here · \[n\]o ›/);
+  tmux.type("y", false);
   await tmux.waitFor(/\? allow write denied\.txt/);
-  tmux.type("n");
+  tmux.type("n", false);
   const screen = await tmux.waitFor(/\[exited 0\]/);
   expect(screen).toContain("Second call: Refused: the user declined");
   expect(fs.readFileSync(path.join(t.sandbox.cwd, "asked.txt"), "utf8")).toBe("yes\n");

@@ -1,7 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { instructionsSection, loadInstructions, MAX_INSTRUCTION_BYTES } from "../../src/agent/session/project-instructions";
+import {
+  instructionsSection,
+  loadInstructions,
+  MAX_INSTRUCTION_BYTES,
+} from "../../src/agent/session/project-instructions";
 
 let root: string;
 beforeEach(() => {

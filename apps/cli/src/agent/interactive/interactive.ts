@@ -12,7 +12,9 @@ import { startupWarnings } from "../../boot/startup-warnings";
 import type { EventSink } from "../events";
 import { bindHost, bindSubAgents, sessionSettings } from "../session-settings";
 import { PermissionGate, type PermissionAnswer } from "../session/permission";
-import { makeStyle, summariseInput, type Style } from "../render";
+import { makeStyle, type Style } from "../render";
+import { serverOfTool } from "../session-settings";
+import { permissionOptions, permissionQuestion } from "./permission-question";
 import type { AgentFlags, AgentIo, Prepared } from "../prepared";
 import { AgentSession } from "../session/session";
 import { type SlashContext } from "./slash-commands";
@@ -21,6 +23,8 @@ import { PromptLine } from "./prompt-line";
 import { ServerMentions } from "./server-mentions";
 import { AppHost } from "../../apps/app-host";
 import { TaskRunner } from "./task-runner";
+import { resumeWith } from "./session-commands";
+import { resumeChoice } from "../session/resume";
 import { formatTokens, TerminalView } from "./terminal-view";
 
 export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: AgentIo): Promise<number> {
@@ -38,6 +42,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     completer: mentions.completer,
     history: loadHistory(history),
   });
+  const current: { tasks?: TaskRunner } = {};
   const gate = permissionGate(prepared, flags, line, style);
   const apps = new AppHost({
     box: () => prepared.deck.box,
@@ -47,8 +52,9 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     autoOpen: flags.apps === "browser",
     env: io.env,
   });
+  const shown = idleAwareEmit(view, line, () => current.tasks);
   const emit: EventSink = (event) => {
-    view.onEvent(event);
+    shown(event);
     apps.observe(event);
   };
   const session = new AgentSession({
@@ -68,16 +74,40 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     exit: () => line.rl.close(),
     host: prepared.host,
     apps,
+    sessionCommands: {
+      session,
+      prepared,
+      style,
+      print: (text) => view.line(text),
+      signal: () => runner.signal(),
+      ask: (question, signal) => line.ask(question, signal),
+    },
   };
-  const tasks = new TaskRunner({ session, line, view, style, mentions, slash, historyFile: history });
-  line.followBusy(() => tasks.running);
-  bindTerminalHost(prepared, session, { io, line, view, style, tasks });
+  const runner = new TaskRunner({ session, line, view, style, mentions, slash, historyFile: history });
+  current.tasks = runner;
+  line.followBusy(() => runner.running);
+  bindTerminalHost(prepared, session, { io, line, view, style, tasks: runner });
   printBanner(prepared, session, view, style);
+  line.rl.on("line", (text) => runner.enter(text));
+  line.rl.on("SIGINT", () => runner.interrupt());
   try {
-    return await runUntilClosed(prepared, session, { io, line, view, style, tasks });
+    // `--continue` / `--resume [id]`: the picker's answer comes in as a line.
+    await resumeWith(resumeChoice(flags, prepared.sessionDir, prepared.cwd, session.id), slash.sessionCommands!);
+    return await runUntilClosed(prepared, session, { io, line, view, style, tasks: runner });
   } finally {
     await apps.close();
   }
+}
+
+/** Events go to the view; a server lost or back while nobody types is said above the prompt, which is drawn again. */
+function idleAwareEmit(view: TerminalView, line: PromptLine, tasks: () => TaskRunner | undefined): EventSink {
+  return (event) => {
+    const runner = tasks();
+    const idle = event.type === "server_change" && runner?.atPrompt === true && !line.questionPending;
+    if (idle) view.leavePrompt();
+    view.onEvent(event);
+    if (idle && !runner.closed) line.rl.prompt(true);
+  };
 }
 
 interface Terminal {
@@ -88,18 +118,18 @@ interface Terminal {
   readonly tasks: TaskRunner;
 }
 
-/** Mutating tools ask on the prompt line: once, always this session, or no. */
+/** Mutating tools ask on the prompt line, one key: once, always (this tool or its server, saved for the project), or no. */
 function permissionGate(prepared: Prepared, flags: AgentFlags, line: PromptLine, style: Style): PermissionGate {
+  const serverOf = serverOfTool(prepared);
   return new PermissionGate({
     allow: prepared.allow,
     yes: flags.yes === true,
+    project: prepared.permissions,
+    serverOf,
     ask: async (call, signal): Promise<PermissionAnswer> => {
-      const answer = await line.ask(
-        `${style.yellow("?")} allow ${style.bold(call.name)} ${style.dim(summariseInput(call.input, 70))}  [y]es once · [a]lways this session · [n]o › `,
-        signal,
-      );
-      const said = (answer ?? "").trim().toLowerCase();
-      return said === "a" || said === "always" ? "always" : said === "y" || said === "yes" ? "once" : "deny";
+      const server = serverOf(call.name);
+      const answer = await line.askKey(permissionQuestion(call, server, style), permissionOptions(server), signal);
+      return answer ?? "deny";
     },
   });
 }
@@ -175,8 +205,6 @@ async function runUntilClosed(
   session: AgentSession,
   { io, line, view, style, tasks }: Terminal,
 ): Promise<number> {
-  line.rl.on("line", (text) => tasks.enter(text));
-  line.rl.on("SIGINT", () => tasks.interrupt());
   const onTerm = () => line.rl.close();
   io.signals?.on("SIGTERM", onTerm);
   line.rl.prompt();

@@ -9,6 +9,7 @@ import { Writable } from "node:stream";
 import { HISTORY_LIMIT } from "./history";
 import type { MentionCompleter } from "./mentions";
 import type { TerminalView } from "./terminal-view";
+import { isInterrupt, keysHint, pickKey, type KeyOption, type Keypress } from "./key-question";
 
 /** readline's output: forwards to the terminal unless muted (echo off during a turn). */
 class MutableOutput extends Writable {
@@ -48,6 +49,7 @@ export class PromptLine {
   readonly rl: readline.Interface;
   readonly mainPrompt: string;
   private readonly output: MutableOutput;
+  private readonly input: NodeJS.ReadableStream;
   private readonly view: TerminalView;
   /** A task runs: the echo goes back to muted once a question is answered. */
   private busy: () => boolean = () => false;
@@ -57,6 +59,7 @@ export class PromptLine {
 
   constructor(options: PromptLineOptions) {
     this.output = new MutableOutput(options.out);
+    this.input = options.input;
     this.view = options.view;
     this.mainPrompt = options.mainPrompt;
     const completer = options.completer;
@@ -96,6 +99,17 @@ export class PromptLine {
    */
   ask(question: string, signal: AbortSignal, spaced = true): Promise<string | undefined> {
     const next = this.asking.then(() => this.askNow(question, signal, spaced));
+    this.asking = next;
+    return next;
+  }
+
+  /**
+   * Ask a question answered by one key (see `key-question.ts`): the key
+   * answers at once; any other key, Enter included, asks again. `undefined`
+   * when interrupted.
+   */
+  askKey<T>(question: string, options: readonly KeyOption<T>[], signal: AbortSignal): Promise<T | undefined> {
+    const next = this.asking.then(() => this.askKeyNow(question, options, signal));
     this.asking = next;
     return next;
   }
@@ -140,6 +154,46 @@ export class PromptLine {
       this.clearInput();
       this.rl.setPrompt(question);
       this.rl.prompt(true);
+    });
+  }
+
+  private askKeyNow<T>(
+    question: string,
+    options: readonly KeyOption<T>[],
+    signal: AbortSignal,
+  ): Promise<T | undefined> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve(undefined);
+      // readline still reads the keys (Ctrl-C stays an interrupt); what it echoes is muted and cleared.
+      const again = () => {
+        this.clearInput();
+        this.view.line(`  ✗ ${keysHint(options)}`);
+        this.view.write(question);
+      };
+      const finish = (value: T | undefined, echo: string) => {
+        this.input.off("keypress", onKey);
+        signal.removeEventListener("abort", onAbort);
+        this.pendingQuestion = undefined;
+        this.clearInput();
+        this.view.write(`${echo}\n`);
+        this.output.muted = this.busy();
+        resolve(value);
+      };
+      const onKey = (_text: string | undefined, key: Keypress | undefined) => {
+        // Ctrl-C reaches the task runner as SIGINT, Enter as a line (handled below).
+        if (isInterrupt(key) || key?.name === "return" || key?.name === "enter") return;
+        const picked = pickKey(options, key);
+        if (picked) finish(picked.value, picked.key);
+        else again();
+      };
+      const onAbort = () => finish(undefined, "");
+      this.pendingQuestion = (line) => (line === undefined ? finish(undefined, "") : again());
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.view.line();
+      this.output.muted = true;
+      this.clearInput();
+      this.view.write(question);
+      this.input.on("keypress", onKey);
     });
   }
 }

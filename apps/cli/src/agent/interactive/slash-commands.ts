@@ -1,6 +1,7 @@
 /**
  * The interactive session's slash commands: `/tools`, `/mcp` (status,
- * reconnect, enable, disable), `/clear`, `/help`, `/exit`.
+ * reconnect, enable, disable), `/status`, `/compact`, `/resume` (in
+ * `session-commands.ts`), `/clear`, `/help`, `/exit`.
  */
 import type { BootedDeck, ServerReport } from "../../boot/boot-types";
 import type { Style } from "../render";
@@ -10,6 +11,15 @@ import type { AgentSession } from "../session/session";
 import type { AgentClientHost } from "../host/agent-client-host";
 import { resolveDir } from "../host/add-dir";
 import type { AppHost } from "../../apps/app-host";
+import { compactCommand, resumeCommand, statusCommand, type SessionCommandContext } from "./session-commands";
+
+/** Run a session command with its context, or say why it cannot run here. */
+function withSession(
+  run: (args: readonly string[], ctx: SessionCommandContext) => Promise<void> | void,
+): (args: readonly string[], ctx: SlashContext) => Promise<void> | void {
+  return (args, ctx) =>
+    ctx.sessionCommands ? run(args, ctx.sessionCommands) : ctx.print("Not available in this session.");
+}
 
 export interface SlashContext {
   readonly session: AgentSession;
@@ -23,6 +33,8 @@ export interface SlashContext {
   readonly host?: AgentClientHost;
   /** MCP App views of this session's tool results (`/app`). */
   readonly apps?: AppHost;
+  /** What `/status`, `/compact` and `/resume` need; absent: they say they are unavailable. */
+  readonly sessionCommands?: SessionCommandContext;
 }
 
 interface SlashCommand {
@@ -222,6 +234,24 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/add-dir [path]",
     summary: "List the session's folders, or add one (MCP servers get them as roots)",
     run: addDirCommand,
+  },
+  {
+    name: "status",
+    usage: "/status",
+    summary: "Model, context use, instructions loaded (AGENTS.md, CLAUDE.md), servers, saved permissions",
+    run: withSession((_args, ctx) => statusCommand(ctx)),
+  },
+  {
+    name: "compact",
+    usage: "/compact [focus]",
+    summary: "Summarise the older turns now to free context (the transcript keeps them)",
+    run: withSession(compactCommand),
+  },
+  {
+    name: "resume",
+    usage: "/resume [id]",
+    summary: "Go on with an earlier conversation of this folder (a list to pick from without an id)",
+    run: withSession(resumeCommand),
   },
   {
     name: "clear",

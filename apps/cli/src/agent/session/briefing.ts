@@ -8,6 +8,7 @@ import os from "node:os";
 import type { ToolDescriptor } from "@indus/contract";
 import type { ServerReport, ToolOrigin } from "../../boot/boot-types";
 import { MAX_SERVER_INSTRUCTIONS, SERVER_TEXT_RULE, fenceServerText, quotedServerText } from "../../trust/server-text";
+import { instructionsSection, type InstructionFile } from "./project-instructions";
 
 export interface BriefingInput {
   readonly cwd: string;
@@ -24,6 +25,8 @@ export interface BriefingInput {
   readonly now?: Date;
   /** A `task` sub-agent gets its own opening: one objective, a self-contained final answer. */
   readonly role?: "main" | "sub-agent";
+  /** The user's and the project's `AGENTS.md` / `CLAUDE.md`, each under a heading naming its file. */
+  readonly instructions?: readonly InstructionFile[];
 }
 
 /** One server's instructions and tool list, its own words quoted (see `server-text.ts`). */
@@ -57,6 +60,7 @@ export function composeBriefing(input: BriefingInput): string {
     ...serversSection(input, remote),
     ...deferredSection(input, local),
     ...planSection(input, local),
+    ...instructionsSection(input.instructions ?? []),
   ].join("\n");
 }
 

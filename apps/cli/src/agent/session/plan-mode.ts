@@ -92,6 +92,11 @@ export class PlanMode {
     this.on = false;
   }
 
+  /** A resumed session that was in plan mode stays in it. */
+  resume(): void {
+    this.on = true;
+  }
+
   /** Apply a marker from a tool's result; the note the model reads beside the result. */
   async apply(marker: PlanMarker, signal: AbortSignal): Promise<string> {
     if (marker.kind === "exit") return this.exit(marker.plan, signal);

@@ -2,7 +2,8 @@
  * Resuming a session from its transcript (`<sessionDir>/<id>.jsonl`): the
  * sessions of a folder, newest first, and one session's conversation as the
  * model last saw it: every message since the last `/clear`, a compaction's
- * summary in place of what it replaced, plan mode as it stood. A transcript
+ * summary in place of what it replaced (a resumed session's transcript opens
+ * with the conversation it continued), plan mode as it stood. A transcript
  * is read as untrusted input (a line that is not a message is skipped), and a
  * tool call whose result was never written (the session died mid-call) gets a
  * result saying so, so the provider accepts the conversation.
@@ -177,7 +178,7 @@ function replay(entries: readonly Entry[]): { messages: ModelMessage[]; planMode
     else if (entry.type === "clear") {
       messages = [];
       planMode = false;
-    } else if (entry.type === "compaction" && Array.isArray(entry.conversation))
+    } else if ((entry.type === "compaction" || entry.type === "resume") && Array.isArray(entry.conversation))
       messages = entry.conversation.filter(isMessage);
     else if (entry.type === "plan_mode") planMode = entry.active === true;
     else if (entry.type === "plan" && entry.approved === true) planMode = false;
@@ -195,4 +196,49 @@ export function restoreConversation(session: Pick<SessionSummary, "id" | "file">
     unanswered: paired.unanswered,
     prompts: paired.messages.filter((m) => m.role === "user").length,
   };
+}
+
+export type ResumeChoice =
+  | { readonly kind: "none" }
+  | { readonly kind: "session"; readonly session: SessionSummary }
+  | { readonly kind: "pick"; readonly sessions: readonly SessionSummary[] }
+  | { readonly kind: "error"; readonly message: string };
+
+/** What `--continue` / `--resume [id]` ask for: the session to continue, a list to pick from, or why not. */
+export function resumeChoice(
+  flags: { readonly continue?: boolean; readonly resume?: string | boolean },
+  sessionDir: string,
+  cwd: string,
+  /** The session asking (its own transcript is never what it resumes). */
+  current?: string,
+): ResumeChoice {
+  if (typeof flags.resume === "string") {
+    const found = findSession(sessionDir, flags.resume);
+    return found
+      ? { kind: "session", session: found }
+      : { kind: "error", message: `no session "${flags.resume}" in ${sessionDir} (a unique start of its id will do)` };
+  }
+  if (flags.continue !== true && flags.resume !== true) return { kind: "none" };
+  const here = listSessions(sessionDir, cwd).filter((s) => s.id !== current);
+  if (here.length === 0)
+    return { kind: "error", message: `no earlier session started in ${cwd} (looked in ${sessionDir})` };
+  return flags.continue === true ? { kind: "session", session: here[0]! } : { kind: "pick", sessions: here };
+}
+
+/** What was restored, and what a resume cannot bring back. */
+export function resumeNote(restored: RestoredConversation): string {
+  const unfinished =
+    restored.unanswered > 0
+      ? `; ${restored.unanswered} tool call${restored.unanswered === 1 ? "" : "s"} left unfinished marked as not run`
+      : "";
+  return (
+    `resumed ${restored.id}: ${restored.messages.length} messages (${restored.prompts} prompt${restored.prompts === 1 ? "" : "s"}) with their tool results${restored.planMode ? ", plan mode on" : ""}${unfinished}. ` +
+    "MCP servers were started afresh: what they kept themselves (sessions, subscriptions, anything in memory) is not restored, nor are this-session approvals and /rewind checkpoints."
+  );
+}
+
+/** One row of the `--resume` picker. */
+export function sessionRow(index: number, session: SessionSummary): string {
+  const when = session.updated.toISOString().replace("T", " ").slice(0, 16);
+  return `${String(index).padStart(2)}  ${when}  ${session.id}  ${session.title}`;
 }

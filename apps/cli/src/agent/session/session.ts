@@ -8,71 +8,25 @@
  * answers without calling a tool, at `--max-turns`, on a model error, or on an
  * interrupt.
  */
-import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
+import type { ModelMessage, ToolResultPart } from "ai";
 import type { ToolCall, ToolDescriptor } from "@indus/contract";
-import type { BootedDeck, ServerReport } from "../../boot/boot-types";
-import { composeBriefing } from "./briefing";
-import {
-  addUsage,
-  ZERO_USAGE,
-  type AgentEvent,
-  type EventSink,
-  type ResultSubtype,
-  type UsageTotals,
-  serverView,
-} from "../events";
+import type { ServerReport } from "../../boot/boot-types";
+import { defaultContextWindow } from "../../tool-search/deferral";
+import { addUsage, ZERO_USAGE, type AgentEvent, type ResultSubtype, type UsageTotals } from "../events";
 import { describeModelError } from "../model/model-error";
-import type { PermissionGate } from "./permission";
-import { PlanMode, type PlanApprover } from "./plan-mode";
+import { composeBriefing } from "./briefing";
+import { isContextOverflow } from "./compaction";
+import { Conversation } from "./conversation";
+import { gateView } from "./gate-view";
+import { PlanMode } from "./plan-mode";
+import type { RestoredConversation } from "./resume";
+import type { SessionOptions, TaskResult } from "./session-options";
+import { serverChange, sessionStartEvent } from "./session-start";
 import { CallDispatcher, type PendingCall } from "./tool-dispatch";
 import { newSessionId, Transcript } from "./transcript";
-import { gateView } from "./gate-view";
 import { promptFor, streamTurn, toModelTools, type StreamedTurn } from "./turn-stream";
 
-/** What of a booted deck the session uses (tests hand in their own). */
-export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics"> & {
-  readonly mcp?: BootedDeck["mcp"];
-  readonly deferred?: BootedDeck["deferred"];
-};
-
-export interface SessionOptions {
-  readonly model: LanguageModel;
-  readonly provider: string;
-  readonly modelId: string;
-  readonly baseUrl: string;
-  readonly deck: SessionDeck;
-  readonly cwd: string;
-  readonly sessionDir: string;
-  readonly gate: PermissionGate;
-  /** Asks the user to approve a plan; absent when nobody can answer. */
-  readonly approvePlan?: PlanApprover;
-  /** With no one to ask: approve plans automatically (`--yes`, or `--allow exit_plan_mode`). */
-  readonly autoApprovePlans: boolean;
-  readonly maxTurns: number;
-  readonly maxRetries: number;
-  readonly maxOutputTokens?: number;
-  readonly resultMaxChars?: number;
-  readonly emit: EventSink;
-  readonly sessionId?: string;
-  /** How long a cancelled tool may take to settle before the session moves on. */
-  readonly cancelGraceMs?: number;
-  /** A `task` sub-agent's session (its own briefing opening). */
-  readonly role?: "main" | "sub-agent";
-  /** Opens a checkpoint per prompt, so `/rewind` can undo its file changes. */
-  readonly checkpoints?: { begin(prompt: string): string };
-  /** Folders besides `cwd` the user added (the client host's roots), read at every turn. */
-  readonly addedDirs?: () => readonly string[];
-  /** Notes for the model about server requests answered during a call to this tool (the client host's). */
-  readonly hostNotes?: (toolName: string) => readonly string[];
-}
-
-export interface TaskResult {
-  readonly subtype: ResultSubtype;
-  readonly text: string;
-  readonly error?: string;
-  readonly turns: number;
-  readonly usage: UsageTotals;
-}
+export type { SessionDeck, SessionOptions, TaskResult } from "./session-options";
 
 type ToolMessage = Extract<ModelMessage, { role: "tool" }>;
 
@@ -88,12 +42,16 @@ interface TaskProgress {
   readonly started: number;
   turns: number;
   usage: UsageTotals;
+  /** Where the task's prompt sits in the conversation (what is taken out if it cannot fit). */
+  readonly from: number;
+  /** The provider already refused this task's request as too long once (it was compacted then). */
+  overflowed: boolean;
 }
 
 export class AgentSession {
   readonly id: string;
   readonly transcript: Transcript;
-  private messages: ModelMessage[] = [];
+  private readonly conversation: Conversation;
   private readonly plan: PlanMode;
   private readonly dispatcher: CallDispatcher;
   private totalUsage: UsageTotals = ZERO_USAGE;
@@ -102,11 +60,19 @@ export class AgentSession {
   private current: TaskProgress | undefined;
   private readonly disabled = new Set<string>();
   private readonly started = Date.now();
+  private offServers: (() => void) | undefined;
 
   constructor(private readonly options: SessionOptions) {
     this.id = options.sessionId ?? newSessionId();
     this.transcript = new Transcript(options.sessionDir, this.id, (message) => this.emit({ type: "warning", message }));
     const emit = (event: AgentEvent) => this.emit(event);
+    this.conversation = new Conversation({
+      transcript: this.transcript,
+      emit,
+      model: options.model,
+      maxRetries: options.maxRetries,
+      contextWindow: options.contextWindow ?? defaultContextWindow(options.provider),
+    });
     this.plan = new PlanMode({
       emit,
       transcript: this.transcript,
@@ -169,52 +135,60 @@ export class AgentSession {
       ...(this.options.deck.deferred ? { deferred: new Set(this.options.deck.deferred.servers.keys()) } : {}),
       planMode: this.plan.active,
       ...(this.options.role ? { role: this.options.role } : {}),
+      ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
     });
   }
 
   /** Announce the session: model, tools, and every server's outcome including startup failures. */
   start(): void {
-    const descriptors = this.descriptors();
-    const event: AgentEvent = {
-      type: "session_start",
-      sessionId: this.id,
-      cwd: this.options.cwd,
-      provider: this.options.provider,
-      model: this.options.modelId,
-      baseUrl: this.options.baseUrl,
-      transcript: this.transcript.file,
-      tools: descriptors.map((d) => ({
-        name: d.name,
-        origin: this.options.deck.origin(d.name),
-        readOnly: d.annotations?.readOnlyHint === true,
-      })),
-      servers: this.servers().map(serverView),
-      diagnostics: this.options.deck.diagnostics.map((d) => ({
-        file: d.file,
-        ...(d.row !== undefined ? { row: d.row } : {}),
-        message: d.message,
-        severity: d.severity,
-      })),
-    };
+    const event = sessionStartEvent(this.id, this.options, this.transcript.file, this.servers());
     this.transcript.append({ ...event, type: "session" });
     this.emit(event);
+    // A server lost (or back) mid-session is said at once; a sub-agent leaves that to its parent.
+    if (this.options.role !== "sub-agent")
+      this.offServers = this.options.deck.onServerChanged?.((report) => this.emit(serverChange(report)));
   }
 
   /** Forget the conversation (`/clear`); the transcript keeps it. */
   clear(): void {
-    this.messages = [];
+    this.conversation.clear();
     this.plan.reset();
-    this.transcript.append({ type: "clear" });
+  }
+
+  /** Go on with a conversation read back from a transcript (`--continue`, `--resume`, `/resume`). */
+  restore(restored: RestoredConversation): void {
+    this.conversation.restore(restored.messages, restored.id);
+    if (restored.planMode) this.plan.resume();
+  }
+
+  /** `/compact [focus]`: summarise the older turns now. */
+  compact(signal: AbortSignal, focus?: string): Promise<unknown> {
+    return this.conversation.compact("manual", signal, focus);
+  }
+
+  /** How full the context window is (0..1, estimated), for `/status`. */
+  contextFill(): number {
+    return this.conversation.fill(this.overheadTokens());
+  }
+
+  /** The briefing and the tool definitions: sent with every request besides the conversation. */
+  private overheadTokens(): number {
+    return Math.ceil((this.briefing().length + JSON.stringify(this.descriptors()).length) / 4);
   }
 
   private push(message: ModelMessage): void {
-    this.messages.push(message);
-    this.transcript.append({ type: "message", message });
+    this.conversation.push(message);
   }
 
   /** Run one task: the user's prompt, then turns until the model is done. */
   async run(prompt: string, signal: AbortSignal): Promise<TaskResult> {
-    const task: TaskProgress = { started: Date.now(), turns: 0, usage: ZERO_USAGE };
+    const task: TaskProgress = {
+      started: Date.now(),
+      turns: 0,
+      usage: ZERO_USAGE,
+      from: this.conversation.length,
+      overflowed: false,
+    };
     this.current = task;
     this.options.checkpoints?.begin(prompt);
     this.push({ role: "user", content: prompt });
@@ -241,13 +215,14 @@ export class AgentSession {
     this.totalTurns += 1;
     const now: Turn = { task, turn: task.turns, signal };
     this.emit({ type: "turn_start", turn: now.turn });
+    await this.conversation.fit(this.overheadTokens(), signal);
     const descriptors = this.descriptors();
     const byName = new Map(descriptors.map((d) => [d.name, d]));
     const readOnlyOf = (call: ToolCall) => byName.get(call.name)?.annotations?.readOnlyHint === true;
     const streamed = await streamTurn(
       {
         model: this.options.model,
-        ...promptFor(this.options.provider, this.briefing(), this.messages),
+        ...promptFor(this.options.provider, this.briefing(), this.conversation.messages),
         tools: toModelTools(descriptors),
         signal,
         maxRetries: this.options.maxRetries,
@@ -260,6 +235,8 @@ export class AgentSession {
     task.usage = addUsage(task.usage, streamed.usage);
     this.totalUsage = addUsage(this.totalUsage, streamed.usage);
     const usage = { ...ZERO_USAGE, ...streamed.usage };
+    if (streamed.error && !signal.aborted && isContextOverflow(streamed.error.cause))
+      return this.overflowed(now, usage, streamed.error.cause);
     const cut = this.cutShort(now, streamed, usage);
     if (cut) return cut;
 
@@ -292,6 +269,28 @@ export class AgentSession {
       "error_model",
       streamed.text,
       `model request failed: ${describeModelError(streamed.error.cause)}`,
+    );
+  }
+
+  /**
+   * The provider refused the request as too long: compact once and go on
+   * (the loop sends the turn again); if that is not enough, or nothing older
+   * is left, take the task out of the conversation so the next prompt works.
+   */
+  private async overflowed(now: Turn, usage: UsageTotals, cause: unknown): Promise<TaskResult | undefined> {
+    const { task, turn, signal } = now;
+    this.emit({ type: "turn_end", turn, finishReason: "error", usage });
+    if (!task.overflowed) {
+      task.overflowed = true;
+      const done = await this.conversation.compact("overflow", signal);
+      if (done.kind !== "nothing") return undefined;
+    }
+    this.conversation.dropFrom(Math.min(task.from, this.conversation.length));
+    return this.finish(
+      task,
+      "error_model",
+      "",
+      `model request failed: ${describeModelError(cause)}; this prompt does not fit the model's context window even after compaction, so it was taken out of the conversation (the transcript keeps it): try a shorter prompt or smaller tool results`,
     );
   }
 
@@ -385,6 +384,7 @@ export class AgentSession {
   }
 
   close(): void {
+    this.offServers?.();
     this.transcript.close();
   }
 
