@@ -27,6 +27,7 @@ export class EndpointFacade implements McpEndpoint {
   readonly getSkill?: NonNullable<McpEndpoint["getSkill"]>;
   readonly readSkill?: NonNullable<McpEndpoint["readSkill"]>;
   readonly taskRequest?: NonNullable<McpEndpoint["taskRequest"]>;
+  readonly onPhaseChanged?: NonNullable<McpEndpoint["onPhaseChanged"]>;
 
   constructor(protected readonly inner: McpEndpoint) {
     if (inner.complete) this.complete = inner.complete.bind(inner);
@@ -40,6 +41,7 @@ export class EndpointFacade implements McpEndpoint {
     if (inner.getSkill) this.getSkill = inner.getSkill.bind(inner);
     if (inner.readSkill) this.readSkill = inner.readSkill.bind(inner);
     if (inner.taskRequest) this.taskRequest = inner.taskRequest.bind(inner);
+    if (inner.onPhaseChanged) this.onPhaseChanged = inner.onPhaseChanged.bind(inner);
   }
 
   get config() {

@@ -60,8 +60,10 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
       callTool("lt__arm_lt", {}),
       (request) => say(toolNames(request).includes("lt__late") ? "late tool seen" : "late tool missing"),
     ]);
+    // Delivery is the point here; under the default `trust: "pin"` a tool added
+    // after the first listing is withheld until approved (the trust tests show that).
     const mcp = t.sandbox.mcpConfig({
-      lt: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "lt"] },
+      lt: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "lt"], trust: "off" },
     });
     const tmux = t.terminal([...providerArgs(protocol), "--mcp", mcp, "--allow", "lt__*"], fake);
     await tmux.waitFor(/lt ✓/);
