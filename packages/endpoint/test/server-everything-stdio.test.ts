@@ -1,3 +1,4 @@
+import type { StdioServerConfig } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { everythingStdio } from "./helpers/servers";
 import { eventually, isAlive } from "./helpers/processes";
@@ -38,19 +39,48 @@ it("talks to @modelcontextprotocol/server-everything over stdio", async () => {
   }
 });
 
-it("gives a server the safe inherited environment plus its config's env, and nothing else", async () => {
-  process.env.INDUS_HOST_SECRET = "do-not-leak";
-  const endpoint = createServerEndpoint(everythingStdio("env", { env: { INDUS_FOR_SERVER: "yes" } }));
+/** The environment server-everything reports through its get-env tool. */
+async function serverSees(extra: Partial<StdioServerConfig>): Promise<string> {
+  const endpoint = createServerEndpoint(everythingStdio("env", { env: { INDUS_FOR_SERVER: "yes" }, ...extra }));
   try {
     await endpoint.open();
-    const result = await endpoint.invoke("get-env", {});
-    const text = JSON.stringify(result.content);
-    expect(text).toContain("INDUS_FOR_SERVER");
-    expect(text).toContain("PATH");
-    expect(text).not.toContain("INDUS_HOST_SECRET");
-    expect(text).not.toContain("NODE_EXTRA_CA_CERTS");
+    return JSON.stringify((await endpoint.invoke("get-env", {})).content);
   } finally {
-    delete process.env.INDUS_HOST_SECRET;
     await endpoint.close();
   }
+}
+
+describe("a stdio server's environment", () => {
+  beforeEach(() => {
+    process.env.INDUS_SHELL_TOKEN = "exported-in-the-shell";
+    process.env.INDUS_ALLOWED = "named-in-env-vars";
+  });
+  afterEach(() => {
+    delete process.env.INDUS_SHELL_TOKEN;
+    delete process.env.INDUS_ALLOWED;
+  });
+
+  it("is the user's whole environment plus its config's env by default, as Claude Code's are", async () => {
+    const text = await serverSees({});
+    expect(text).toContain("INDUS_FOR_SERVER");
+    expect(text).toContain("PATH");
+    expect(text).toContain("exported-in-the-shell");
+    expect(text).toContain("named-in-env-vars");
+  });
+
+  it("is the safe subset plus its config's env with inheritEnv: false", async () => {
+    const text = await serverSees({ inheritEnv: false });
+    expect(text).toContain("INDUS_FOR_SERVER");
+    expect(text).toContain("PATH");
+    expect(text).not.toContain("INDUS_SHELL_TOKEN");
+    expect(text).not.toContain("INDUS_ALLOWED");
+    expect(text).not.toContain("NODE_EXTRA_CA_CERTS");
+  });
+
+  it("is the safe subset plus the names an env_vars allow-list gives", async () => {
+    const text = await serverSees({ envVars: ["INDUS_ALLOWED"] });
+    expect(text).toContain("named-in-env-vars");
+    expect(text).toContain("PATH");
+    expect(text).not.toContain("INDUS_SHELL_TOKEN");
+  });
 });
