@@ -131,6 +131,8 @@ export class TaskRunner {
       await runSlashCommand(line, this.options.slash);
     } finally {
       this.busy = undefined;
+      // A question the command asked left the echo muted (it was busy): the prompt comes back visible.
+      this.options.line.mute(false);
     }
   }
 
