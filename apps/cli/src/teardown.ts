@@ -1,6 +1,7 @@
 /**
  * One way out for every command. SIGINT, SIGTERM and SIGHUP set the exit code
- * (128 + signal number) first, then close every mounted server's process group
+ * (128 + signal number) first, wait briefly for what must still reach the
+ * servers (`settleBeforeTeardown`), then close every mounted server's process group
  * (end stdin, grace, SIGTERM, SIGKILL: a signal means the user wants out, so
  * each wait is short) and whatever else registered a closer, then exit. A
  * second signal exits at once; the endpoint's exit hook SIGKILLs the groups.
@@ -14,7 +15,11 @@ const SIGNAL_GRACE_MS = 1_000;
 /** However teardown goes, the process is gone after this. */
 const SIGNAL_BUDGET_MS = 2_500;
 
+/** How long a signal's teardown waits for what must reach the servers before they close. */
+const SETTLE_MS = 1_000;
+
 const closers = new Set<() => Promise<unknown>>();
+const settlers = new Set<() => Promise<unknown>>();
 let installed = false;
 let ending: Promise<never> | undefined;
 let signalled: ((signal: HandledSignal) => void) | undefined;
@@ -26,6 +31,16 @@ const firstSignal = new Promise<HandledSignal>((resolve) => {
 export function onTeardown(close: () => Promise<unknown>): () => void {
   closers.add(close);
   return () => closers.delete(close);
+}
+
+/**
+ * Wait (briefly) for `settle` before a signal's teardown closes anything: an
+ * aborted call's last word to its server (a task's `tasks/cancel`) gets there
+ * first. Returns an unregister.
+ */
+export function settleBeforeTeardown(settle: () => Promise<unknown>): () => void {
+  settlers.add(settle);
+  return () => settlers.delete(settle);
 }
 
 /** Resolves with the first signal received (the gateway stops serving on it). */
@@ -42,12 +57,14 @@ function sleep(ms: number): Promise<void> {
 export function endProcess(code: number): Promise<never> {
   process.exitCode ??= code;
   ending ??= (async () => {
+    const budget = sleep(SIGNAL_BUDGET_MS);
+    await Promise.race([Promise.allSettled([...settlers].map((settle) => settle())), sleep(SETTLE_MS)]);
     const closing = Promise.allSettled([
       // Loaded here, not up front: `mcp add` and friends never pay for the endpoint.
       import("@indus/endpoint").then((endpoint) => endpoint.closeAllServerProcesses({ graceMs: SIGNAL_GRACE_MS })),
       ...[...closers].map((close) => close()),
     ]);
-    await Promise.race([closing, sleep(SIGNAL_BUDGET_MS)]);
+    await Promise.race([closing, budget]);
     process.exit(code);
   })();
   return ending;

@@ -5,10 +5,12 @@
  */
 import fs from "node:fs";
 import Ajv from "ajv";
-import type { ServerConfig, ToolDescriptor, ToolOutcome } from "@indus/contract";
+import type { ServerConfig, ToolDescriptor, ToolOutcome, ToolRunner } from "@indus/contract";
 import { EXIT, UsageError } from "../exit";
 import { withDeck, type DeckFlags } from "./shared";
 import { editDistance } from "../edit-distance";
+import { settleBeforeTeardown } from "../teardown";
+import { callProgress } from "./call-progress";
 
 interface CallFlags extends DeckFlags {
   readonly argsFile?: string;
@@ -90,6 +92,8 @@ function printOutcome(outcome: ToolOutcome): void {
     out.write(`${JSON.stringify(outcome.structuredContent, null, 2)}\n`);
 }
 
+const STOPS = ["SIGINT", "SIGTERM"] as const;
+
 /** Cards that reach every mounted server (`saas-action` discovers and runs their tools). */
 const FLEET_CARDS = new Set(["saas-action", "list_resources", "read_resource"]);
 
@@ -133,23 +137,41 @@ export async function callCommand(tool: string, json: string | undefined, flags:
           `arguments for ${tool} do not match its schema:\n${problems.map((p) => `  ${p}`).join("\n")}`,
         );
       }
-      const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once("SIGINT", onSignal);
-      try {
-        const outcome = await deck.box.runner.run(
-          { id: "cli-call", name: tool, input: args },
-          { signal: controller.signal },
-        );
-        // The server's own copy of the result (`wire`, for gateways) would only repeat the content.
-        const { wire: _wire, ...shown } = outcome;
-        if (flags.json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-        else printOutcome(outcome);
-        return outcome.isError ? EXIT.failed : EXIT.ok;
-      } finally {
-        process.off("SIGINT", onSignal);
-      }
+      return runOnce(deck.box.runner, tool, args, flags.json === true);
     },
     { selectServers: serversFor(tool), offerDeferred: true },
   );
+}
+
+/**
+ * Runs the call, showing its progress on stderr, and prints its outcome.
+ * Ctrl-C or a stop cancels it on its server (`notifications/cancelled`, or a
+ * task's `tasks/cancel`); the signal's teardown waits briefly for the aborted
+ * call, so that cancel reaches the server before indusr exits.
+ */
+async function runOnce(
+  runner: ToolRunner,
+  tool: string,
+  args: Record<string, unknown>,
+  json: boolean,
+): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  for (const signal of STOPS) process.once(signal, onSignal);
+  const running = runner.run(
+    { id: "cli-call", name: tool, input: args },
+    { signal: controller.signal, ...callProgress((line) => process.stderr.write(`${line}\n`)) },
+  );
+  const unregister = settleBeforeTeardown(() => running);
+  try {
+    const outcome = await running;
+    // The server's own copy of the result (`wire`, for gateways) would only repeat the content.
+    const { wire: _wire, ...shown } = outcome;
+    if (json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    else printOutcome(outcome);
+    return outcome.isError ? EXIT.failed : EXIT.ok;
+  } finally {
+    for (const signal of STOPS) process.off(signal, onSignal);
+    unregister();
+  }
 }

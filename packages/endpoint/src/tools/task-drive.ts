@@ -193,13 +193,14 @@ class TaskDrive {
     this.reported = key;
     this.reports += 1;
     const message = task.statusMessage ?? task.status;
-    this.options.onProgress?.({ progress: this.reports, message });
+    // The task first, so a caller showing both knows the progress that follows is the task's.
     this.options.onTask?.({
       server: this.options.server,
       taskId: task.taskId,
       status: task.status,
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     });
+    this.options.onProgress?.({ progress: this.reports, message });
   }
 }
 
