@@ -14,7 +14,7 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or http
 const positiveMs = z.number().int().positive();
 const toolGlobs = z.array(z.string().min(1));
 
-/** Reconnect with exponential backoff after a server dies; off unless given. */
+/** Reconnect with exponential backoff after a server dies. Absent: remote servers reconnect (5 attempts from 1 s), stdio servers do not. */
 export const ReconnectPolicySchema = z.strictObject({
   maxAttempts: z.number().int().min(1),
   initialDelayMs: positiveMs.default(500),

@@ -15,6 +15,7 @@ const LOOPBACK = path.join(FIXTURES, "loopback.cjs");
 
 export interface EverythingHttp {
   readonly url: string;
+  readonly port: number;
   readonly pid: number;
   stop(): Promise<void>;
 }
@@ -28,8 +29,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-async function startOnce(mode: "sse" | "streamableHttp"): Promise<EverythingHttp | undefined> {
-  const port = await freePort();
+async function startOnce(mode: "sse" | "streamableHttp", port: number): Promise<EverythingHttp | undefined> {
   const child: ChildProcess = spawn(process.execPath, ["-r", LOOPBACK, npmServerEntry("server-everything"), mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -66,13 +66,16 @@ async function startOnce(mode: "sse" | "streamableHttp"): Promise<EverythingHttp
     return undefined;
   }
   const path = mode === "sse" ? "/sse" : "/mcp";
-  return { url: `http://127.0.0.1:${port}${path}`, pid: child.pid!, stop };
+  return { url: `http://127.0.0.1:${port}${path}`, port, pid: child.pid!, stop };
 }
 
-/** Start server-everything over HTTP; retries once if the picked port was taken meanwhile. */
-export async function startEverythingHttp(mode: "sse" | "streamableHttp"): Promise<EverythingHttp> {
+/**
+ * Start server-everything over HTTP; retries if the picked port was taken
+ * meanwhile. `port`: on that port (a server restarted where it was).
+ */
+export async function startEverythingHttp(mode: "sse" | "streamableHttp", port?: number): Promise<EverythingHttp> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const started = await startOnce(mode);
+    const started = await startOnce(mode, port ?? (await freePort()));
     if (started) return started;
   }
   throw new Error(`server-everything ${mode} did not start`);

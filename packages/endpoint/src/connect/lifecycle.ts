@@ -22,7 +22,8 @@ import type { ResponseTooLargeError } from "../http/response-cap";
 import type { PeerRouter } from "../peer/peer-routing";
 import { endSession, type Session } from "../session";
 import type { StderrTail } from "../stdio/stderr-tail";
-import { scheduleReconnect } from "./reconnect";
+import { scheduleReconnect, type ReconnectPolicy } from "./reconnect";
+import { RemoteLossProbe } from "./remote-loss";
 import { SessionAccess, type LiveState } from "./session-access";
 import { SessionOpener } from "./session-opener";
 import { SessionRenewal } from "./session-renewal";
@@ -53,6 +54,18 @@ export interface LifecycleSetup {
   readonly router: PeerRouter;
 }
 
+/**
+ * A remote server lost mid-session reconnects by itself unless its config
+ * says otherwise, as Claude Code's do: 5 attempts, 1 s doubling. A child
+ * process is not restarted unasked (it may have exited for a reason).
+ */
+export const REMOTE_RECONNECT: ReconnectPolicy = { maxAttempts: 5, initialDelayMs: 1_000, maxDelayMs: 30_000 };
+
+function reconnectPolicy(config: ServerConfig, injected: Transport | undefined): ReconnectPolicy | undefined {
+  if (config.reconnect) return config.reconnect;
+  return config.transport === "stdio" || injected ? undefined : REMOTE_RECONNECT;
+}
+
 export class EndpointLifecycle {
   private readonly phaseListeners = new Set<(phase: EndpointPhase) => void>();
   /** Every phase change is heard (a server that dies while idle is announced at once). */
@@ -68,6 +81,9 @@ export class EndpointLifecycle {
   private opening: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private cancelReconnect: (() => void) | undefined;
+  private readonly reconnect: ReconnectPolicy | undefined;
+  /** A remote server's errors are checked on: is it gone? */
+  private readonly lossProbe = new RemoteLossProbe((session, error) => this.onRemoteLost(session, error));
   /** The server's `serverInfo` and `instructions` from its handshake. */
   serverInfo: { readonly name: string; readonly version: string; readonly [key: string]: unknown } | undefined;
   instructions: string | undefined;
@@ -79,6 +95,7 @@ export class EndpointLifecycle {
     const { config, injected, options, timeouts, stderr } = setup;
     this.config = config;
     this.stderr = stderr;
+    this.reconnect = reconnectPolicy(config, injected);
     this.opener = new SessionOpener(
       { config, injected, options, timeouts, clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO, stderr },
       {
@@ -183,7 +200,7 @@ export class EndpointLifecycle {
   private wire(session: Session): void {
     const { client } = session;
     this.hooks.wire(session, () => this.state.session === session && !session.retired);
-    client.onerror = () => undefined;
+    client.onerror = () => this.lossProbe.suspect(session);
     client.onclose = () => this.onSessionClosed(session);
   }
 
@@ -216,22 +233,32 @@ export class EndpointLifecycle {
 
   /** The session's transport closed. Unless we closed it, the server is gone. */
   private onSessionClosed(session: Session): void {
-    if (session.retired || this.state.session !== session) return;
-    if (this.closing || this.state.phase !== "ready") return;
+    this.lose(session, () => connectionLostFault(this.config.id, session.transport, this.stderr.tail()));
+  }
+
+  /** A remote server stopped answering on the network: its session is closed, and it is gone. */
+  private onRemoteLost(session: Session, error: unknown): void {
+    if (this.lose(session, () => this.access.toFault("connect", error))) void endSession(session, false);
+  }
+
+  /** The live session's server is gone: reconnect under the policy, or fault. False: not the live session. */
+  private lose(session: Session, faultOf: () => ProtocolFault): boolean {
+    if (session.retired || this.state.session !== session) return false;
+    if (this.closing || this.state.phase !== "ready") return false;
     session.retired = true;
-    const fault = connectionLostFault(this.config.id, session.transport, this.stderr.tail());
-    const policy = this.config.reconnect;
-    if (policy) {
+    const fault = faultOf();
+    if (this.reconnect) {
       this.state.fault = fault;
       this.state.phase = "connecting";
-      this.startReconnect(policy, fault);
-      return;
+      this.startReconnect(this.reconnect, fault);
+      return true;
     }
     this.enterFault(fault);
+    return true;
   }
 
   /** Reconnect with exponential backoff (see `reconnect.ts`); `open()` meanwhile waits on the outcome. */
-  private startReconnect(policy: NonNullable<ServerConfig["reconnect"]>, lost: ProtocolFault): void {
+  private startReconnect(policy: ReconnectPolicy, lost: ProtocolFault): void {
     const reconnecting = scheduleReconnect(
       policy,
       lost,
