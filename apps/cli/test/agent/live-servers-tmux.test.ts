@@ -2,12 +2,13 @@
  * Live servers in the interactive session, on a real terminal (tmux) with the
  * scripted model over both wires: a server killed while idle is announced at
  * once with its cause and its tools leave the next request, `/mcp reconnect`
- * brings them back; a tool a server adds mid-call (`tools/list_changed`) is in
- * the very next request of the same turn.
+ * brings them back; an HTTP server killed and started again reconnects by
+ * itself; a tool a server adds mid-call (`tools/list_changed`) is in the very
+ * next request of the same turn.
  */
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, startEverythingHttp, type EverythingHttp } from "@indus/testkit";
 import { callTool, say, type Protocol, type SeenRequest } from "./fake-model/fake-model-server";
 import { TINY } from "./support/agent-cli";
 import { useAgentTest } from "./support/agent-test";
@@ -73,4 +74,32 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
     expect(toolNames(fake.requests[0]!)).not.toContain("lt__late");
     expect(tmux.screen()).toContain("late tool seen");
   });
+});
+
+test("an HTTP server killed while idle is announced, and comes back by itself once it is started again", async () => {
+  const servers: EverythingHttp[] = [await startEverythingHttp("streamableHttp")];
+  try {
+    const fake = await t.model([say("first"), say("second")]);
+    const mcp = t.sandbox.mcpConfig({ remote: { type: "http", url: servers[0]!.url } });
+    const tmux = t.terminal(["--mcp", mcp], fake);
+    await tmux.waitFor(/remote ✓/);
+    await waitForPrompt(tmux);
+
+    await servers[0]!.stop();
+    await tmux.waitFor(/✗ remote lost; reconnecting: .* · its tools are withdrawn/);
+    await waitForPrompt(tmux);
+    tmux.type("which tools now?");
+    await tmux.waitFor(/first/);
+    expect(toolNames(fake.requests[0]!).some((name) => name.startsWith("remote__"))).toBe(false);
+    await waitForPrompt(tmux);
+
+    servers.push(await startEverythingHttp("streamableHttp", servers[0]!.port));
+    await tmux.waitFor(/✓ remote is back · \d+ tools/);
+    await waitForPrompt(tmux);
+    tmux.type("and now?");
+    await tmux.waitFor(/second/);
+    expect(toolNames(fake.requests[1]!)).toContain("remote__echo");
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
 });
