@@ -129,3 +129,28 @@ it("refuses a server request nested 10,000 levels, answering the server with the
   expect(result).toMatch(/^error: refused: params\.requestedSchema nests deeper than 128 levels/);
   expect(endpoint.issues).toEqual([expect.stringMatching(/^elicitation\/create: elicitation\/create refused/)]);
 });
+
+describe.each(["legacy", "modern"])("%s era prompt and resource lists", (era) => {
+  it("keep every good entry, drop a bad field or a nameless entry, and name each", async () => {
+    const endpoint = await connect([`era=${era}`, "bad-catalog"]);
+    const prompts = await endpoint.listPrompts();
+    expect(prompts).toEqual([{ name: "good" }, { name: "argless" }]);
+    const resources = await endpoint.listResources();
+    expect(resources.map((resource) => resource["uri"])).toEqual(["file:///good", "file:///sized"]);
+    expect(resources[1]).not.toHaveProperty("size");
+    const templates = await endpoint.listResourceTemplates();
+    expect(templates.map((template) => template["name"])).toEqual(["good"]);
+    expect(endpoint.issues).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^prompts\/list: prompt "argless": field arguments "none" dropped/),
+        expect.stringMatching(
+          /^prompts\/list: a prompts entry dropped: it does not match the MCP prompt schema \(name:/,
+        ),
+        expect.stringMatching(/^resources\/list: resource "file:\/\/\/sized": field size "big" dropped/),
+        expect.stringMatching(/^resources\/list: a resources entry dropped: .*\(uri:/),
+        expect.stringMatching(/^resources\/templates\/list: a resourceTemplates entry dropped: .*\(uriTemplate:/),
+      ]),
+    );
+    expect(serverCondition(endpoint)).toBe("degraded");
+  });
+});

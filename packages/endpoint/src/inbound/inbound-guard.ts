@@ -4,7 +4,8 @@
  * in both eras; in the 2026 era they are also read liberally
  * (`modern-result-repair.ts`) and each listed tool is checked on its own
  * (`tool-list-sanitizer.ts`), because the SDK's 2026 codec would throw a
- * whole result away for one bad field. A server request or notification
+ * whole result away for one bad field. Prompts, resources and templates are
+ * checked entry by entry in both eras (`catalog-list-sanitizer.ts`). A server request or notification
  * nested too deep is refused (a request gets an error back) and reported.
  * A handshake's `instructions` are capped in size (`handshake-caps.ts`).
  * Each drop or repair is reported with the method it came with.
@@ -15,6 +16,7 @@ import { capInstructions } from "./handshake-caps";
 import { boundResultDepth, paramsTooDeep } from "./inbound-depth";
 import { repairModernResult } from "./modern-result-repair";
 import { keepValidTools } from "../tools/tool-list-sanitizer";
+import { keepValidCatalogEntries } from "./catalog-list-sanitizer";
 
 export interface InboundGuardOptions {
   /** Deepest nesting accepted in a result or in params (levels below it). */
@@ -60,6 +62,10 @@ function checkResult(method: string, message: Message, options: InboundGuardOpti
       message.result = kept.result;
     }
   }
+  // Both eras: what the gateway republishes of a prompt or resource list must pass a strict client.
+  const entries = keepValidCatalogEntries(method, message.result as Record<string, unknown>);
+  issues.push(...entries.issues);
+  message.result = entries.result;
   if (issues.length > 0) options.onIssues(method, issues);
   return message;
 }

@@ -16,7 +16,8 @@ const CACHEABLE = new Set([
   "resources/read",
 ]);
 
-function shown(value: unknown): string {
+/** A peer's value as a short phrase for an issue (bounded: it is the peer's say). */
+export function shown(value: unknown): string {
   if (value === undefined) return "absent";
   if (typeof value === "object") return value === null ? "null" : Array.isArray(value) ? "an array" : "an object";
   const text =
