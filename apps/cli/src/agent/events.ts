@@ -86,6 +86,16 @@ export type AgentEvent =
       readonly usage: UsageTotals;
     }
   | { readonly type: "warning"; readonly message: string }
+  /** A call its server runs as a task went on in the background (`started`), or such a task ended. */
+  | {
+      readonly type: "background_task";
+      readonly n: number;
+      readonly name: string;
+      readonly taskId: string;
+      readonly state: "started" | "completed" | "failed";
+      /** The result's text, once ended. */
+      readonly content?: string;
+    }
   /** The conversation was compacted to fit the context window (`replaced` older messages, `kept` verbatim). */
   | {
       readonly type: "compaction";

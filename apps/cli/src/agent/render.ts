@@ -164,6 +164,8 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
       return [serverChangeLine(event, style, width)];
     case "host_request":
       return [hostRequestLine(event, style, width)];
+    case "background_task":
+      return [backgroundLine(event, style, width)];
     case "subagent_call":
       return [
         `  ${style.dim(`↳ ${event.agent}: ${event.name} ${summariseInput(event.input, Math.max(20, width - event.name.length - event.agent.length - 10))}`)}`,
@@ -171,6 +173,13 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
     default:
       return undefined;
   }
+}
+
+function backgroundLine(event: Extract<AgentEvent, { type: "background_task" }>, style: Style, width: number): string {
+  const head = `${style.yellow("◆")} task ${event.n} ${style.bold(event.name)}`;
+  if (event.state === "started") return `${head} runs in the background (task ${event.taskId}) · /tasks`;
+  const said = clip((event.content ?? "").split("\n")[0] ?? "", Math.max(20, width - event.name.length - 30));
+  return `${head} ${event.state === "completed" ? style.green("done") : style.red("failed")}: ${style.dim(said)}`;
 }
 
 function compactionLine(event: Extract<AgentEvent, { type: "compaction" }>, style: Style): string {

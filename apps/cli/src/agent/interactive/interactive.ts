@@ -17,6 +17,7 @@ import { serverOfTool } from "../session-settings";
 import { permissionOptions, permissionQuestion } from "./permission-question";
 import type { AgentFlags, AgentIo, Prepared } from "../prepared";
 import { AgentSession } from "../session/session";
+import { BackgroundTasks, DEFAULT_BACKGROUND_AFTER_MS } from "../session/background-tasks";
 import { type SlashContext } from "./slash-commands";
 import { historyFile, loadHistory } from "./history";
 import { PromptLine } from "./prompt-line";
@@ -57,8 +58,10 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     shown(event);
     apps.observe(event);
   };
+  const background = new BackgroundTasks(backgroundAfterMs(io.env), emit);
   const session = new AgentSession({
     ...sessionSettings(prepared),
+    background,
     gate,
     approvePlan: planApprover(line, view, style),
     autoApprovePlans: false,
@@ -74,6 +77,7 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     exit: () => line.rl.close(),
     host: prepared.host,
     apps,
+    background,
     sessionCommands: {
       session,
       prepared,
@@ -95,15 +99,23 @@ export async function runInteractive(prepared: Prepared, flags: AgentFlags, io: 
     await resumeWith(resumeChoice(flags, prepared.sessionDir, prepared.cwd, session.id), slash.sessionCommands!);
     return await runUntilClosed(prepared, session, { io, line, view, style, tasks: runner });
   } finally {
+    background.stopAll();
     await apps.close();
   }
 }
 
-/** Events go to the view; a server lost or back while nobody types is said above the prompt, which is drawn again. */
+/** When a task call moves to the background: `INDUSR_TASK_BACKGROUND_MS`, else two minutes. */
+function backgroundAfterMs(env: NodeJS.ProcessEnv): number {
+  const configured = Number(env.INDUSR_TASK_BACKGROUND_MS);
+  return Number.isInteger(configured) && configured >= 0 ? configured : DEFAULT_BACKGROUND_AFTER_MS;
+}
+
+/** Events go to the view; a server lost or back, or a background task's end, while nobody types is said above the prompt, which is drawn again. */
 function idleAwareEmit(view: TerminalView, line: PromptLine, tasks: () => TaskRunner | undefined): EventSink {
   return (event) => {
     const runner = tasks();
-    const idle = event.type === "server_change" && runner?.atPrompt === true && !line.questionPending;
+    const aside = event.type === "server_change" || event.type === "background_task";
+    const idle = aside && runner?.atPrompt === true && !line.questionPending;
     if (idle) view.leavePrompt();
     view.onEvent(event);
     if (idle && !runner.closed) line.rl.prompt(true);

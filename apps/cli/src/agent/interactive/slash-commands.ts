@@ -12,6 +12,8 @@ import type { AgentClientHost } from "../host/agent-client-host";
 import { resolveDir } from "../host/add-dir";
 import type { AppHost } from "../../apps/app-host";
 import { compactCommand, resumeCommand, statusCommand, type SessionCommandContext } from "./session-commands";
+import type { BackgroundTasks } from "../session/background-tasks";
+import { tasksCommand } from "./tasks-command";
 
 /** Run a session command with its context, or say why it cannot run here. */
 function withSession(
@@ -35,6 +37,8 @@ export interface SlashContext {
   readonly apps?: AppHost;
   /** What `/status`, `/compact` and `/resume` need; absent: they say they are unavailable. */
   readonly sessionCommands?: SessionCommandContext;
+  /** Calls running as tasks in the background (`/tasks`). */
+  readonly background?: BackgroundTasks;
 }
 
 interface SlashCommand {
@@ -216,6 +220,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/mcp [status | reconnect <server> | enable <server> | disable <server>]",
     summary: "MCP server status and control",
     run: mcpCommand,
+  },
+  {
+    name: "tasks",
+    usage: "/tasks [cancel <n>]",
+    summary: "Calls running as tasks in the background; cancel one on its server",
+    run: (args, ctx) => tasksCommand(args, ctx.background, (text) => ctx.print(text), ctx.style),
   },
   {
     name: "app",

@@ -9,6 +9,7 @@ import type { EventSink, ResultSubtype, UsageTotals } from "../events";
 import type { PermissionGate } from "./permission";
 import type { PlanApprover } from "./plan-mode";
 import type { InstructionFile } from "./project-instructions";
+import type { BackgroundTasks } from "./background-tasks";
 
 /** What of a booted deck the session uses (tests hand in their own). */
 export type SessionDeck = Pick<BootedDeck, "box" | "origin" | "servers" | "diagnostics" | "onServerChanged"> & {
@@ -45,6 +46,8 @@ export interface SessionOptions {
   readonly addedDirs?: () => readonly string[];
   /** Notes for the model about server requests answered during a call to this tool (the client host's). */
   readonly hostNotes?: (toolName: string) => readonly string[];
+  /** Where long task calls go on (interactive sessions): their results come with the next prompt. */
+  readonly background?: BackgroundTasks;
   /** `AGENTS.md` / `CLAUDE.md` files, in the briefing with their source named. */
   readonly instructions?: readonly InstructionFile[];
   /** The model's context window in tokens (default: the provider's usual one); the conversation is compacted to stay within it. */

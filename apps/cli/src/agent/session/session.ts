@@ -23,6 +23,7 @@ import type { RestoredConversation } from "./resume";
 import type { SessionOptions, TaskResult } from "./session-options";
 import { serverChange, sessionStartEvent } from "./session-start";
 import { CallDispatcher, type PendingCall } from "./tool-dispatch";
+import { withBackgroundResults } from "./background-tasks";
 import { newSessionId, Transcript } from "./transcript";
 import { promptFor, streamTurn, toModelTools, type StreamedTurn } from "./turn-stream";
 
@@ -88,6 +89,7 @@ export class AgentSession {
       ...(options.resultMaxChars !== undefined ? { resultMaxChars: options.resultMaxChars } : {}),
       ...(options.cancelGraceMs !== undefined ? { cancelGraceMs: options.cancelGraceMs } : {}),
       ...(options.hostNotes ? { hostNotes: options.hostNotes } : {}),
+      ...(options.background ? { background: options.background } : {}),
     });
   }
 
@@ -191,7 +193,7 @@ export class AgentSession {
     };
     this.current = task;
     this.options.checkpoints?.begin(prompt);
-    this.push({ role: "user", content: prompt });
+    this.push({ role: "user", content: withBackgroundResults(prompt, this.options.background) });
     try {
       for (;;) {
         if (signal.aborted) return this.finish(task, "interrupted", "", "interrupted by the user");

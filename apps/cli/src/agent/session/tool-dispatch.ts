@@ -8,8 +8,9 @@
  */
 import path from "node:path";
 import type { ToolResultPart } from "ai";
-import type { ToolBox, ToolCall, ToolOutcome, ToolResult } from "@indus/contract";
+import type { TaskView, ToolBox, ToolCall, ToolOutcome, ToolResult } from "@indus/contract";
 import type { EventSink, RefusalKind } from "../events";
+import type { BackgroundTasks } from "./background-tasks";
 import type { GateView } from "./gate-view";
 import type { PermissionGate } from "./permission";
 import { planMarker, type PlanMode } from "./plan-mode";
@@ -37,6 +38,8 @@ export interface DispatchOptions {
   readonly cancelGraceMs?: number;
   /** Notes for the model about server requests answered during a call to this tool. */
   readonly hostNotes?: (toolName: string) => readonly string[];
+  /** Where a call its server runs as a task goes once it runs past the threshold (interactive sessions). */
+  readonly background?: BackgroundTasks;
 }
 
 interface Executed {
@@ -105,16 +108,26 @@ export class CallDispatcher {
     return this.settle(turn, call, await this.execute(call, signal), signal);
   }
 
-  /** Run one call through the box. Never throws; a tool that ignores cancellation is left behind after a grace period. */
+  /**
+   * Run one call through the box. Never throws; a tool that ignores
+   * cancellation is left behind after a grace period; a task that runs past
+   * the background threshold goes on in the background (see `BackgroundTasks`).
+   */
   private async execute(call: ToolCall, signal: AbortSignal): Promise<Executed> {
     const started = Date.now();
     if (signal.aborted) return { outcome: interruptedOutcome(call), ms: 0 };
+    // The call's own stop: the turn's while it is in the turn, `/tasks cancel` once in the background.
+    const stop = new AbortController();
+    const follow = () => stop.abort(signal.reason);
+    signal.addEventListener("abort", follow, { once: true });
+    const mover = backgroundMover(call, this.options.background, () => signal.removeEventListener("abort", follow));
     const running = this.options
       .box()
       .runner.run(call, {
-        signal,
+        signal: stop.signal,
         onProgress: (progress) =>
           this.options.emit({ type: "tool_progress", id: call.id, name: call.name, ...progress }),
+        onTask: (view) => mover.seen(view, running, stop),
       })
       .catch((error: unknown): ToolOutcome => ({
         callId: call.id,
@@ -122,8 +135,10 @@ export class CallDispatcher {
         content: [{ type: "text", text: `The tool failed: ${error instanceof Error ? error.message : String(error)}` }],
       }));
     const abandoned = afterGrace(signal, this.options.cancelGraceMs ?? 5_000, () => interruptedOutcome(call));
-    const outcome = await Promise.race([running, abandoned.outcome]);
+    const outcome = await Promise.race([running, abandoned.outcome, mover.moved]);
     abandoned.cancel();
+    mover.cancel();
+    if (!mover.isMoved()) signal.removeEventListener("abort", follow);
     return { outcome, ms: Date.now() - started };
   }
 
@@ -182,6 +197,41 @@ function afterGrace(
     else signal.addEventListener("abort", onAbort, { once: true });
   });
   return { outcome, cancel: () => timer && clearTimeout(timer) };
+}
+
+/**
+ * Watches a call's task (`seen` on each of its states) and, once it has run
+ * `background.afterMs` as a task, hands it to `background` and resolves
+ * `moved` with what the model is told instead of the result.
+ */
+function backgroundMover(call: ToolCall, background: BackgroundTasks | undefined, detach: () => void) {
+  let latest: TaskView | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let moved = false;
+  let resolve: (outcome: ToolOutcome) => void = () => undefined;
+  const promise = new Promise<ToolOutcome>((done) => (resolve = done));
+  return {
+    moved: promise,
+    isMoved: () => moved,
+    cancel: () => clearTimeout(timer),
+    seen(view: TaskView, running: Promise<ToolOutcome>, stop: AbortController): void {
+      latest = view;
+      if (background === undefined || timer !== undefined) return;
+      timer = setTimeout(() => {
+        moved = true;
+        detach();
+        const n = background.adopt(call, () => latest ?? view, running, stop);
+        resolve(backgroundedOutcome(call, n, view));
+      }, background.afterMs);
+    },
+  };
+}
+
+function backgroundedOutcome(call: ToolCall, n: number, view: TaskView): ToolOutcome {
+  const text =
+    `This call runs in the background as task ${view.taskId} on server ${view.server} (background task ${n}). ` +
+    "Its result will be given to you with a later message when it ends; do not call the tool again for it.";
+  return { callId: call.id, isError: false, content: [{ type: "text", text }] };
 }
 
 function interruptedOutcome(call: ToolCall): ToolOutcome {
