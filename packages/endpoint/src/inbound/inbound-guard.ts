@@ -17,6 +17,7 @@ import { boundResultDepth, paramsTooDeep } from "./inbound-depth";
 import { repairModernResult } from "./modern-result-repair";
 import { keepValidTools } from "../tools/tool-list-sanitizer";
 import { keepValidCatalogEntries } from "./catalog-list-sanitizer";
+import { tapTransport } from "../transport-tap";
 
 export interface InboundGuardOptions {
   /** Deepest nesting accepted in a result or in params (levels below it). */
@@ -83,7 +84,7 @@ function boundError(method: string, message: Message, options: InboundGuardOptio
 /** Requests the server never answered are forgotten past this many (their ids would only pile up). */
 const MAX_PENDING = 10_000;
 
-/** `transport` with every inbound message checked as above. Everything else is the transport's own. */
+/** `transport` with every inbound message checked as above. */
 export function guardInbound(transport: Transport, options: InboundGuardOptions): Transport {
   const pending = new Map<string | number, string>();
   const remember = (id: string | number, method: string): void => {
@@ -109,30 +110,16 @@ export function guardInbound(transport: Transport, options: InboundGuardOptions)
     if (message.id !== undefined) refuseRequest(message, why);
     return undefined;
   };
-  return new Proxy(transport, {
-    get(target, key) {
-      if (key === "send") {
-        return (message: JSONRPCMessage, sendOptions?: unknown) => {
-          const { method, id, params } = message as Message;
-          if (method !== undefined && id !== undefined) remember(id, method);
-          // A request the client gave up on gets no answer worth checking.
-          if (method === "notifications/cancelled" && isRecord(params)) pending.delete(params["requestId"] as string);
-          return target.send(message, sendOptions as never);
-        };
-      }
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  return tapTransport(transport, {
+    sending: (message) => {
+      const { method, id, params } = message as Message;
+      if (method !== undefined && id !== undefined) remember(id, method);
+      // A request the client gave up on gets no answer worth checking.
+      if (method === "notifications/cancelled" && isRecord(params)) pending.delete(params["requestId"] as string);
     },
-    set(target, key, value: unknown) {
-      if (key === "onmessage" && typeof value === "function") {
-        const deliver = value as (message: JSONRPCMessage, extra?: unknown) => void;
-        target.onmessage = (message, extra) => {
-          const checked = check(message);
-          if (checked !== undefined) deliver(checked as JSONRPCMessage, extra);
-        };
-        return true;
-      }
-      return Reflect.set(target, key, value, target);
+    inbound: (deliver) => (message, extra) => {
+      const checked = check(message);
+      if (checked !== undefined) deliver(checked as JSONRPCMessage, extra);
     },
   });
 }

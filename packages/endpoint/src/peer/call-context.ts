@@ -18,7 +18,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { CallLogs, ClientHostHooks, ProtocolEra, TransportKind } from "@indus/contract";
-import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
+import { tapTransport } from "../transport-tap";
 
 /**
  * One call in flight: the client it runs for (`undefined`: the endpoint's own
@@ -73,43 +74,24 @@ interface Message {
  */
 export function callScopedTransport(transport: Transport, active: () => boolean): Transport {
   const pending = new Map<string | number, CallScope>();
-  return new Proxy(transport, {
-    get(target, key) {
-      if (key === "send") {
-        return (message: JSONRPCMessage, options?: unknown) => {
-          const { id, method, params } = message as Message;
-          if (method === undefined) return target.send(message, options as never);
-          if (id !== undefined && active()) {
-            const scope = scopes.getStore();
-            if (scope) pending.set(id, scope);
-          } else if (method === "notifications/cancelled" && params?.requestId !== undefined) {
-            pending.delete(params.requestId);
-          }
-          return target.send(message, options as never);
-        };
+  return tapTransport(transport, {
+    sending: (message) => {
+      const { id, method, params } = message as Message;
+      if (method === undefined) return;
+      if (id !== undefined && active()) {
+        const scope = scopes.getStore();
+        if (scope) pending.set(id, scope);
+      } else if (method === "notifications/cancelled" && params?.requestId !== undefined) {
+        pending.delete(params.requestId);
       }
-      if (key === "close") {
-        return () => {
-          pending.clear();
-          return target.close();
-        };
-      }
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
-    set(target, key, value: unknown) {
-      if (key === "onmessage" && typeof value === "function") {
-        const deliver = value as (message: JSONRPCMessage, extra?: unknown) => void;
-        target.onmessage = (message, extra) => {
-          const { id, method } = message as Message;
-          const scope = id !== undefined && method === undefined && pending.size > 0 ? pending.get(id) : undefined;
-          if (scope === undefined) return deliver(message, extra);
-          pending.delete(id!);
-          return scopes.run(scope, () => deliver(message, extra));
-        };
-        return true;
-      }
-      return Reflect.set(target, key, value, target);
+    inbound: (deliver) => (message, extra) => {
+      const { id, method } = message as Message;
+      const scope = id !== undefined && method === undefined && pending.size > 0 ? pending.get(id) : undefined;
+      if (scope === undefined) return deliver(message, extra);
+      pending.delete(id!);
+      return scopes.run(scope, () => deliver(message, extra));
     },
+    closing: () => pending.clear(),
   });
 }

@@ -2,11 +2,11 @@
  * A transport seen through a tap on the answers to one method: the ids of
  * outgoing requests of `method` are noted while `active()`, and the answer
  * to each noted request passes through `rewrite` before the SDK client reads
- * it. Everything else (pid, stderr, sessionId, ...) is the transport's own.
  * The SDK's 2026-era codec checks answers before any caller hook runs, so
  * what it must not see is changed here (see `task-results.ts`).
  */
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { tapTransport } from "../transport-tap";
 
 /** The fields read here, on any JSON-RPC message. */
 export interface TappedMessage {
@@ -27,26 +27,12 @@ export function tapAnswers(
     message.id === undefined || message.method !== undefined || !pending.delete(message.id)
       ? message
       : rewrite(message);
-  return new Proxy(transport, {
-    get(target, key) {
-      if (key === "send") {
-        return (message: JSONRPCMessage, options?: unknown) => {
-          const sent = message as TappedMessage;
-          if (sent.method === method && sent.id !== undefined && active()) pending.add(sent.id);
-          return target.send(message, options as never);
-        };
-      }
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  return tapTransport(transport, {
+    sending: (message) => {
+      const sent = message as TappedMessage;
+      if (sent.method === method && sent.id !== undefined && active()) pending.add(sent.id);
     },
-    set(target, key, value: unknown) {
-      if (key === "onmessage" && typeof value === "function") {
-        const deliver = value as (message: JSONRPCMessage, extra?: unknown) => void;
-        target.onmessage = (message, extra) =>
-          deliver(pending.size > 0 ? (answerOf(message) as JSONRPCMessage) : message, extra);
-        return true;
-      }
-      return Reflect.set(target, key, value, target);
-    },
+    inbound: (deliver) => (message, extra) =>
+      deliver(pending.size > 0 ? (answerOf(message) as JSONRPCMessage) : message, extra),
   });
 }
