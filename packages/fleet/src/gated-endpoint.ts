@@ -169,8 +169,9 @@ export class GatedEndpoint extends EndpointFacade {
     return screening;
   }
 
-  /** Each item with the `ui://` body it presents, each body read once. */
+  /** Each item with the `ui://` body it presents, each body read once (none under `trust: "off"`: nothing is pinned). */
   private async listed(kind: DefinitionKind, items: readonly JsonObject[]): Promise<ListedDefinition[]> {
+    if (this.config.trust === "off") return items.map((item) => ({ item }));
     const bodies = new Map<string, Promise<JsonValue>>();
     const bodyOf = (uri: string) => {
       let body = bodies.get(uri);
