@@ -13,3 +13,5 @@ BENCH_QUICK=1 node bench/stdio-gateway.mjs
 BENCH_QUICK=1 node bench/teams-gateway.mjs
 # Cross-package: peak memory of `indusr call` with a 10 MB tool result, as a multiple of the payload.
 BENCH_QUICK=1 node bench/large-result.mjs
+# Cross-package: what pinning (the trust gate) adds to `indusr mcp status` with 20 servers and to one call, against trust "off".
+BENCH_QUICK=1 node bench/trust-pinning.mjs
