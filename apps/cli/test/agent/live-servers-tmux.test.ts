@@ -61,10 +61,9 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
       callTool("lt__arm_lt", {}),
       (request) => say(toolNames(request).includes("lt__late") ? "late tool seen" : "late tool missing"),
     ]);
-    // Delivery is the point here; under the default `trust: "pin"` a tool added
-    // after the first listing is withheld until approved (the trust tests show that).
+    // Under the default trust a tool added after the first listing is pinned at first sight, and announced.
     const mcp = t.sandbox.mcpConfig({
-      lt: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "lt"], trust: "off" },
+      lt: { command: process.execPath, args: [path.join(FIXTURES, "late-tool-server.mjs"), "lt"] },
     });
     const tmux = t.terminal([...providerArgs(protocol), "--mcp", mcp, "--allow", "lt__*"], fake);
     await tmux.waitFor(/lt ✓/);
@@ -73,6 +72,7 @@ describe.each<Protocol>(["openai", "anthropic"])("over %s", (protocol) => {
     await tmux.waitFor(/late tool (seen|missing)/);
     expect(toolNames(fake.requests[0]!)).not.toContain("lt__late");
     expect(tmux.screen()).toContain("late tool seen");
+    expect(tmux.screen()).toContain('tool "late" of server "lt" was added since pinned');
   });
 });
 
