@@ -19,8 +19,9 @@
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import { isRecord, type JsonObject, type TaskStatus, type TaskView, type ToolProgress } from "@indus/contract";
 import type { QuestionMethod } from "../peer/client-host";
-import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "../deadline";
-import { CANCEL_WAIT_MS, TaskCancelled, pollDelayOf } from "./tool-task";
+import { requestWithDeadline } from "../deadline";
+import { TaskCancelled, pollDelayOf } from "./tool-task";
+import { TaskWatch, cancelTask } from "./task-watch";
 import { AnyResultSchema } from "../wire";
 
 const STATUSES: readonly string[] = ["working", "input_required", "completed", "failed", "cancelled"];
@@ -71,12 +72,10 @@ export function driveTask(client: Client, created: JsonObject, options: TaskDriv
 }
 
 class TaskDrive {
-  private readonly stop = new AbortController();
-  private readonly totalTimer: NodeJS.Timeout;
+  /** The caller's abort and the total bound end every open request of the task. */
+  private readonly watch: TaskWatch;
   /** Question keys already asked: each is asked once over the task's life (the spec keeps keys unique). */
   private readonly asked = new Set<string>();
-  private reported = "";
-  private reports = 0;
   /** Set once the server ended the task: nothing is left to cancel. */
   private ended = false;
 
@@ -84,27 +83,22 @@ class TaskDrive {
     private readonly client: Client,
     private readonly options: TaskDriveOptions,
   ) {
-    this.totalTimer = setTimeout(() => this.end(new DeadlineExceeded(options.totalMs, true)), options.totalMs);
-    this.totalTimer.unref();
+    this.watch = new TaskWatch(options.totalMs, options.signal);
   }
 
   async run(created: JsonObject): Promise<JsonObject> {
-    const signal = this.options.signal;
-    const onAbort = () => this.end(new CallerAborted(signal?.reason));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
     const first = readTask(created, undefined);
     try {
       return await this.follow(first);
     } catch (error) {
-      const reason: unknown = this.stop.signal.aborted ? this.stop.signal.reason : error;
+      const stop = this.watch.stop.signal;
+      const reason: unknown = stop.aborted ? stop.reason : error;
       // Withdraws any question still shown, then tells the server, unless it ended the task itself.
-      this.end(reason instanceof Error ? reason : new Error(String(reason)));
+      this.watch.end(reason instanceof Error ? reason : new Error(String(reason)));
       if (!this.ended) await this.cancel(first.taskId);
       throw reason;
     } finally {
-      clearTimeout(this.totalTimer);
-      signal?.removeEventListener("abort", onAbort);
+      this.watch.done();
     }
   }
 
@@ -124,9 +118,9 @@ class TaskDrive {
           await this.answerAll(task);
           break;
         case "working":
-          await this.pause(pollDelayOf(task.pollIntervalMs));
+          await this.watch.pause(pollDelayOf(task.pollIntervalMs));
       }
-      this.throwIfStopped();
+      this.watch.throwIfStopped();
       task = readTask(await this.send({ method: "tasks/get", params: { taskId: task.taskId } }), task.taskId);
     }
   }
@@ -134,15 +128,15 @@ class TaskDrive {
   /** Ask every question not asked yet, then send the answers in one `tasks/update`. */
   private async answerAll(task: TaskState): Promise<void> {
     const fresh = Object.entries(questionsOf(task)).filter(([key]) => !this.asked.has(key));
-    if (fresh.length === 0) return this.pause(pollDelayOf(task.pollIntervalMs));
+    if (fresh.length === 0) return this.watch.pause(pollDelayOf(task.pollIntervalMs));
     for (const [key] of fresh) this.asked.add(key);
     const answers = await Promise.all(
       fresh.map(
         async ([key, question]) =>
-          [key, await this.options.answer(question.method, question.params, this.stop.signal, key)] as const,
+          [key, await this.options.answer(question.method, question.params, this.watch.stop.signal, key)] as const,
       ),
     );
-    this.throwIfStopped();
+    this.watch.throwIfStopped();
     await this.send({
       method: "tasks/update",
       params: { taskId: task.taskId, inputResponses: Object.fromEntries(answers) },
@@ -150,48 +144,25 @@ class TaskDrive {
   }
 
   private send(request: TaskRequest, timeoutMs = this.options.timeoutMs): Promise<unknown> {
-    this.throwIfStopped();
+    this.watch.throwIfStopped();
     return requestWithDeadline(this.client, this.options.frame(request), AnyResultSchema, {
       timeoutMs,
-      signal: this.stop.signal,
+      signal: this.watch.stop.signal,
     });
   }
 
-  /** Best effort: tell the server to stop; its answer (or silence) never changes how the call ends. */
-  private async cancel(taskId: string): Promise<void> {
-    const request = this.options.frame({ method: "tasks/cancel", params: { taskId } });
-    await requestWithDeadline(this.client, request, AnyResultSchema, {
-      timeoutMs: Math.min(this.options.timeoutMs, CANCEL_WAIT_MS),
-    }).catch(() => undefined);
-  }
-
-  private end(reason: Error): void {
-    if (!this.stop.signal.aborted) this.stop.abort(reason);
-  }
-
-  private throwIfStopped(): void {
-    if (this.stop.signal.aborted) throw this.stop.signal.reason;
-  }
-
-  /** Wait `ms`, or less when the task is stopped. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.stop.signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.stop.signal.addEventListener("abort", done, { once: true });
-    });
+  private cancel(taskId: string): Promise<void> {
+    return cancelTask(
+      this.client,
+      this.options.frame({ method: "tasks/cancel", params: { taskId } }),
+      this.options.timeoutMs,
+    );
   }
 
   /** A new status or message is progress (counted, so it only ever increases) and a task view. */
   private report(task: TaskState): void {
-    const key = `${task.status}\u0000${task.statusMessage ?? ""}`;
-    if (key === this.reported) return;
-    this.reported = key;
-    this.reports += 1;
+    const progress = this.watch.changed(task.status, task.statusMessage);
+    if (progress === undefined) return;
     const message = task.statusMessage ?? task.status;
     // The task first, so a caller showing both knows the progress that follows is the task's.
     this.options.onTask?.({
@@ -200,7 +171,7 @@ class TaskDrive {
       status: task.status,
       ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
     });
-    this.options.onProgress?.({ progress: this.reports, message });
+    this.options.onProgress?.({ progress, message });
   }
 }
 

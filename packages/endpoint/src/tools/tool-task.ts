@@ -25,17 +25,15 @@
  */
 import { isSpecType, specTypeSchemas, type Client, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import type { ToolProgress } from "@indus/contract";
-import { CallerAborted, DeadlineExceeded, requestWithDeadline } from "../deadline";
+import { requestWithDeadline } from "../deadline";
 import { AnyResultSchema } from "../wire";
+import { TaskWatch, cancelTask } from "./task-watch";
 
 /** Used when the server suggests no poll interval (the v1 SDK client's default). */
 const DEFAULT_POLL_MS = 1_000;
 /** A hostile or careless `pollInterval` neither spins nor stalls the call. */
 const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 30_000;
-/** How long `tasks/cancel` may take before the call fails without waiting for its answer. */
-export const CANCEL_WAIT_MS = 5_000;
-
 type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 interface TaskState {
@@ -92,25 +90,17 @@ export function callAsTask(
 
 class TaskRun {
   private readonly started = Date.now();
-  /** Ends every open request of the task (caller abort, total bound). */
-  private readonly stop = new AbortController();
-  private readonly totalTimer: NodeJS.Timeout;
-  private reported = "";
-  private reports = 0;
+  /** The caller's abort and the total bound end every open request of the task. */
+  private readonly watch: TaskWatch;
 
   constructor(
     private readonly client: Client,
     private readonly options: TaskCallOptions,
   ) {
-    this.totalTimer = setTimeout(() => this.end(new DeadlineExceeded(options.totalMs, true)), options.totalMs);
-    this.totalTimer.unref();
+    this.watch = new TaskWatch(options.totalMs, options.signal);
   }
 
   async run(request: { method: string; params: Record<string, unknown> }): Promise<unknown> {
-    const signal = this.options.signal;
-    const onAbort = () => this.end(new CallerAborted(signal?.reason));
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
     let task: TaskState | undefined;
     try {
       const created = await this.send({
@@ -121,13 +111,12 @@ class TaskRun {
       task = created.task;
       return await this.follow(task, (latest) => (task = latest));
     } catch (error) {
-      const reason: unknown = this.stop.signal.reason;
-      if (!this.stop.signal.aborted) throw error;
+      const stop = this.watch.stop.signal;
+      if (!stop.aborted) throw error;
       if (task && !isTerminal(task.status)) await this.cancel(task.taskId);
-      throw reason;
+      throw stop.reason;
     } finally {
-      clearTimeout(this.totalTimer);
-      signal?.removeEventListener("abort", onAbort);
+      this.watch.done();
     }
   }
 
@@ -145,9 +134,9 @@ class TaskRun {
         const done = () => (settled = true);
         result.then(done, done);
       }
-      await this.pause(pollDelay(task), result);
+      await this.watch.pause(pollDelay(task), result);
       if (settled) return await result;
-      this.throwIfStopped();
+      this.watch.throwIfStopped();
       task = await this.send<TaskState>(
         { method: "tasks/get", params: { taskId: task.taskId } },
         specTypeSchemas.GetTaskResult,
@@ -171,47 +160,20 @@ class TaskRun {
     schema: StandardSchemaV1 = AnyResultSchema,
     timeoutMs = this.options.timeoutMs,
   ): Promise<T> {
-    this.throwIfStopped();
-    return requestWithDeadline<T>(this.client, request, schema, { timeoutMs, signal: this.stop.signal });
+    this.watch.throwIfStopped();
+    return requestWithDeadline<T>(this.client, request, schema, { timeoutMs, signal: this.watch.stop.signal });
   }
 
-  /** Best effort: tell the server to stop; its answer (or silence) never changes how the call ends. */
-  private async cancel(taskId: string): Promise<void> {
-    await requestWithDeadline(this.client, { method: "tasks/cancel", params: { taskId } }, AnyResultSchema, {
-      timeoutMs: Math.min(this.options.timeoutMs, CANCEL_WAIT_MS),
-    }).catch(() => undefined);
+  private cancel(taskId: string): Promise<void> {
+    return cancelTask(this.client, { method: "tasks/cancel", params: { taskId } }, this.options.timeoutMs);
   }
 
-  private end(reason: Error): void {
-    if (!this.stop.signal.aborted) this.stop.abort(reason);
-  }
-
-  private throwIfStopped(): void {
-    if (this.stop.signal.aborted) throw this.stop.signal.reason;
-  }
-
-  /** Wait `ms`, or less when the open `tasks/result` settles or the task is stopped. */
-  private pause(ms: number, result: Promise<unknown> | undefined): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.stop.signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.stop.signal.addEventListener("abort", done, { once: true });
-      result?.then(done, done);
-    });
-  }
-
-  /** A new status or status message is progress (counted, so it only ever increases). */
+  /** A new status or status message is progress. */
   private report(task: TaskState): void {
-    const key = `${task.status}\u0000${task.statusMessage ?? ""}`;
-    if (key === this.reported) return;
-    this.reported = key;
-    this.reports += 1;
+    const progress = this.watch.changed(task.status, task.statusMessage);
+    if (progress === undefined) return;
     this.options.onProgress?.({
-      progress: this.reports,
+      progress,
       ...(task.statusMessage === undefined ? {} : { message: task.statusMessage }),
     });
   }
