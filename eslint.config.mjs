@@ -29,6 +29,16 @@ export default tseslint.config(
     },
   },
   {
+    // Product code stays in short, simple functions; long parameter lists become options objects.
+    files: ["packages/*/src/**/*.ts", "apps/*/src/**/*.ts"],
+    rules: {
+      complexity: ["error", 20],
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
+      "max-params": ["error", 4],
+      "max-depth": ["error", 4],
+    },
+  },
+  {
     files: ["**/test/**/*.ts", "**/bench/**/*.ts"],
     rules: {
       // Tests reach into results they have just asserted the shape of.

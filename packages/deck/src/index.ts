@@ -144,7 +144,7 @@ export {
   serializePinBook,
   withMissingPins,
 } from "./trust/pin-book";
-export type { KindPins, ListedWith, Pin, PinBook, ServerPins } from "./trust/pin-book";
+export type { KindPins, ListedWith, MissingPins, Pin, PinBook, ServerPins } from "./trust/pin-book";
 export { approvePins, describePinChange } from "./trust/pin-approval";
 export type { Listings, OnlyDefinition, PinChange, PinChangeKind } from "./trust/pin-approval";
 export { MAX_DEFINITION_CHARS, MAX_DESCRIPTION_CHARS, inspectDefinition } from "./trust/inspect";

@@ -20,7 +20,7 @@ function memoryStore(readOnly = false): PinStore & { book: PinBook; writes: numb
     pinMissing(server: string, kind: DefinitionKind, pins: KindPins, listedWith: readonly string[]) {
       if (readOnly) return undefined;
       store.writes += 1;
-      store.book = withMissingPins(store.book, server, kind, pins, listedWith);
+      store.book = withMissingPins(store.book, { server, kind, pins, listedWith });
       return store.book.servers[server]?.[kind];
     },
   };

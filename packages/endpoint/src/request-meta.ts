@@ -6,6 +6,14 @@ import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextp
 import type { ClientHostHooks, LogLevel, TraceContext } from "@indus/contract";
 import { callCapabilities, clientCapabilities, withTasks } from "./peer/client-host";
 
+/** What a 2026-era request's `_meta` is made from. */
+export interface RequestMetaSources {
+  readonly peer: ClientHostHooks | undefined;
+  readonly level: LogLevel | undefined;
+  readonly host: ClientHostHooks | undefined;
+  readonly tasks?: boolean;
+}
+
 /**
  * `request` with `peer`'s capabilities (within what the endpoint's `host`
  * declared) and the log `level` in `_meta`; the request itself when there
@@ -15,10 +23,7 @@ import { callCapabilities, clientCapabilities, withTasks } from "./peer/client-h
  */
 export function withModernMeta<R extends { params: Record<string, unknown> }>(
   request: R,
-  peer: ClientHostHooks | undefined,
-  level: LogLevel | undefined,
-  host: ClientHostHooks | undefined,
-  tasks = false,
+  { peer, level, host, tasks = false }: RequestMetaSources,
 ): R {
   if (!peer && !level && !tasks) return request;
   const capabilities = peer ? callCapabilities(peer, host) : tasks ? clientCapabilities(host) : undefined;

@@ -166,13 +166,11 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       callTool(scope, params, ctx),
     );
     if (view.catalog !== undefined) {
-      registerCatalogHandlers(
-        server,
-        view.catalog,
-        (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
-        (ctx) => (isModern(ctx) ? requestLogs(envelopeLogLevel(ctx), ctx) : scope.logsFor(ctx)),
+      registerCatalogHandlers(server, view.catalog, {
+        peerOf: (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
+        logsOf: (ctx) => (isModern(ctx) ? requestLogs(envelopeLogLevel(ctx), ctx) : scope.logsFor(ctx)),
         rounds,
-      );
+      });
     }
     if (view.catalog !== undefined) registerSkillHandlers(server, view.catalog, listHint);
     if (tasks !== undefined && view.catalog !== undefined) tasks.register(server, view.catalog);

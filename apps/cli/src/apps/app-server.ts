@@ -33,13 +33,13 @@ function token(): string {
   return randomBytes(24).toString("base64url");
 }
 
-function send(res: http.ServerResponse, status: number, type: string, body: string, headers: object = {}): void {
+/** Replies with the headers every answer carries; a page's own CSP is set on `res` before. */
+function send(res: http.ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, {
     "content-type": type,
     "cache-control": "no-store",
     "referrer-policy": "no-referrer",
     "x-content-type-options": "nosniff",
-    ...headers,
   });
   res.end(body);
 }
@@ -108,9 +108,8 @@ export class AppServer {
     }
     const csp = meta["csp"] as JsonObject | undefined;
     const allow = allowAttribute(meta["permissions"] as JsonObject | undefined);
-    send(res, 200, "text/html; charset=utf-8", sandboxPage(`http://127.0.0.1:${this.hostPort}`, allow), {
-      "content-security-policy": sandboxCsp(csp),
-    });
+    res.setHeader("content-security-policy", sandboxCsp(csp));
+    send(res, 200, "text/html; charset=utf-8", sandboxPage(`http://127.0.0.1:${this.hostPort}`, allow));
   }
 
   private async onHost(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -139,14 +138,15 @@ export class AppServer {
     const viewId = /^\/app\/([\w-]+)$/.exec(url.pathname)?.[1];
     if (viewId === undefined) return send(res, 404, "text/plain", "not found");
     const sandboxUrl = `http://127.0.0.1:${this.sandboxPort}/sandbox/${viewId}?t=${this.sandboxToken}`;
+    res.setHeader(
+      "content-security-policy",
+      `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-src http://127.0.0.1:${this.sandboxPort}`,
+    );
     send(
       res,
       200,
       "text/html; charset=utf-8",
       hostPage({ viewId, token: this.hostToken, sandboxUrl, version: this.version }),
-      {
-        "content-security-policy": `default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; frame-src http://127.0.0.1:${this.sandboxPort}`,
-      },
     );
   }
 

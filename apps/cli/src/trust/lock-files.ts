@@ -66,7 +66,7 @@ export class LockFiles implements PinStore {
     listedWith: readonly string[],
   ): KindPins | undefined {
     if (this.options.readOnly) return undefined;
-    const add = (book: PinBook) => withMissingPins(book, server, kind, pins, listedWith);
+    const add = (book: PinBook) => withMissingPins(book, { server, kind, pins, listedWith });
     const config = this.options.configOf(server);
     if (config === undefined) {
       // A server from no file (an embedder's config) is pinned for this process only.

@@ -138,18 +138,20 @@ export function capabilityUnion(a: readonly string[], b: readonly string[]): str
   return [...new Set([...a, ...b])].sort();
 }
 
+/** Definitions of one kind of one server to pin, and the client capabilities they were listed with. */
+export interface MissingPins {
+  readonly server: string;
+  readonly kind: DefinitionKind;
+  readonly pins: KindPins;
+  readonly listedWith: readonly string[];
+}
+
 /**
  * `book` with each of `pins` added to `kind` of `server` unless that name is
  * pinned already (a pinned definition never changes here: only an approval
  * replaces it), and `listedWith` joined to what the kind was listed with.
  */
-export function withMissingPins(
-  book: PinBook,
-  server: string,
-  kind: DefinitionKind,
-  pins: KindPins,
-  listedWith: readonly string[],
-): PinBook {
+export function withMissingPins(book: PinBook, { server, kind, pins, listedWith }: MissingPins): PinBook {
   const standing = book.servers[server];
   const merged = { ...pins, ...standing?.[kind] };
   const listed = capabilityUnion(standing?.listedWith?.[kind] ?? [], listedWith);

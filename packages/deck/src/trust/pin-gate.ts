@@ -129,7 +129,7 @@ export class PinGate implements DefinitionGate {
     });
     const strict = server.trust === "strict";
     const standing = this.standing(server.id, kind, screened, strict);
-    const verdicts = screened.map((s) => this.verdict(server.id, kind, s, standing.pins, strict));
+    const verdicts = screened.map((s) => this.verdict(s, { server: server.id, kind, pinned: standing.pins, strict }));
     this.record(server.id, kind, screened, verdicts);
     this.announceAdded(server.id, kind, standing.added);
     return verdicts;
@@ -238,11 +238,13 @@ export class PinGate implements DefinitionGate {
   }
 
   private verdict(
-    server: string,
-    kind: DefinitionKind,
     screened: Screened,
-    pinned: KindPins | undefined,
-    strict: boolean,
+    {
+      server,
+      kind,
+      pinned,
+      strict,
+    }: { server: string; kind: DefinitionKind; pinned: KindPins | undefined; strict: boolean },
   ): DefinitionVerdict {
     const pin = pinned?.[screened.name];
     const withhold = (reason: WithheldReason, fields?: readonly string[]): DefinitionVerdict => {

@@ -115,11 +115,12 @@ export class SessionAccess implements SessionPort {
     logs: CallLogs | undefined,
     tasks = false,
   ): R {
-    return withModernMeta(request, peer, logs ? logs.level : this.setup.logLevel(), this.setup.options.host, tasks);
+    const level = logs ? logs.level : this.setup.logLevel();
+    return withModernMeta(request, { peer, level, host: this.setup.options.host, tasks });
   }
 
   answer(method: QuestionMethod, params: JsonObject, signal: AbortSignal, key: string): Promise<JsonObject> {
-    return answerQuestion(this.setup.router, this.setup.config.id, method, params, signal, key);
+    return answerQuestion(this.setup.router, this.setup.config.id, { method, params, signal, key });
   }
 
   /** Classify `error` by where it happened (see `fault-sites.ts`). */

@@ -76,6 +76,12 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** One connect attempt's era: the mode asked for, and what an earlier probe of this server found. */
+interface EraAttempt {
+  readonly mode: ProtocolMode;
+  readonly prior?: PriorDiscovery | undefined;
+}
+
 export class SessionOpener {
   /** The stdio transport of the latest connect attempt, for its exit code and stdout garbage. */
   lastStdio: ProcessStdioTransport | undefined;
@@ -137,7 +143,7 @@ export class SessionOpener {
     const mode = config.protocol ?? "auto";
     try {
       if (this.setup.injected) return await this.handshake(track(this.setup.injected), config.transport, mode);
-      if (mode !== "auto") return await this.connectTransport(config, track, cancelled, mode);
+      if (mode !== "auto") return await this.connectTransport(config, track, cancelled, { mode });
       const store = this.setup.options.eraVerdicts ?? processEraVerdicts;
       return await connectAuto(this.eraAttempts(config, track, cancelled), {
         store,
@@ -151,7 +157,7 @@ export class SessionOpener {
 
   private eraAttempts(config: ServerConfig, track: TrackTransport, cancelled: () => boolean): EraAttempts {
     return {
-      attempt: (mode, prior) => this.connectTransport(config, track, cancelled, mode, prior),
+      attempt: (mode, prior) => this.connectTransport(config, track, cancelled, { mode, prior }),
       diedOnItsOwn: () => this.diedOnItsOwn(config),
       beginRetry: () => {
         const first = this.lastStdio;
@@ -176,23 +182,22 @@ export class SessionOpener {
     config: ServerConfig,
     track: TrackTransport,
     cancelled: () => boolean,
-    mode: ProtocolMode,
-    prior?: PriorDiscovery,
+    { mode, prior }: EraAttempt,
   ): Promise<Session> {
     if (cancelled()) throw new Error("closed while connecting");
     switch (config.transport) {
       case "stdio":
         return this.connectStdio(config, track, mode, prior);
       case "sse":
-        return this.connectHttp(config, "sse", track, "legacy");
+        return this.connectHttp(config, "sse", track, { mode: "legacy" });
       case "streamable-http": {
         try {
-          return await this.connectHttp(config, "streamable-http", track, mode, prior);
+          return await this.connectHttp(config, "streamable-http", track, { mode, prior });
         } catch (error) {
           // A 4xx whose body refuses our revision is a modern-only server, not an SSE one.
           if (!isLegacyServerHint(error) || isModernOnlyRefusal(error) || cancelled()) throw error;
           try {
-            return await this.connectHttp(config, "sse", track, "legacy");
+            return await this.connectHttp(config, "sse", track, { mode: "legacy" });
           } catch (fallbackError) {
             throw new Error(
               `Streamable HTTP initialize failed (${errorText(error)}); legacy SSE fallback failed too (${errorText(fallbackError)})`,
@@ -263,8 +268,7 @@ export class SessionOpener {
     config: HttpServerConfig,
     kind: "sse" | "streamable-http",
     track: TrackTransport,
-    mode: ProtocolMode,
-    prior?: PriorDiscovery,
+    { mode, prior }: EraAttempt,
   ): Promise<Session> {
     await this.loadSignIn(config);
     const open = () =>

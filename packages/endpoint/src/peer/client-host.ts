@@ -82,14 +82,12 @@ export function registerHostHandlers(
   const answering =
     (method: QuestionMethod) =>
     (request: { params?: unknown }, ctx: { mcpReq: { signal: AbortSignal; id: string | number } }) =>
-      answerQuestion(
-        router,
-        server,
+      answerQuestion(router, server, {
         method,
-        request.params as JsonObject,
-        ctx.mcpReq.signal,
-        questionKey(ctx.mcpReq.id),
-      );
+        params: request.params as JsonObject,
+        signal: ctx.mcpReq.signal,
+        key: questionKey(ctx.mcpReq.id),
+      });
   if (declared.elicitation) client.setRequestHandler("elicitation/create", answering("elicitation/create") as never);
   if (declared.sampling)
     client.setRequestHandler("sampling/createMessage", answering("sampling/createMessage") as never);
@@ -99,18 +97,22 @@ export function registerHostHandlers(
 /** The requests a server asks its client, directly (2025 era) or as input requests (2026-07-28, tasks). */
 export type QuestionMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
+/** A question a server asks; `key` is the server's name for it, when it gave one. */
+export interface ServerQuestion {
+  readonly method: QuestionMethod;
+  readonly params: JsonObject;
+  readonly signal: AbortSignal;
+  readonly key: string | undefined;
+}
+
 /**
  * One question of `server`, answered by the client the router chooses (the
- * call's peer, or the host): its answer as the wire has it. `key` is the
- * server's name for the question, when it gave one.
+ * call's peer, or the host): its answer as the wire has it.
  */
 export async function answerQuestion(
   router: PeerRouter,
   server: string,
-  method: QuestionMethod,
-  params: JsonObject,
-  signal: AbortSignal,
-  key: string | undefined,
+  { method, params, signal, key }: ServerQuestion,
 ): Promise<JsonObject> {
   switch (method) {
     case "elicitation/create": {

@@ -4,14 +4,7 @@
  * and peer, and in the 2026 era the peer's capabilities in `_meta`; or, when
  * the caller answers the server's questions itself, one input round.
  */
-import type {
-  GatewayCallOptions,
-  InputRound,
-  InvokeOptions,
-  JsonObject,
-  RemoteCallResult,
-  TaskMethod,
-} from "@indus/contract";
+import type { GatewayCallOptions, InvokeOptions, JsonObject, RemoteCallResult, TaskMethod } from "@indus/contract";
 import { ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/client";
 import { requestWithDeadline, type DeadlineOptions } from "../deadline";
 import { paramHeaderValues } from "../http/mcp-param-headers";
@@ -101,12 +94,9 @@ export class ToolCalls {
           (session) =>
             session.era === "2026-07-28"
               ? callModern(this.modernContext(session, options), request, deadline, options)
-              : inputRound === undefined
-                ? (traits?.task
-                    ? callAsTask(session.client, request, deadline)
-                    : requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline)
-                  ).then(readCallResult)
-                : this.callInRound(session, request, deadline, inputRound, traits),
+              : inputRound?.kind === "retry"
+                ? Promise.reject(retryOnLegacy(this.port.server))
+                : legacyCall(session, request, deadline, traits),
         ),
       logs,
     );
@@ -122,26 +112,6 @@ export class ToolCalls {
       onProgress: options.onProgress,
       headers: declared ? paramHeaderValues(declared, args) : undefined,
     };
-  }
-
-  /**
-   * A call whose caller answers the server's questions itself: in the 2026
-   * era the `input_required` result comes back as it is (`questions`); a
-   * 2025-era server asks through the call's peer as usual, and cannot be
-   * retried with another revision's state.
-   */
-  private callInRound(
-    session: Session,
-    request: CallRequest,
-    deadline: CallDeadline,
-    round: InputRound,
-    traits: ToolCallTraits | undefined,
-  ): Promise<RemoteCallResult> {
-    if (round.kind === "retry") return Promise.reject(retryOnLegacy(this.port.server));
-    const plain = traits?.task
-      ? callAsTask(session.client, request, deadline)
-      : requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline);
-    return plain.then(readCallResult);
   }
 
   /** What a 2026-era call needs: the session's client, its `_meta`, the host hooks for a task's questions. */
@@ -171,4 +141,21 @@ export class ToolCalls {
       return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, deadline);
     });
   }
+}
+
+/**
+ * A 2025-era call. A caller answering the server's questions itself (an input
+ * round) gets them through the call's peer as usual; a round that retries
+ * with another revision's state cannot be sent here (see `call`).
+ */
+function legacyCall(
+  session: Session,
+  request: CallRequest,
+  deadline: CallDeadline,
+  traits: ToolCallTraits | undefined,
+): Promise<RemoteCallResult> {
+  const plain = traits?.task
+    ? callAsTask(session.client, request, deadline)
+    : requestWithDeadline<unknown>(session.client, request, AnyResultSchema, deadline);
+  return plain.then(readCallResult);
 }

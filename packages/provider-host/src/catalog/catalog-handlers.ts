@@ -32,12 +32,17 @@ export type PeerOf = (ctx: ServerContext) => ClientHostHooks | undefined;
 /** The asking client's channel for the log messages its request causes. */
 export type LogsOf = (ctx: ServerContext) => CallLogs | undefined;
 
+/** Who answers for the asking client: its hooks and log channel (2025 era), or input rounds (2026-07-28). */
+export interface CatalogCallers {
+  readonly peerOf: PeerOf;
+  readonly logsOf?: LogsOf;
+  readonly rounds?: InputRounds;
+}
+
 export function registerCatalogHandlers(
   server: Server,
   catalog: GatewayCatalog,
-  peerOf: PeerOf,
-  logsOf: LogsOf = () => undefined,
-  rounds?: InputRounds,
+  { peerOf, logsOf = () => undefined, rounds }: CatalogCallers,
 ): void {
   const forCaller = (ctx: ServerContext): GatewayCallOptions => {
     const peer = peerOf(ctx);

@@ -25,13 +25,11 @@ export async function inRounds<T>(
   name: string,
   work: (options: GatewayCallOptions) => Promise<T>,
 ): Promise<T | ReturnType<typeof inputRequired>> {
-  const { call, inputRound } = resumeOrStart(
-    rounds,
-    ctx,
+  const { call, inputRound } = resumeOrStart(rounds, ctx, {
     name,
-    name,
-    () => new RoundTripCall(name, undefined, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
-  );
+    request: name,
+    start: () => new RoundTripCall(name, undefined, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
+  });
   const round = call.run.attach(ctx);
   call.enter(ctx);
   try {

@@ -13,7 +13,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { compileAccessPolicy } from "../access/access-grants";
 import type { AccessGrants } from "../access/access-grants";
 import { callerBox } from "../access/caller-box";
-import { PUBLISHED_NAME_OWNERS } from "../access/item-owners";
+import { PUBLISHED_NAME_OWNERS, type ItemOwners } from "../access/item-owners";
 import { bearerGate, isRefusal } from "../auth/bearer-gate";
 import type { BearerGate } from "../auth/bearer-gate";
 import { auditLog } from "../observe/audit-log";
@@ -61,6 +61,19 @@ type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
 
 const NOBODY: Identity = { caller: { groups: [], scopes: [] }, key: "" };
 
+/** What the layer's steps share once built from the options. */
+interface LayerParts {
+  readonly options: GatewayOptions;
+  readonly gate: BearerGate | undefined;
+  readonly grants: AccessGrants | undefined;
+  readonly metrics: GatewayMetrics | undefined;
+  readonly tracing: RecordContext["tracing"];
+  readonly owners: ItemOwners;
+  readonly identities: WeakMap<AuthInfo, Identity>;
+  readonly finish: ReturnType<typeof finisher>;
+  readonly budgets: CallerBudgets;
+}
+
 export async function gatewayLayer(options: GatewayOptions, context: LayerContext): Promise<GatewayLayer> {
   const endpoint = options.tracing === false ? undefined : tracesEndpoint(context.env);
   const [metrics, tracing] = await Promise.all([
@@ -69,92 +82,102 @@ export async function gatewayLayer(options: GatewayOptions, context: LayerContex
       : undefined,
     endpoint === undefined ? undefined : gatewayTracing(endpoint, context.service, context.env),
   ]);
-  const gate =
-    options.oauth === undefined
-      ? undefined
-      : bearerGate(options.oauth, new URL(options.oauth.resource ?? context.served.href));
-  const grants =
-    options.access === undefined ? undefined : compileAccessPolicy(policyOf(options.access), options.owners);
   const observers: RequestObserver[] = [
     ...(options.auditLog === undefined ? [] : [auditLog(options.auditLog)]),
     ...(metrics === undefined ? [] : [metrics]),
   ];
-  const owners = options.owners ?? PUBLISHED_NAME_OWNERS;
-  const identities = new WeakMap<AuthInfo, Identity>();
-  const identityOf = (auth: AuthInfo | undefined) => (auth === undefined ? NOBODY : (identities.get(auth) ?? NOBODY));
-  const finish = finisher(observers);
-  const budgets = new CallerBudgets();
-
+  const parts: LayerParts = {
+    options,
+    gate:
+      options.oauth === undefined
+        ? undefined
+        : bearerGate(options.oauth, new URL(options.oauth.resource ?? context.served.href)),
+    grants: options.access === undefined ? undefined : compileAccessPolicy(policyOf(options.access), options.owners),
+    metrics,
+    tracing,
+    owners: options.owners ?? PUBLISHED_NAME_OWNERS,
+    identities: new WeakMap<AuthInfo, Identity>(),
+    finish: finisher(observers),
+    budgets: new CallerBudgets(),
+  };
+  const { grants } = parts;
   return {
-    route: (pathname, request, response) => routeOwn(pathname, request, response, gate, metrics),
-    admit,
-    observe,
+    route: (pathname, request, response) => routeOwn(pathname, request, response, parts),
+    admit: (request, response) => admit(parts, request, response),
+    observe: (request, response, body) => observe(parts, request, response, body),
     boxFor(auth) {
       if (grants === undefined) return context.box;
-      return callerBox(context.box, grantOf(grants, identityOf(auth).caller));
+      return callerBox(context.box, grantOf(grants, identityOf(parts, auth).caller));
     },
-    ownerOf: (request) => identityOf((request as AuthedRequest).auth).key,
+    ownerOf: (request) => identityOf(parts, (request as AuthedRequest).auth).key,
     async close() {
       await Promise.all([...observers.map((observer) => observer.close?.()), tracing?.close()]);
     },
   };
+}
 
-  async function admit(request: AuthedRequest, response: ServerResponse): Promise<boolean> {
-    if (gate === undefined) {
-      request.auth = { token: "", clientId: "", scopes: [] };
-      identities.set(request.auth, NOBODY);
-      return true;
-    }
-    const verdict = await gate.check(request.headers.authorization);
-    if (isRefusal(verdict)) {
-      const record = refusedRecord(request, NOBODY.caller, tracing);
-      finish(record, verdict.status === 403 ? "forbidden" : "unauthorized", undefined, verdict.status);
-      response.writeHead(verdict.status, { ...verdict.headers, "Content-Type": "application/json" });
-      response.end(verdict.body);
+function identityOf({ identities }: LayerParts, auth: AuthInfo | undefined): Identity {
+  return auth === undefined ? NOBODY : (identities.get(auth) ?? NOBODY);
+}
+
+/** Checks a request's credentials: true once `request.auth` names the caller, false after a refusal. */
+async function admit(parts: LayerParts, request: AuthedRequest, response: ServerResponse): Promise<boolean> {
+  const { gate, identities, tracing, finish } = parts;
+  if (gate === undefined) {
+    request.auth = { token: "", clientId: "", scopes: [] };
+    identities.set(request.auth, NOBODY);
+    return true;
+  }
+  const verdict = await gate.check(request.headers.authorization);
+  if (isRefusal(verdict)) {
+    const record = refusedRecord(request, NOBODY.caller, tracing);
+    finish(record, verdict.status === 403 ? "forbidden" : "unauthorized", undefined, verdict.status);
+    response.writeHead(verdict.status, { ...verdict.headers, "Content-Type": "application/json" });
+    response.end(verdict.body);
+    return false;
+  }
+  // A fresh object per request: it keys this exchange's records (see `exchanges`).
+  const auth: AuthInfo = { ...verdict };
+  let identity = identities.get(verdict);
+  if (identity === undefined) {
+    identity = identityFromToken(verdict);
+    identities.set(verdict, identity);
+  }
+  identities.set(auth, identity);
+  request.auth = auth;
+  return true;
+}
+
+/** Takes a POST from the caller's budget and records its requests; false after a refusal (429). */
+function observe(parts: LayerParts, request: IncomingMessage, response: ServerResponse, body: unknown): boolean {
+  const { grants, options, budgets, finish, owners, tracing } = parts;
+  const auth = (request as AuthedRequest).auth;
+  const identity = identityOf(parts, auth);
+  const recordContext: RecordContext = { caller: identity.caller, owners, tracing };
+  const limit = grants?.grantFor(identity.caller).rateLimit ?? options.rateLimit;
+  if (limit !== undefined) {
+    const verdict = budgets.take(identity.key, limit);
+    if (verdict.kind === "limited") {
+      for (const record of requestRecords(body, request, recordContext)) finish(record, "rate-limited", undefined, 429);
+      sendRateLimited(response, body, limit.perMinute, verdict.retryAfterSeconds);
       return false;
     }
-    // A fresh object per request: it keys this exchange's records (see `exchanges`).
-    const auth: AuthInfo = { ...verdict };
-    let identity = identities.get(verdict);
-    if (identity === undefined) {
-      identity = identityFromToken(verdict);
-      identities.set(verdict, identity);
-    }
-    identities.set(auth, identity);
-    request.auth = auth;
-    return true;
   }
-
-  function observe(request: IncomingMessage, response: ServerResponse, body: unknown): boolean {
-    const auth = (request as AuthedRequest).auth;
-    const identity = identityOf(auth);
-    const recordContext: RecordContext = { caller: identity.caller, owners, tracing };
-    const limit = grants?.grantFor(identity.caller).rateLimit ?? options.rateLimit;
-    if (limit !== undefined) {
-      const verdict = budgets.take(identity.key, limit);
-      if (verdict.kind === "limited") {
-        for (const record of requestRecords(body, request, recordContext))
-          finish(record, "rate-limited", undefined, 429);
-        sendRateLimited(response, body, limit.perMinute, verdict.retryAfterSeconds);
-        return false;
-      }
+  const records = requestRecords(body, request, recordContext);
+  if (records.length === 0 || auth === undefined) return true;
+  const byId = new Map(records.map((record) => [record.id!, record]));
+  bindExchange(auth, { records: byId, finish: (record, outcome, code) => finish(record, outcome, code) });
+  response.once("close", () => {
+    const cut = !response.writableFinished;
+    for (const record of records) {
+      if (record.outcome !== undefined) continue;
+      const status = response.statusCode;
+      // A listen stream ends when its client hangs up: that is its normal end.
+      const ended = status < 400 && (!cut || record.method === "subscriptions/listen");
+      finish(record, ended ? "ok" : "refused", undefined, status);
     }
-    const records = requestRecords(body, request, recordContext);
-    if (records.length === 0 || auth === undefined) return true;
-    const byId = new Map(records.map((record) => [record.id!, record]));
-    bindExchange(auth, { records: byId, finish: (record, outcome, code) => finish(record, outcome, code) });
-    response.once("close", () => {
-      const cut = !response.writableFinished;
-      for (const record of records) {
-        if (record.outcome !== undefined) continue;
-        const status = response.statusCode;
-        // A listen stream ends when its client hangs up: that is its normal end.
-        const ended = status < 400 && (!cut || record.method === "subscriptions/listen");
-        finish(record, ended ? "ok" : "refused", undefined, status);
-      }
-    });
-    return true;
-  }
+  });
+  return true;
 }
 
 /** Ends a record once: its outcome, latency and span, then the observers. */
@@ -198,8 +221,7 @@ function routeOwn(
   pathname: string,
   request: IncomingMessage,
   response: ServerResponse,
-  gate: BearerGate | undefined,
-  metrics: GatewayMetrics | undefined,
+  { gate, metrics }: LayerParts,
 ): boolean {
   if (gate?.serveMetadata(pathname, request, response) === true) return true;
   if (metrics !== undefined && pathname === "/metrics" && request.method === "GET") {

@@ -42,7 +42,7 @@ export function requestRecords(body: unknown, request: IncomingMessage, context:
   for (const message of messages) {
     const { id, method } = (message ?? {}) as Message;
     if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) continue;
-    records.push(recordOf(message as Message, method, id, request, context));
+    records.push(recordOf({ ...(message as Message), method, id }, request, context));
   }
   return records;
 }
@@ -51,47 +51,61 @@ export function requestRecords(body: unknown, request: IncomingMessage, context:
 export function refusedRecord(request: IncomingMessage, caller: Caller, tracing: GatewayTracing | undefined) {
   const method = headerOf(request, "mcp-method") ?? `HTTP ${request.method ?? "?"}`;
   const era = headerOf(request, "mcp-protocol-version");
-  return start(method, undefined, { era }, undefined, request, caller, tracing);
+  return start({ method, id: undefined, fields: { era }, meta: undefined }, request, { caller, tracing });
+}
+
+type Params = Message["params"];
+type RecordFields = Partial<Pick<RequestRecord, "era" | "server" | "tool" | "target" | "argsHash">>;
+
+/** What a record starts from: the request's method, id, named fields and `_meta`. */
+interface RecordHead {
+  readonly method: string;
+  readonly id: string | number | undefined;
+  readonly fields: RecordFields;
+  readonly meta: unknown;
 }
 
 function recordOf(
-  message: Message,
-  method: string,
-  id: string | number,
+  message: Message & { readonly method: string; readonly id: string | number },
   request: IncomingMessage,
   context: RecordContext,
 ): RequestRecord {
-  const params = message.params;
+  const { method, id, params } = message;
   const tool = method === "tools/call" ? nameOf(params?.name) : undefined;
-  const target =
-    method === "tools/call"
-      ? undefined
-      : (nameOf(params?.name) ?? nameOf(params?.uri) ?? nameOf(params?.ref?.name) ?? nameOf(params?.ref?.uri));
-  const server =
-    tool !== undefined
-      ? context.owners.tool(tool)
-      : target === undefined
-        ? undefined
-        : method.startsWith("prompts/") || params?.ref?.name !== undefined
-          ? context.owners.prompt(target)
-          : context.owners.resource(target);
+  const target = method === "tools/call" ? undefined : targetOf(params);
+  const server = tool !== undefined ? context.owners.tool(tool) : ownerOf(method, params, target, context.owners);
   const args = params?.arguments ?? params?.argument;
-  const era =
+  const era = eraOf(method, params, request);
+  const fields = { era, server, tool, target, argsHash: args === undefined ? undefined : hashOf(args) };
+  return start({ method, id, fields, meta: params?._meta }, request, context);
+}
+
+/** The prompt or resource a request names (by name, URI, or a completion's ref). */
+function targetOf(params: Params): string | undefined {
+  return nameOf(params?.name) ?? nameOf(params?.uri) ?? nameOf(params?.ref?.name) ?? nameOf(params?.ref?.uri);
+}
+
+/** The server owning a request's prompt or resource `target`. */
+function ownerOf(method: string, params: Params, target: string | undefined, owners: ItemOwners): string | undefined {
+  if (target === undefined) return undefined;
+  return method.startsWith("prompts/") || params?.ref?.name !== undefined
+    ? owners.prompt(target)
+    : owners.resource(target);
+}
+
+/** The era a request speaks: its `_meta` (2026), the HTTP header, or what `initialize` asks for. */
+function eraOf(method: string, params: Params, request: IncomingMessage): string | undefined {
+  return (
     nameOf(params?._meta?.[PROTOCOL_VERSION_META_KEY]) ??
     headerOf(request, "mcp-protocol-version") ??
-    (method === "initialize" ? nameOf(params?.protocolVersion) : undefined);
-  const fields = { era, server, tool, target, argsHash: args === undefined ? undefined : hashOf(args) };
-  return start(method, id, fields, params?._meta, request, context.caller, context.tracing);
+    (method === "initialize" ? nameOf(params?.protocolVersion) : undefined)
+  );
 }
 
 function start(
-  method: string,
-  id: string | number | undefined,
-  fields: Partial<Pick<RequestRecord, "era" | "server" | "tool" | "target" | "argsHash">>,
-  meta: unknown,
+  { method, id, fields, meta }: RecordHead,
   request: IncomingMessage,
-  caller: Caller,
-  tracing: GatewayTracing | undefined,
+  { caller, tracing }: Pick<RecordContext, "caller" | "tracing">,
 ): RequestRecord {
   const incoming = incomingTrace(meta, request.headers);
   const name = fields.tool === undefined ? method : `${method} ${fields.tool}`;

@@ -1,13 +1,19 @@
 /** The host's own HTTP answers (guards, routing, health), as JSON-RPC error bodies MCP clients understand. */
 import type { ServerResponse } from "node:http";
 
-export function sendError(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
+/** A JSON-RPC error answered over HTTP, with the headers its status calls for (Retry-After, WWW-Authenticate, Allow). */
+export interface ErrorReply {
+  readonly status: number;
+  readonly code: number;
+  readonly message: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export function sendError(response: ServerResponse, status: number, code: number, message: string): void {
+  sendErrorReply(response, { status, code, message });
+}
+
+export function sendErrorReply(response: ServerResponse, { status, code, message, headers = {} }: ErrorReply): void {
   if (response.headersSent) {
     response.destroy();
     return;
@@ -17,7 +23,7 @@ export function sendError(
 }
 
 export function sendMethodNotAllowed(response: ServerResponse, allow: string): void {
-  sendError(response, 405, -32000, "Method not allowed.", { Allow: allow });
+  sendErrorReply(response, { status: 405, code: -32000, message: "Method not allowed.", headers: { Allow: allow } });
 }
 
 /** `/readyz`: 200 once the box is ready to serve (its mounts settled), 503 before and while draining. */

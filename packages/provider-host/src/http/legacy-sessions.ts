@@ -19,7 +19,7 @@ import {
 import type { AuthInfo, RequestId } from "@modelcontextprotocol/server";
 import type { ProviderHost, RunningProviderHost } from "../provider-host";
 import { markReachability } from "../peer/session-registry";
-import { sendError } from "./http-replies";
+import { sendError, sendErrorReply } from "./http-replies";
 import { SessionTransport } from "./session-transport";
 
 export interface LegacySessionOptions {
@@ -58,40 +58,74 @@ export interface LegacySessions {
 }
 
 export function legacySessions(host: ProviderHost, options: LegacySessionOptions): LegacySessions {
-  const sessions = new Map<string, Session>();
-  let pendingSessions = 0;
+  return new SessionTable(host, options);
+}
 
-  const newTransport = (onInitialized: (id: string) => void) =>
-    new SessionTransport({
-      sessionIdGenerator: () => `${options.sessionIdPrefix}${randomUUID()}`,
-      enableJsonResponse: options.jsonResponse,
-      keepAliveMs: options.keepAliveMs,
-      onsessioninitialized: onInitialized,
-    });
+/** The open sessions by id, and how one is opened, found, used, evicted and expired. */
+class SessionTable implements LegacySessions {
+  private readonly sessions = new Map<string, Session>();
+  private pendingSessions = 0;
+  private readonly sweeper: ReturnType<typeof setInterval> | undefined;
 
-  async function post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+  constructor(
+    private readonly host: ProviderHost,
+    private readonly options: LegacySessionOptions,
+  ) {
+    const { idleTimeoutMs } = options;
+    this.sweeper =
+      idleTimeoutMs > 0
+        ? setInterval(() => this.expireIdle(), Math.max(50, Math.min(idleTimeoutMs / 2, 60_000)))
+        : undefined;
+    this.sweeper?.unref();
+  }
+
+  get count(): number {
+    return this.sessions.size;
+  }
+
+  async post(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     // The 2025 transport of SDK 1.x answered this -32700, and clients of the host saw that; v2 says -32600.
     if (!messagesOf(body).every(isJSONRPCMessage)) {
       return sendError(response, 400, -32700, "Parse error: not a JSON-RPC message");
     }
-    if (request.headers["mcp-session-id"] !== undefined) return routed(request, response, body);
+    if (request.headers["mcp-session-id"] !== undefined) return this.routed(request, response, body);
     if (!containsInitialize(body)) return sendError(response, 400, -32000, "Bad Request: No valid session ID provided");
-    return open(request, response, body);
+    return this.open(request, response, body);
   }
 
-  async function open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
-    if (sessions.size + pendingSessions >= options.maxSessions && !evictLeastRecentlyUsed()) {
-      return sendError(response, 503, -32000, "Service Unavailable: too many sessions", { "Retry-After": "5" });
+  sessionRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    return this.routed(request, response, undefined);
+  }
+
+  async closeAll(): Promise<void> {
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.values()].map((session) => session.running.cancel().catch(() => {})));
+  }
+
+  private newTransport(onInitialized: (id: string) => void): SessionTransport {
+    return new SessionTransport({
+      sessionIdGenerator: () => `${this.options.sessionIdPrefix}${randomUUID()}`,
+      enableJsonResponse: this.options.jsonResponse,
+      keepAliveMs: this.options.keepAliveMs,
+      onsessioninitialized: onInitialized,
+    });
+  }
+
+  private async open(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+    const { sessions, options } = this;
+    if (sessions.size + this.pendingSessions >= options.maxSessions && !this.evictLeastRecentlyUsed()) {
+      const message = "Service Unavailable: too many sessions";
+      return sendErrorReply(response, { status: 503, code: -32000, message, headers: { "Retry-After": "5" } });
     }
-    pendingSessions++;
+    this.pendingSessions++;
     let session: Session | undefined;
     try {
-      const transport = newTransport((id) => {
+      const transport = this.newTransport((id) => {
         if (session === undefined) return;
         session.id = id;
         sessions.set(id, session);
       });
-      const running = await host.connect(transport, (request as { auth?: AuthInfo }).auth);
+      const running = await this.host.connect(transport, (request as { auth?: AuthInfo }).auth);
       const owner = options.ownerOf?.(request);
       session = { transport, running, open: 0, listening: 0, lastSeen: Date.now(), owner, answering: new Map() };
       const opened = session;
@@ -99,28 +133,28 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
       void running.waiting().then(() => {
         if (opened.id !== undefined) sessions.delete(opened.id);
       });
-      await exchange(opened, request, response, body);
+      await this.exchange(opened, request, response, body);
       // The initialize was refused (bad headers, bad frame): no session exists.
       if (transport.sessionId === undefined) await running.cancel();
     } finally {
-      pendingSessions--;
+      this.pendingSessions--;
     }
   }
 
-  async function routed(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
+  private async routed(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void> {
     const id = request.headers["mcp-session-id"];
     if (typeof id !== "string" || id === "") {
       return sendError(response, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
     }
-    const session = sessions.get(id);
+    const session = this.sessions.get(id);
     // Another caller's session id is as good as none: it is not theirs to use.
-    if (session === undefined || (session.owner !== undefined && session.owner !== options.ownerOf?.(request))) {
+    if (session === undefined || (session.owner !== undefined && session.owner !== this.options.ownerOf?.(request))) {
       return sendError(response, 404, -32001, "Session not found");
     }
-    return exchange(session, request, response, body);
+    return this.exchange(session, request, response, body);
   }
 
-  async function exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
+  private async exchange(session: Session, request: IncomingMessage, response: ServerResponse, body: unknown) {
     const reused = reusedId(session, body);
     if (reused !== undefined) return refuseReusedId(response, reused);
     session.open++;
@@ -138,7 +172,7 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
       for (const id of requestIds) if (session.answering.get(id) === response) session.answering.delete(id);
     });
     await session.transport.handleRequest(request, response, body);
-    for (const id of cancelledIds(body)) endCancelledExchange(session, id);
+    for (const id of cancelledIds(body)) this.endCancelledExchange(session, id);
   }
 
   /**
@@ -148,10 +182,10 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
    * End it: the SSE stream is closed cleanly; a JSON-mode answer, which has
    * no clean way to end without a body, is cut.
    */
-  function endCancelledExchange(session: Session, id: RequestId): void {
+  private endCancelledExchange(session: Session, id: RequestId): void {
     const answering = session.answering.get(id);
     if (answering === undefined) return;
-    if (options.jsonResponse) answering.destroy();
+    if (this.options.jsonResponse) answering.destroy();
     else session.transport.closeSSEStream(id);
   }
 
@@ -160,42 +194,24 @@ export function legacySessions(host: ProviderHost, options: LegacySessionOptions
    * room: clients that never end their sessions (some never send DELETE)
    * must not lock new ones out. False when every session is busy.
    */
-  function evictLeastRecentlyUsed(): boolean {
+  private evictLeastRecentlyUsed(): boolean {
     let oldest: Session | undefined;
-    for (const session of sessions.values()) {
+    for (const session of this.sessions.values()) {
       if (session.open === 0 && (oldest === undefined || session.lastSeen < oldest.lastSeen)) oldest = session;
     }
     if (oldest?.id === undefined) return false;
-    sessions.delete(oldest.id);
+    this.sessions.delete(oldest.id);
     void oldest.running.cancel();
     return true;
   }
 
-  const sweeper =
-    options.idleTimeoutMs > 0
-      ? setInterval(
-          () => {
-            const now = Date.now();
-            for (const session of sessions.values()) {
-              if (session.open === 0 && now - session.lastSeen >= options.idleTimeoutMs) void session.running.cancel();
-            }
-          },
-          Math.max(50, Math.min(options.idleTimeoutMs / 2, 60_000)),
-        )
-      : undefined;
-  sweeper?.unref();
-
-  return {
-    get count() {
-      return sessions.size;
-    },
-    post,
-    sessionRequest: (request, response) => routed(request, response, undefined),
-    async closeAll() {
-      if (sweeper !== undefined) clearInterval(sweeper);
-      await Promise.all([...sessions.values()].map((session) => session.running.cancel().catch(() => {})));
-    },
-  };
+  /** Ends the sessions with no open exchange for the idle timeout. */
+  private expireIdle(): void {
+    const now = Date.now();
+    for (const session of this.sessions.values()) {
+      if (session.open === 0 && now - session.lastSeen >= this.options.idleTimeoutMs) void session.running.cancel();
+    }
+  }
 }
 
 /**

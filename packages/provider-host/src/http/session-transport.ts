@@ -113,19 +113,7 @@ export class SessionTransport implements Transport {
     const messages = parsedMessages(body);
     if (messages === undefined) return sendError(response, 400, -32700, "Parse error: Invalid JSON-RPC message");
     const initializing = messages.some(isInitialize);
-    if (initializing) {
-      if (this.initialized && this.sessionId !== undefined) {
-        return sendError(response, 400, -32600, "Invalid Request: Server already initialized");
-      }
-      if (messages.length > 1) {
-        return sendError(response, 400, -32600, "Invalid Request: Only one initialization request is allowed");
-      }
-      this.sessionId = this.options.sessionIdGenerator();
-      this.initialized = true;
-      this.options.onsessioninitialized(this.sessionId);
-    } else if (!this.admits(request, response)) {
-      return;
-    }
+    if (!(initializing ? this.initialize(messages, response) : this.admits(request, response))) return;
     if (this.closed) return sendError(response, 404, -32001, "Session not found");
     const requestIds = messages.filter(isRequest).map((message) => message.id);
     if (requestIds.length === 0) {
@@ -144,6 +132,22 @@ export class SessionTransport implements Transport {
     });
     for (const message of messages) this.onmessage?.(message, extraOf(request));
     if (!json && !response.writableEnded) this.startKeepAlive(exchange);
+  }
+
+  /** Starts the session for an `initialize` POST; false once refused (initialized already, or not alone). */
+  private initialize(messages: readonly JSONRPCMessage[], response: ServerResponse): boolean {
+    if (this.initialized && this.sessionId !== undefined) {
+      sendError(response, 400, -32600, "Invalid Request: Server already initialized");
+      return false;
+    }
+    if (messages.length > 1) {
+      sendError(response, 400, -32600, "Invalid Request: Only one initialization request is allowed");
+      return false;
+    }
+    this.sessionId = this.options.sessionIdGenerator();
+    this.initialized = true;
+    this.options.onsessioninitialized(this.sessionId);
+    return true;
   }
 
   private listen(request: IncomingMessage, response: ServerResponse): void {

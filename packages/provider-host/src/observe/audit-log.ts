@@ -34,57 +34,23 @@ const FLUSH_BYTES = 64 * 1024;
 const FLUSH_DELAY_MS = 100;
 
 export function auditLog(options: AuditLogOptions): RequestObserver {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const keep = Math.max(1, options.keep ?? DEFAULT_KEEP);
   mkdirSync(dirname(options.file), { recursive: true });
+  const file = new RotatingFile(
+    options.file,
+    options.maxBytes ?? DEFAULT_MAX_BYTES,
+    Math.max(1, options.keep ?? DEFAULT_KEEP),
+  );
   let pending: string[] = [];
   let pendingBytes = 0;
   let flushing: Promise<void> | undefined;
   let scheduled = false;
-  let file: { handle: FileHandle; size: number } | undefined;
 
-  const openFile = async () => {
-    if (file !== undefined) return file;
-    const handle = await open(options.file, "a", 0o600);
-    const size = (await stat(options.file).catch(() => ({ size: 0 }))).size;
-    file = { handle, size };
-    return file;
-  };
-  const rotate = async () => {
-    await file?.handle.close();
-    file = undefined;
-    await rm(`${options.file}.${keep}`, { force: true });
-    for (let index = keep - 1; index >= 1; index--) {
-      await rename(`${options.file}.${index}`, `${options.file}.${index + 1}`).catch(() => {});
-    }
-    await rename(options.file, `${options.file}.1`).catch(() => {});
-  };
-  /** Writes `lines` in order, rotating before a line that would grow the file past `maxBytes`. */
-  const writeLines = async (lines: readonly string[]) => {
-    let index = 0;
-    while (index < lines.length) {
-      let target = await openFile();
-      if (target.size > 0 && target.size + Buffer.byteLength(lines[index]!) > maxBytes) {
-        await rotate();
-        target = await openFile();
-      }
-      const first = index;
-      let bytes = 0;
-      for (; index < lines.length; index++) {
-        const size = Buffer.byteLength(lines[index]!);
-        if (index > first && target.size + bytes + size > maxBytes) break;
-        bytes += size;
-      }
-      await target.handle.write(lines.slice(first, index).join(""));
-      target.size += bytes;
-    }
-  };
   const writeOut = async () => {
     while (pending.length > 0) {
       const lines = pending;
       pending = [];
       pendingBytes = 0;
-      await writeLines(lines);
+      await file.write(lines);
     }
   };
   const flush = (): Promise<void> => {
@@ -115,10 +81,64 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
     },
     async close() {
       while (pending.length > 0 || flushing !== undefined) await flush();
-      await file?.handle.close();
-      file = undefined;
+      await file.close();
     },
   };
+}
+
+/** An append-only file rotated by size: `path` → `path.1` → ... → `path.<keep>`. */
+class RotatingFile {
+  private file: { handle: FileHandle; size: number } | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly maxBytes: number,
+    private readonly keep: number,
+  ) {}
+
+  /** Writes `lines` in order, rotating before a line that would grow the file past `maxBytes`. */
+  async write(lines: readonly string[]): Promise<void> {
+    let index = 0;
+    while (index < lines.length) {
+      let target = await this.open();
+      if (target.size > 0 && target.size + Buffer.byteLength(lines[index]!) > this.maxBytes) {
+        await this.rotate();
+        target = await this.open();
+      }
+      const first = index;
+      let bytes = 0;
+      for (; index < lines.length; index++) {
+        const size = Buffer.byteLength(lines[index]!);
+        if (index > first && target.size + bytes + size > this.maxBytes) break;
+        bytes += size;
+      }
+      await target.handle.write(lines.slice(first, index).join(""));
+      target.size += bytes;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.file?.handle.close();
+    this.file = undefined;
+  }
+
+  private async open(): Promise<{ handle: FileHandle; size: number }> {
+    if (this.file !== undefined) return this.file;
+    const handle = await open(this.path, "a", 0o600);
+    const size = (await stat(this.path).catch(() => ({ size: 0 }))).size;
+    this.file = { handle, size };
+    return this.file;
+  }
+
+  private async rotate(): Promise<void> {
+    await this.close();
+    const { path, keep } = this;
+    await rm(`${path}.${keep}`, { force: true });
+    for (let index = keep - 1; index >= 1; index--) {
+      await rename(`${path}.${index}`, `${path}.${index + 1}`).catch(() => {});
+    }
+    await rename(path, `${path}.1`).catch(() => {});
+  }
 }
 
 /** The line's fields, in a fixed order; absent ones left out. */

@@ -38,6 +38,13 @@ export interface Round {
 const RUN_ID_PREFIX = `run-${randomUUID()}-`;
 let runs = 0;
 
+/** What a run may carry besides its peer: the logs channel, what it is to a 2026-era server, the gateway request's trace. */
+export interface RunExtras {
+  readonly logs?: CallLogs | undefined;
+  readonly modern?: ModernCall | undefined;
+  readonly upstream?: UpstreamCall | undefined;
+}
+
 export class CallRun {
   readonly controller = new AbortController();
   private outcome: Promise<ToolOutcome> | undefined;
@@ -57,13 +64,7 @@ export class CallRun {
    * caller's channel for the servers' log messages the call causes;
    * `modern`, what the call is to a 2026-era server's questions and tasks.
    */
-  start(
-    box: ToolBox,
-    peer: ClientHostHooks,
-    logs?: CallLogs,
-    modern?: ModernCall,
-    upstream?: UpstreamCall,
-  ): Promise<ToolOutcome> {
+  start(box: ToolBox, peer: ClientHostHooks, { logs, modern, upstream }: RunExtras = {}): Promise<ToolOutcome> {
     if (this.outcome !== undefined) return this.outcome;
     const signal = this.controller.signal;
     const onProgress = this.report === undefined ? undefined : (p: ToolProgress) => this.progress(p);

@@ -206,6 +206,13 @@ export class InputRounds {
 /** A first request: a 2026-era server's questions are handed back, to be passed to the client. */
 const HAND_BACK: InputRound = { kind: "hand-back" };
 
+/** A request that may run in rounds: what it names, how passed states name it, and how its run starts. */
+export interface RoundRequest {
+  readonly name: string;
+  readonly request: string;
+  readonly start: () => RoundTripCall;
+}
+
 /**
  * The run a 2026-07-28 request belongs to, and the round it is to its
  * servers (`inputRound`, absent when resumed). A first request starts a run
@@ -218,9 +225,7 @@ const HAND_BACK: InputRound = { kind: "hand-back" };
 export function resumeOrStart(
   rounds: InputRounds,
   ctx: ServerContext,
-  name: string,
-  request: string,
-  start: () => RoundTripCall,
+  { name, request, start }: RoundRequest,
 ): { readonly call: RoundTripCall; readonly inputRound: InputRound | undefined } {
   const state = ctx.mcpReq.requestState();
   if (typeof state !== "string") return { call: start(), inputRound: HAND_BACK };

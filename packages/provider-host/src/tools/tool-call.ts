@@ -91,7 +91,7 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
   const done = tracked(scope, run);
   try {
     const peer = scope.peerFor(ctx, run.controller.signal);
-    const outcome = await run.start(scope.box, peer, scope.logsFor(ctx), undefined, upstreamOf(ctx, name));
+    const outcome = await run.start(scope.box, peer, { logs: scope.logsFor(ctx), upstream: upstreamOf(ctx, name) });
     return await finish(run, round.flushed(), ctx, outcome);
   } finally {
     round.detach();
@@ -109,13 +109,11 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
  */
 async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: ServerContext): Promise<CallResult> {
   const request = `tools/call ${name}`;
-  const { call, inputRound } = resumeOrStart(
-    scope.rounds,
-    ctx,
+  const { call, inputRound } = resumeOrStart(scope.rounds, ctx, {
     name,
     request,
-    () => new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
-  );
+    start: () => new RoundTripCall(name, input, envelopeCapabilities(ctx), envelopeLogLevel(ctx)),
+  });
   const round = call.run.attach(ctx);
   call.enter(ctx);
   const done = tracked(scope, call.run);
@@ -123,7 +121,7 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
     // A client that declared the Tasks extension takes a task back (the gateway's, see `task-relay`); one that did not is not offered one.
     const tasks: TaskMode = scope.tasks !== undefined && declaresTasks(ctx) ? "hand-back" : "off";
     const modern = inputRound === undefined ? { tasks } : { inputRound, tasks };
-    const outcome = call.run.start(scope.box, call.peer, call.logs, modern, upstreamOf(ctx, name));
+    const outcome = call.run.start(scope.box, call.peer, { logs: call.logs, modern, upstream: upstreamOf(ctx, name) });
     // The instance is the client: one per stdio connection, one per request over HTTP.
     if (inputRound !== undefined) {
       scope.logRelay.hearDuring(call.logs, outcome, scope, (server) => hearsServer(scope.box, server));
