@@ -208,16 +208,21 @@ function watchedStdin(): { take(): Readable } {
   };
 }
 
-export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
+/** The flags that must agree before anything boots: the port, how names are published, built-ins on or off. */
+function checkedServeFlags(flags: ServeFlags) {
   if (flags.stdio && flags.http) throw new UsageError("choose --stdio or --http, not both");
   const port = portOf(flags.port);
   if (flags.sessionPrefix !== undefined && !/^[\x21-\x7e]{1,32}$/.test(flags.sessionPrefix)) {
     throw new UsageError("--session-prefix must be 1-32 visible ASCII characters");
   }
-  const names = namesOf(flags.names);
   const builtins = flags.builtins !== false;
   if (!builtins && Array.isArray(flags.tools))
     throw new UsageError("--tools picks built-ins: it cannot go with --no-builtins");
+  return { port, names: namesOf(flags.names), builtins };
+}
+
+export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
+  const { port, names, builtins } = checkedServeFlags(flags);
   // stdout carries the protocol in stdio mode: nothing else may write to it.
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
   const bootWaitMs = bootWaitOf(flags.bootWait, cli.env);
