@@ -6,7 +6,7 @@
  * whole command in-process as well as through the real binary.
  */
 import path from "node:path";
-import { silentProgress, terminalProgress } from "../boot/progress";
+import { silentProgress, terminalProgress, type ProgressSink } from "../boot/progress";
 import { cliEnv, defaultLogDir, defaultSessionDir, type CliEnv } from "../cli-env";
 import type { BootedDeck } from "../boot/boot-types";
 import type { AgentEvent } from "./events";
@@ -154,9 +154,7 @@ async function prepare(flags: AgentFlags, io: AgentIo, how: PrepareReporting): P
     ...settingsBootOptions(settings),
     ...approvalBootOptions(how.interactive, io),
     mcpToolBudget: flags.mcpToolBudget ?? defaultToolBudget(settings, config),
-    progress: how.progress
-      ? terminalProgress(io.stderr as NodeJS.WriteStream, { color: env.NO_COLOR === undefined && env.TERM !== "dumb" })
-      : silentProgress,
+    progress: bootProgress(how.progress, io, env),
   });
   const { modelId, deck } = await bothReady(checked, booting, config);
   return {
@@ -172,6 +170,14 @@ async function prepare(flags: AgentFlags, io: AgentIo, how: PrepareReporting): P
     ...(flags.subagentModel !== undefined ? { subagentModel: flags.subagentModel } : {}),
     ...projectContext(cli.cwd, home, env, settings.contextWindow ?? defaultContextWindow(config.provider)),
   };
+}
+
+/** A live view of the servers starting on the terminal, or none. */
+function bootProgress(live: boolean, io: AgentIo, env: NodeJS.ProcessEnv): ProgressSink {
+  if (!live) return silentProgress;
+  return terminalProgress(io.stderr as NodeJS.WriteStream, {
+    color: env.NO_COLOR === undefined && env.TERM !== "dumb",
+  });
 }
 
 /** The session folder, and the log folder: the state folder, like every other command, unless a session folder was asked for. */
