@@ -138,17 +138,8 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
       return [
         `${style.cyan("●")} ${style.bold(event.name)} ${style.dim(summariseInput(event.input, Math.max(20, width - event.name.length - 4)))}`,
       ];
-    case "tool_result": {
-      if (event.refused && event.refused !== "interrupted")
-        return [`  ${style.yellow("⎿ refused")} ${style.dim(clip(event.content, width - 14))}`];
-      if (event.refused === "interrupted") return [`  ${style.yellow("⎿ interrupted")}`];
-      const head = event.isError ? style.red("⎿ error") : style.green("⎿");
-      const lines = firstLines(event.content, event.isError ? 3 : 2, width - 6);
-      const capped = event.capped ? style.dim(` (capped; full result in ${event.capped.file})`) : "";
-      const time = style.dim(` ${event.durationMs} ms`);
-      if (lines.length === 0) return [`  ${head}${time}${capped}`];
-      return [`  ${head} ${style.dim(lines[0]!)}${time}${capped}`, ...lines.slice(1).map((l) => `    ${style.dim(l)}`)];
-    }
+    case "tool_result":
+      return toolResultLines(event, style, width);
     case "plan_mode":
       if (event.planFile !== undefined) {
         return [
@@ -173,6 +164,18 @@ export function activityLine(event: AgentEvent, style: Style, width: number): st
     default:
       return undefined;
   }
+}
+
+function toolResultLines(event: Extract<AgentEvent, { type: "tool_result" }>, style: Style, width: number): string[] {
+  if (event.refused && event.refused !== "interrupted")
+    return [`  ${style.yellow("⎿ refused")} ${style.dim(clip(event.content, width - 14))}`];
+  if (event.refused === "interrupted") return [`  ${style.yellow("⎿ interrupted")}`];
+  const head = event.isError ? style.red("⎿ error") : style.green("⎿");
+  const lines = firstLines(event.content, event.isError ? 3 : 2, width - 6);
+  const capped = event.capped ? style.dim(` (capped; full result in ${event.capped.file})`) : "";
+  const time = style.dim(` ${event.durationMs} ms`);
+  if (lines.length === 0) return [`  ${head}${time}${capped}`];
+  return [`  ${head} ${style.dim(lines[0]!)}${time}${capped}`, ...lines.slice(1).map((l) => `    ${style.dim(l)}`)];
 }
 
 function backgroundLine(event: Extract<AgentEvent, { type: "background_task" }>, style: Style, width: number): string {
