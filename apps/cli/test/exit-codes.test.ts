@@ -57,11 +57,10 @@ it(`call on a tool that reports an error: exit 1 in every one of ${RUNS} runs, $
 
 it("a tools/list that times out is a warning naming the server and the reason, in --json too, and exit 1", async () => {
   writeConfig(path.join(sandbox.cwd, ".indusvx"), {
-    slowlist: { ...stubborn("name=slowlist", "list-delay=20000"), listTimeoutMs: 1_000 },
+    // The listing never comes within the test's time: only the 1 s list timeout can end it.
+    slowlist: { ...stubborn("name=slowlist", "list-delay=600000"), listTimeoutMs: 1_000 },
   });
-  const started = Date.now();
   const text = await runCli(["mcp", "status"], { sandbox });
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(text.code).toBe(1);
   expect(text.stderr).toMatch(/warning: MCP server "slowlist" connected, but listing its tools failed \(timeout\)/);
   expect(text.stdout).toContain("listing failed, timeout");
@@ -74,15 +73,16 @@ it("a tools/list that times out is a warning naming the server and the reason, i
 
 it("a server that closes its stdout fails the call at once, naming the server and the reason", async () => {
   writeConfig(path.join(sandbox.cwd, ".indusvx"), { mute: { command: process.execPath, args: [CLOSES_STDOUT] } });
-  const started = Date.now();
   const result = await runCli(["call", "mute__hang"], { sandbox });
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(result.code).toBe(1);
   expect(result.stderr).toContain('server "mute" closed its stdout while still running');
 });
 
-it("mcp serve --stdio ends within 5 s when its stdin closes while a server is still connecting, leaving nothing", async () => {
-  writeConfig(path.join(sandbox.cwd, ".indusvx"), { late: stubborn("name=late", "init-delay=30000") });
+it("mcp serve --stdio ends when its stdin closes while a server is still connecting, leaving nothing", async () => {
+  // The server would answer initialize only long after the test's time: ending at all proves it was not waited for.
+  writeConfig(path.join(sandbox.cwd, ".indusvx"), {
+    late: { ...stubborn("name=late", "init-delay=600000"), startupTimeoutMs: 600_000 },
+  });
   const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio"], {
     cwd: sandbox.cwd,
     env: sandbox.env,
@@ -96,10 +96,8 @@ it("mcp serve --stdio ends within 5 s when its stdin closes while a server is st
   for (const deadline = Date.now() + 20_000; !fs.existsSync(pidsFile) && Date.now() < deadline;) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const started = Date.now();
   child.stdin.end();
   const code = await exited;
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(code).toBe(0);
   const pids = fs.readFileSync(pidsFile, "utf8").trim().split(" ").map(Number);
   const alive = (pid: number) => {
@@ -129,30 +127,20 @@ it("call … | head: a closed stdout ends the command quietly, no EPIPE stack", 
 });
 
 it("call <server>__<tool> connects only that server, and a built-in none (a server that never answers is not waited for)", async () => {
-  const never = path.join(
-    __dirname,
-    "..",
-    "..",
-    "..",
-    "packages",
-    "endpoint",
-    "test",
-    "fixtures",
-    "never-initializes.mjs",
-  );
+  // `never` would hold a connect of it past the test's time: finishing at all proves it was not started.
   writeConfig(path.join(sandbox.cwd, ".indusvx"), {
-    never: { command: process.execPath, args: [never] },
+    never: {
+      command: process.execPath,
+      args: [path.join(FIXTURES, "never-initializes.mjs")],
+      startupTimeoutMs: 600_000,
+    },
     s: stubborn("name=s"),
   });
-  let started = Date.now();
   const owned = await runCli(["call", "s__fail"], { sandbox });
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(owned.code).toBe(1);
   expect(owned.stderr).toContain("the tool failed");
-  started = Date.now();
   fs.writeFileSync(path.join(sandbox.cwd, "x.txt"), "hello\n");
   const builtin = await runCli(["call", "read", '{"path":"x.txt"}'], { sandbox });
-  expect(Date.now() - started).toBeLessThan(5_000);
   expect(builtin.code).toBe(0);
   expect(builtin.stdout).toContain("hello");
 });
