@@ -54,11 +54,9 @@ describe("bash", () => {
 
   it("times out and kills the whole process group", async () => {
     const pidFile = path.join(cwd, "child.pid");
-    const started = Date.now();
     const out = await call("bash", { command: `sleep 300 & echo $! > ${pidFile}; sleep 300`, timeout: 1_500 });
     expect(out.isError).toBe(true);
     expect(out.text).toMatch(/timed out after 1.5s/);
-    expect(Date.now() - started).toBeLessThan(20_000);
     const child = Number(fs.readFileSync(pidFile, "utf8"));
     await waitFor(() => !alive(child));
   });
