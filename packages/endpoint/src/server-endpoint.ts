@@ -136,11 +136,7 @@ export class McpServerEndpoint implements McpEndpoint {
     return this.lifecycle.opener.pid;
   }
 
-  /**
-   * Why the last tool listing failed (a timeout, a bad reply), until one
-   * succeeds: a ready server whose listing failed offers no tools, and a host
-   * should say so rather than show "ready, 0 tools".
-   */
+  /** Why the last tool listing failed (timeout, bad reply) until one succeeds: say so, not "ready, 0 tools". */
   get listFault(): ProtocolFault | undefined {
     return this.members.tools.listFault;
   }
@@ -196,9 +192,8 @@ export class McpServerEndpoint implements McpEndpoint {
   }
 
   /**
-   * Re-read the whole tool list now. Refreshes coalesce: one asked for while
-   * another runs gets that one's result, and one more pass follows it (its
-   * changes reach `onToolsChanged` subscribers).
+   * Re-read the whole tool list now. Refreshes coalesce: one asked for while another runs gets
+   * that one's result, and one more pass follows it (its changes reach `onToolsChanged`).
    */
   refreshTools(): Promise<readonly RemoteTool[]> {
     return this.members.tools.refresh();
