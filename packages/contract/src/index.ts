@@ -64,8 +64,8 @@ export type {
 } from "./endpoint-options";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export { isRecord } from "./json";
-export { MAX_JSON_DEPTH, formatJsonPath, sameJson, tooDeepAt } from "./json-bounds";
-export type { JsonPath } from "./json-bounds";
+export { MAX_JSON_DEPTH, formatJsonPath, sameJson, tooDeepAt } from "./wire/json-bounds";
+export type { JsonPath } from "./wire/json-bounds";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export { LOG_LEVELS } from "./call-logs";
 export type { CallLogs, LogLevel } from "./call-logs";
@@ -110,8 +110,8 @@ export type { CreatedTask, TaskMethod, TaskMode, TaskStatus, TaskView } from "./
 export type { ExtensionName } from "./extensions";
 export { skillPath } from "./skills";
 export type { SkillEntry, SkillFile, SkillFrontmatter } from "./skills";
-export { invalidParamHeaders, paramHeaderArgument, paramHeaderDeclarations } from "./param-headers";
-export type { ParamHeaderDeclaration } from "./param-headers";
+export { invalidParamHeaders, paramHeaderArgument, paramHeaderDeclarations } from "./wire/param-headers";
+export type { ParamHeaderDeclaration } from "./wire/param-headers";
 export { DEFINITION_KINDS, FINDING_RULES, UI_SCHEME, WITHHELD_REASONS, presentedUi } from "./trust";
 export { TRUST_MODES } from "./trust-mode";
 export type { TrustMode } from "./trust-mode";

@@ -15,7 +15,7 @@ export interface ParamHeaderDeclaration {
   readonly type: "string" | "integer" | "boolean";
 }
 
-import { isRecord } from "./json";
+import { isRecord } from "../json";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVE: ReadonlySet<unknown> = new Set(["string", "integer", "boolean"]);
