@@ -45,12 +45,9 @@ function stdioClient(config: string, flags: string[] = []) {
   return { client, transport, stderr: () => stderr };
 }
 
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits for `check` to hold (the event); Jest's per-test ceiling catches a hang. */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Counts `notifications/tools/list_changed`. */
@@ -72,7 +69,7 @@ async function listedWith(client: Client, changes: () => number, name: string): 
     const seen = changes();
     const names = (await client.listTools({}, { cacheMode: "bypass" })).tools.map((tool) => tool.name);
     if (names.includes(name)) return names;
-    await until(() => changes() > seen, 20_000);
+    await until(() => changes() > seen);
   }
 }
 
@@ -95,11 +92,11 @@ it("answers initialize and tools/list within the boot wait while a mounted serve
     expect(await listedWith(client, changes, "tiny__echo")).toEqual(["tiny__echo"]);
     expect(stderr()).not.toMatch(/hung/);
     // Once the hung server's startup deadline passes, stderr names its failure (once).
-    await until(() => /hung/.test(stderr()), 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(stderr().match(/MCP server "hung" failed \(timeout\)/g)).toHaveLength(1);
+    await until(() => /hung/.test(stderr()));
     const echoed = await client.callTool({ name: "tiny__echo", arguments: { message: "still here" } });
     expect(echoed.content).toEqual([{ type: "text", text: "tiny: still here" }]);
+    // Still once after a later round trip through the gateway.
+    expect(stderr().match(/MCP server "hung" failed \(timeout\)/g)).toHaveLength(1);
   } finally {
     await client.close();
   }
@@ -201,7 +198,7 @@ it("--names as-is: a server joining after the boot wait with a clashing name is 
   try {
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("region");
-    await until(() => /"tiny" keeps it/.test(stderr()), 20_000);
+    await until(() => /"tiny" keeps it/.test(stderr()));
     expect(stderr()).toContain('indusr: warning: servers "tiny" and "late" both offer tool "echo"; "tiny" keeps it');
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names.filter((name) => name === "echo")).toHaveLength(1);
@@ -230,7 +227,7 @@ it("a client leaving while a server still connects ends the gateway without warn
     } catch {
       return true;
     }
-  }, 10_000);
+  });
   expect(stderr()).not.toMatch(/hung/);
 });
 
@@ -244,7 +241,7 @@ it("each server failing after serving began is warned about when it fails, not w
   try {
     await client.connect(transport);
     await client.listTools();
-    await until(() => /MCP server "early" failed/.test(stderr()), 20_000);
+    await until(() => /MCP server "early" failed/.test(stderr()));
     expect(stderr()).not.toMatch(/"later"/);
   } finally {
     await client.close();

@@ -43,12 +43,9 @@ function started(child: ChildProcess, pattern: RegExp): Promise<string> {
   });
 }
 
+/** Waits for `check` to hold (nginx answering); Jest's per-hook ceiling catches a hang. */
 async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("nginx did not come up");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 beforeAll(async () => {

@@ -51,9 +51,10 @@ async function ensureNginx(): Promise<void> {
   nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   nginx.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const started = nginx;
   await waitFor(
     async () => (await fetch(front("/healthz")).catch(() => undefined))?.status === 200,
-    () => stderr,
+    () => (started.exitCode === null && started.signalCode === null ? undefined : stderr),
   );
 }
 
@@ -201,10 +202,14 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(ready: () => Promise<boolean>, diagnostics: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits for `ready` (nginx answering); `failure` is nginx's stderr once it has
+ * exited (the event that ends the wait early). Jest's per-hook ceiling catches a hang.
+ */
+async function waitFor(ready: () => Promise<boolean>, failure: () => string | undefined): Promise<void> {
   while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`nginx did not come up: ${diagnostics()}`);
+    const exited = failure();
+    if (exited !== undefined) throw new Error(`nginx did not come up: ${exited}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
