@@ -27,8 +27,8 @@ export interface InvokeOptions {
   readonly timeoutMs?: number;
   /** Progress from the server; each one also resets the call deadline. */
   readonly onProgress?: (progress: ToolProgress) => void;
-  /** The client the call runs for: the server's requests during this call go to it (see `RunOptions.peer`). */
-  readonly peer?: ClientHostHooks;
+  /** The client the call runs for: the server's requests during this call go to it (see `RunOptions.relayTo`). */
+  readonly relayTo?: ClientHostHooks;
   /** The caller's channel for the server's log messages caused by this call (see `CallLogs`). */
   readonly logs?: CallLogs;
   /** The caller answers a 2026-07-28 server's questions itself (see `RunOptions.inputRound`). */

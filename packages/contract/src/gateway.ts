@@ -19,7 +19,7 @@ export interface GatewayCallOptions {
    * The client the request runs for: a server's requests for input during a
    * `prompts/get`, `resources/read` or `completion/complete` (2026 era) go to it.
    */
-  readonly peer?: ClientHostHooks;
+  readonly relayTo?: ClientHostHooks;
   /** Where the server's log messages caused by this request go (see `CallLogs`). */
   readonly logs?: CallLogs;
   /**

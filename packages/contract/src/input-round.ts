@@ -3,7 +3,7 @@
  * roots) by answering a request `input_required`: the questions, and an
  * opaque `requestState`; the caller answers and sends the request again with
  * `inputResponses` and that state, as a new request. By default the endpoint
- * answers those rounds itself through the call's `peer`. A caller that
+ * answers those rounds itself through the call's `relayTo`. A caller that
  * answers them on its own (a gateway handing them to its own 2026-era client,
  * so nothing of the call waits in its process between rounds) says so per
  * request with an `InputRound`, and gets the questions back instead.
@@ -15,7 +15,7 @@ import { isRecord, type JsonObject } from "./json";
  * first request), or this request answers the last round's (`retry`): the
  * client's `inputResponses` and the `requestState` the server gave, as given.
  * Only a 2026-07-28 server can be retried; a 2025-era one asks through the
- * call's `peer` whatever the round says.
+ * call's `relayTo` whatever the round says.
  */
 export type InputRound =
   | { readonly kind: "hand-back" }

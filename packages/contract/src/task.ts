@@ -21,7 +21,7 @@ export interface TaskView {
 /**
  * What a call does when its server would answer with a task:
  * - `drive` (the default): declare the extension and follow the task to its
- *   end (poll, ask the call's peer what the task asks, `tasks/cancel` on
+ *   end (poll, ask the call's relayTo what the task asks, `tasks/cancel` on
  *   abort); the call's result is the task's.
  * - `hand-back`: declare it and hand the task back as created
  *   (`RemoteCallResult.task`), for a caller that follows it itself (a

@@ -85,7 +85,7 @@ export interface RunOptions {
    * (elicitation, sampling, roots) go to it, and only to it; a hook it
    * leaves out is a capability that client lacks.
    */
-  readonly peer?: ClientHostHooks;
+  readonly relayTo?: ClientHostHooks;
   /** The caller's channel for the server's log messages caused by this call (see `CallLogs`). */
   readonly logs?: CallLogs;
   /** The caller answers a 2026-07-28 server's questions itself: the outcome hands them back (`questions`). */

@@ -254,7 +254,7 @@ function deckToolBox(deck: ToolDeck, boxOptions: ToolBoxOptions): ToolBox {
           ...base,
           signal,
           ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
-          ...(options?.peer ? { peer: options.peer } : {}),
+          ...(options?.relayTo ? { relayTo: options.relayTo } : {}),
           ...(options?.logs ? { logs: options.logs } : {}),
         },
         deck.session,

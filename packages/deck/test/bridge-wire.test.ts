@@ -13,7 +13,7 @@ import { tempDir } from "./helpers";
 
 // A gateway publishes the deck's box: a grafted MCP tool must keep its wire
 // form, and a call must reach the mounted runner with the client it runs for
-// (peer) and come back with the server's result as sent (wire).
+// (relayTo) and come back with the server's result as sent (wire).
 
 const wireTool: JsonObject = {
   name: "shot",
@@ -49,7 +49,7 @@ function recordingMount(seen: RunOptions[]): MountServers {
   };
 }
 
-it("keeps a grafted tool's wire form and passes the call's peer and the server's wire result through", async () => {
+it("keeps a grafted tool's wire form and passes the call's relayTo and the server's wire result through", async () => {
   const seen: RunOptions[] = [];
   const attached = await attachBridgeCapabilities(emptyBridgeLedger(), [stdioServer("s", "x")], {
     mount: recordingMount(seen),
@@ -61,10 +61,10 @@ it("keeps a grafted tool's wire form and passes the call's peer and the server's
   // Built-ins have no wire form.
   expect(box.descriptors().find((d) => d.name !== "s__shot")).not.toHaveProperty("wire");
 
-  const peer: ClientHostHooks = { listRoots: () => Promise.resolve([]) };
-  const outcome = await box.runner.run({ id: "1", name: "s__shot", input: {} }, { peer });
-  expect(seen[0]?.peer).toBe(peer);
+  const relayTo: ClientHostHooks = { listRoots: () => Promise.resolve([]) };
+  const outcome = await box.runner.run({ id: "1", name: "s__shot", input: {} }, { relayTo });
+  expect(seen[0]?.relayTo).toBe(relayTo);
   expect(outcome.wire).toEqual(wireResult);
   await box.runner.run({ id: "2", name: "s__shot", input: {} });
-  expect(seen[1]).not.toHaveProperty("peer");
+  expect(seen[1]).not.toHaveProperty("relayTo");
 });

@@ -9,8 +9,8 @@ import { SkillsMember } from "./catalog/skills";
 import type { EndpointLifecycle } from "./connect/lifecycle";
 import { relisten } from "./connect/session-client";
 import type { EndpointOptions, EndpointTimeouts } from "./endpoint-options";
-import type { PeerRouter } from "./peer/peer-routing";
-import { RelayMembers } from "./peer/relay-members";
+import type { RelayRouter } from "./relay/relay-routing";
+import { RelayMembers } from "./relay/relay-members";
 import { ToolCalls } from "./tools/tool-calls";
 import { ToolCatalog } from "./tools/tool-catalog";
 
@@ -27,8 +27,8 @@ export interface MembersSetup {
   readonly config: ServerConfig;
   readonly options: EndpointOptions;
   readonly timeouts: EndpointTimeouts;
-  /** Which client answers the server's requests for input (see `peer-routing.ts`). */
-  readonly router: PeerRouter;
+  /** Which client answers the server's requests for input (see `relay-routing.ts`). */
+  readonly router: RelayRouter;
 }
 
 export function endpointMembers(lifecycle: EndpointLifecycle, setup: MembersSetup): EndpointMembers {

@@ -4,29 +4,29 @@
  */
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, LogLevel, TraceContext } from "@indus/contract";
-import { callCapabilities, clientCapabilities, withTasks } from "./peer/client-host";
+import { callCapabilities, clientCapabilities, withTasks } from "./relay/client-host";
 
 /** What a 2026-era request's `_meta` is made from. */
 export interface RequestMetaSources {
-  readonly peer: ClientHostHooks | undefined;
+  readonly relayTo: ClientHostHooks | undefined;
   readonly level: LogLevel | undefined;
   readonly host: ClientHostHooks | undefined;
   readonly tasks?: boolean;
 }
 
 /**
- * `request` with `peer`'s capabilities (within what the endpoint's `host`
+ * `request` with `relayTo`'s capabilities (within what the endpoint's `host`
  * declared) and the log `level` in `_meta`; the request itself when there
  * is neither. `tasks`: the request also declares the Tasks extension (with
- * the host's capabilities when there is no peer), so the server may answer
+ * the host's capabilities when there is no relayTo), so the server may answer
  * it with a task, and accepts the task requests.
  */
 export function withModernMeta<R extends { params: Record<string, unknown> }>(
   request: R,
-  { peer, level, host, tasks = false }: RequestMetaSources,
+  { relayTo, level, host, tasks = false }: RequestMetaSources,
 ): R {
-  if (!peer && !level && !tasks) return request;
-  const capabilities = peer ? callCapabilities(peer, host) : tasks ? clientCapabilities(host) : undefined;
+  if (!relayTo && !level && !tasks) return request;
+  const capabilities = relayTo ? callCapabilities(relayTo, host) : tasks ? clientCapabilities(host) : undefined;
   const meta = {
     ...(capabilities ? { [CLIENT_CAPABILITIES_META_KEY]: tasks ? withTasks(capabilities) : capabilities } : {}),
     ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),

@@ -4,7 +4,7 @@
  * open, reconnect, renewal, shutdown) is `connect/lifecycle.ts`; requests
  * reach the live session through the session port (`connect/session-access.ts`):
  * tool calls (`tools/tool-calls.ts`), the tool list (`tools/tool-catalog.ts`),
- * resources and prompts (`catalog/`), the relayed members (`peer/relay-members.ts`).
+ * resources and prompts (`catalog/`), the relayed members (`relay/relay-members.ts`).
  */
 import type { ServerCapabilities, Transport } from "@modelcontextprotocol/client";
 import {
@@ -31,9 +31,9 @@ import { EndpointLifecycle, type SessionHooks } from "./connect/lifecycle";
 import { endpointMembers, type EndpointMembers } from "./endpoint-members";
 import { IssueLog } from "./inbound/issue-log";
 import { resolveTimeouts, type EndpointOptions } from "./endpoint-options";
-import { callsCanBeScoped } from "./peer/call-context";
-import { registerHostHandlers } from "./peer/client-host";
-import { PeerRouter } from "./peer/peer-routing";
+import { callsCanBeScoped } from "./relay/call-context";
+import { registerHostHandlers } from "./relay/client-host";
+import { RelayRouter } from "./relay/relay-routing";
 import type { Session } from "./session";
 import { StderrTail } from "./stdio/stderr-tail";
 import type { ToolsChangeListener } from "./tools/tool-changes";
@@ -54,7 +54,7 @@ export class McpServerEndpoint implements McpEndpoint {
     const logFile =
       options.logDir && SERVER_ID_PATTERN.test(config.id) ? `${options.logDir}/${config.id}.log` : undefined;
     this.stderr = new StderrTail(options.stderrLines, logFile);
-    const router = new PeerRouter(config.id, options.host, () =>
+    const router = new RelayRouter(config.id, options.host, () =>
       callsCanBeScoped(this.lifecycle.state.session, injected !== undefined),
     );
     const setup = { config, injected, options, timeouts, stderr: this.stderr, router };
@@ -63,7 +63,7 @@ export class McpServerEndpoint implements McpEndpoint {
   }
 
   /** What each new session carries besides the lifecycle's own: host hooks, relayed notifications, list changes. */
-  private sessionHooks(router: PeerRouter, options: EndpointOptions): SessionHooks {
+  private sessionHooks(router: RelayRouter, options: EndpointOptions): SessionHooks {
     const refresh = () => void this.refreshTools().catch(() => undefined);
     return {
       wire: (session: Session, live: () => boolean) => {
@@ -201,8 +201,8 @@ export class McpServerEndpoint implements McpEndpoint {
 
   /**
    * Call a tool by its server-side name; the result is the server's, untouched.
-   * The server's requests for input during the call go to `options.peer`
-   * (see `peer-routing.ts`); in the 2026 era the call also declares that
+   * The server's requests for input during the call go to `options.relayTo`
+   * (see `relay-routing.ts`); in the 2026 era the call also declares that
    * client's capabilities, so the server itself refuses what it cannot answer.
    */
   invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {

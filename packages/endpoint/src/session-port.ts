@@ -1,7 +1,7 @@
 /**
  * What the endpoint's requests (tool calls, catalog requests) need of it,
  * and no more: the live session, run with the endpoint's recovery and fault
- * classification, and the call's peer. Handed to them instead of the
+ * classification, and the call's relayTo. Handed to them instead of the
  * endpoint itself, so they never reach its lifecycle (see `session-access.ts`).
  */
 import type { CallLogs, ClientHostHooks, JsonObject } from "@indus/contract";
@@ -9,7 +9,7 @@ import type { ServerCapabilities } from "@modelcontextprotocol/client";
 import type { EndpointTimeouts } from "./endpoint-options";
 import type { FaultSite } from "./faults/fault-sites";
 import type { Session } from "./session";
-import type { QuestionMethod } from "./peer/client-host";
+import type { QuestionMethod } from "./relay/client-host";
 
 /** Where a request on a live session fails (connecting is the lifecycle's). */
 export type RequestSite = Exclude<FaultSite, "connect">;
@@ -26,12 +26,12 @@ export interface SessionPort {
   readySession(what: RequestWhat): Session;
   /** Run `op` on the live session, recovering a lost one once; errors become faults for `site`. */
   onSession<T>(what: RequestWhat, site: RequestSite, op: (session: Session) => Promise<T>): Promise<T>;
-  /** Run `work` as a call of `peer`, whose logs go to `logs` (see `peer-routing.ts`). */
-  during<T>(peer: ClientHostHooks | undefined, work: () => Promise<T>, logs?: CallLogs): Promise<T>;
-  /** A 2026-era request with `peer`'s capabilities and the log level in `_meta` (see `request-meta.ts`). */
+  /** Run `work` as a call of `relayTo`, whose logs go to `logs` (see `relay-routing.ts`). */
+  during<T>(relayTo: ClientHostHooks | undefined, work: () => Promise<T>, logs?: CallLogs): Promise<T>;
+  /** A 2026-era request with `relayTo`'s capabilities and the log level in `_meta` (see `request-meta.ts`). */
   withMeta<R extends { params: Record<string, unknown> }>(
     request: R,
-    peer: ClientHostHooks | undefined,
+    relayTo: ClientHostHooks | undefined,
     logs: CallLogs | undefined,
     tasks?: boolean,
   ): R;

@@ -1,7 +1,7 @@
 /**
  * A caller that answers a 2026-07-28 server's questions itself (a gateway
  * passing them to its own client) gets them back instead of having them
- * answered through its peer, and carries the rounds on with retries that
+ * answered through its relayTo, and carries the rounds on with retries that
  * need nothing kept in between: against the both-eras reference fixture over
  * stdio (its `requestState` sealed by the server). A retry reaching the
  * 2025-era side is refused -32602 rather than sent without its state.

@@ -103,7 +103,7 @@ it("answers the task's clarification through the host's elicit hook (input_requi
 });
 
 it.each(["stdio", "streamable-http"] as const)(
-  "routes the clarification to the calling peer, not the endpoint's own host (%s)",
+  "routes the clarification to the calling client (relayTo), not the endpoint's own host (%s)",
   async (transport) => {
     let http: EverythingHttp | undefined;
     try {
@@ -116,10 +116,10 @@ it.each(["stdio", "streamable-http"] as const)(
       });
       open.push(endpoint);
       await endpoint.open();
-      const peer: ClientHostHooks = {
+      const relayTo: ClientHostHooks = {
         elicit: () => Promise.resolve({ action: "accept", content: { interpretation: "historical" } }),
       };
-      const result = await endpoint.invoke(TOOL, { topic: "bridges", ambiguous: true }, { peer });
+      const result = await endpoint.invoke(TOOL, { topic: "bridges", ambiguous: true }, { relayTo });
       expect(text(result)).toContain("# Research Report: bridges (historical)");
     } finally {
       await Promise.all(open.splice(0).map((endpoint) => endpoint.close()));

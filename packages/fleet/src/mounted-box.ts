@@ -4,7 +4,7 @@
  * order, under their qualified names (or, with `names: "as-is"`, their
  * server-side names), each carrying the tool exactly as its server sent it
  * (`wire`); the runner routes a published name back to its endpoint under the
- * server-side name, for the client the call runs for (`peer`). The box follows
+ * server-side name, for the client the call runs for (`relayTo`). The box follows
  * each server's tool-list changes and tells its own subscribers when the set
  * of descriptors changes.
  */

@@ -1,6 +1,6 @@
 /**
  * One call on one endpoint as a runner outcome: the caller's signal, progress,
- * peer and log channel go with it, the server's result comes back projected (its wire
+ * relayTo and log channel go with it, the server's result comes back projected (its wire
  * form kept), and a fault becomes an `isError` outcome, so the runner never
  * rejects (a server's JSON-RPC error kept beside it as `rpcError`).
  */
@@ -19,7 +19,7 @@ export async function runOn(
   options: RunOptions,
 ): Promise<ToolOutcome> {
   try {
-    // A runner's options are invoke options as they stand (signal, progress, peer, logs): no copy per call.
+    // A runner's options are invoke options as they stand (signal, progress, relayTo, logs): no copy per call.
     const result = await endpoint.invoke(serverName, call.input ?? {}, options);
     return { callId: call.id, ...projectResult(result) };
   } catch (error) {

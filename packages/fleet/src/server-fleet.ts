@@ -4,7 +4,7 @@
  * `status()` with its fault; connects run in parallel with a bound on how many
  * are in flight (spawning a hundred servers at once would starve a small
  * machine), and each server's own startup deadline caps how long it can hold
- * a slot. A bad server never delays its peers beyond that deadline, and no
+ * a slot. A bad server never delays the others beyond that deadline, and no
  * failure ever escapes as a rejection.
  */
 import os from "node:os";
@@ -92,7 +92,7 @@ export class EndpointFleet implements McpFleet {
         await endpoint.open();
         await this.afterOpen?.(endpoint);
       } catch {
-        // The endpoint keeps its own fault; peers are unaffected.
+        // The endpoint keeps its own fault; the others are unaffected.
       }
       // The last one to settle is announced by the replacement that follows.
       pending -= 1;

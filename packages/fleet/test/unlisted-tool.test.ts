@@ -15,16 +15,16 @@ async function mount(ids: readonly string[], names?: "as-is") {
   return { fakes, catalog: box.catalog };
 }
 
-it("runs an unlisted name on the sole server under as-is names, with the call's peer", async () => {
+it("runs an unlisted name on the sole server under as-is names, with the call's relayTo", async () => {
   const { fakes, catalog } = await mount(["only"], "as-is");
   const runner = catalog.unlistedTool("missing");
   expect(runner).toBeDefined();
-  const peer: ClientHostHooks = { listRoots: () => Promise.resolve([]) };
-  const outcome = await runner!.run({ id: "c1", name: "missing", input: { a: 1 } }, { peer });
+  const relayTo: ClientHostHooks = { listRoots: () => Promise.resolve([]) };
+  const outcome = await runner!.run({ id: "c1", name: "missing", input: { a: 1 } }, { relayTo });
   // The fake answers an unknown tool with a tool-error fault: the caller sees the server's refusal.
   expect(outcome).toMatchObject({ callId: "c1", isError: true });
   expect(JSON.stringify(outcome.content)).toContain("unknown tool missing");
-  expect(fakes.latest("only")!.calls).toEqual([{ name: "missing", args: { a: 1 }, peer }]);
+  expect(fakes.latest("only")!.calls).toEqual([{ name: "missing", args: { a: 1 }, relayTo }]);
 });
 
 it("has no runner for unlisted names under prefixed names or with several servers", async () => {

@@ -21,19 +21,19 @@ import { ObservedServer } from "./observe/observed-server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ArgumentValidator } from "./tools/argument-validator";
 import { registerCatalogHandlers } from "./catalog/catalog-handlers";
-import { createClientRelay, sessionsOf } from "./peer/client-relay";
-import type { ClientRelay } from "./peer/client-relay";
+import { createClientRelay, sessionsOf } from "./relay/client-relay";
+import type { ClientRelay } from "./relay/client-relay";
 import { InputRounds } from "./tools/input-rounds";
-import { LogRelay } from "./peer/log-relay";
-import { relatedLogs, requestLogs, sessionLogs } from "./peer/call-logs";
-import { registerRelayHandlers } from "./relay-handlers";
+import { LogRelay } from "./relay/log-relay";
+import { relatedLogs, requestLogs, sessionLogs } from "./relay/call-logs";
+import { registerRelayHandlers } from "./relay/relay-handlers";
 import { registerSkillHandlers, relaysSkills } from "./catalog/skill-handlers";
 import { TaskRelay, relaysTasks, withTasksOffered } from "./tools/task-relay";
 import { ResourceSubscriptions, canSubscribe } from "./catalog/subscriptions";
 import type { UpdateHolder } from "./catalog/subscriptions";
-import { peerHooks } from "./peer/peer-hooks";
-import { PEER_REQUEST_OPTIONS } from "./peer/session-registry";
-import type { GatewaySession, SessionRegistry } from "./peer/session-registry";
+import { relayHooks } from "./relay/relay-hooks";
+import { RELAY_REQUEST_OPTIONS } from "./relay/session-registry";
+import type { GatewaySession, SessionRegistry } from "./relay/session-registry";
 import { AS_SENT, CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
 import { callTool, envelopeLogLevel, isModern } from "./tools/tool-call";
 import type { CallScope } from "./tools/tool-call";
@@ -154,7 +154,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       validator,
       calls,
       rounds,
-      peerFor: (ctx, signal) => callPeer(server, ctx, signal),
+      relayToFor: (ctx, signal) => callRelayTo(server, ctx, signal),
       logsFor: oneWire ? session.logs : (ctx) => session.relatedLogs(ctx),
       logRelay: logs,
       tasks,
@@ -167,7 +167,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     );
     if (view.catalog !== undefined) {
       registerCatalogHandlers(server, view.catalog, {
-        peerOf: (ctx) => (isModern(ctx) ? undefined : callPeer(server, ctx, ctx.mcpReq.signal)),
+        relayToOf: (ctx) => (isModern(ctx) ? undefined : callRelayTo(server, ctx, ctx.mcpReq.signal)),
         logsOf: (ctx) => (isModern(ctx) ? requestLogs(envelopeLogLevel(ctx), ctx) : scope.logsFor(ctx)),
         rounds,
       });
@@ -236,12 +236,12 @@ function sessionOf(
  * related to the call (over HTTP they ride the call's own stream). The call
  * ending or the asking server withdrawing its question cancels the request.
  */
-function callPeer(server: Server, ctx: ServerContext, signal: AbortSignal): ClientHostHooks {
-  return peerHooks(
+function callRelayTo(server: Server, ctx: ServerContext, signal: AbortSignal): ClientHostHooks {
+  return relayHooks(
     server.getClientCapabilities(),
     async (method, params, withdrawn) =>
       (await ctx.mcpReq.send({ method, params }, AS_SENT, {
-        ...PEER_REQUEST_OPTIONS,
+        ...RELAY_REQUEST_OPTIONS,
         signal: withdrawn === undefined ? signal : AbortSignal.any([signal, withdrawn]),
       })) as JsonObject,
     // One 2025-era server instance serves one session: its calls are one client.

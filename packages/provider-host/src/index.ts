@@ -15,6 +15,6 @@ export type { IntrospectionOptions, OAuthResourceOptions } from "./auth/oauth-op
 export type { AuditLogOptions } from "./observe/audit-log";
 export type { UpstreamHealth } from "./observe/gateway-metrics";
 export type { ItemOwners } from "./access/item-owners";
-export { createClientRelay } from "./peer/client-relay";
-export type { ClientRelay } from "./peer/client-relay";
+export { createClientRelay } from "./relay/client-relay";
+export type { ClientRelay } from "./relay/client-relay";
 export { toCallToolResult, toMcpContent, toMcpTool } from "./tools/tool-mapping";

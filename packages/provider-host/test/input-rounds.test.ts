@@ -24,8 +24,8 @@ test("a question withdrawn before its round goes out never goes out", async () =
   const withdraw = new AbortController();
   let finish!: () => void;
   const outcome = new Promise<void>((resolve) => (finish = resolve));
-  const first = call.peer.elicit!("s", question("withdrawn"), withdraw.signal);
-  const kept = call.peer.elicit!("s", question("kept"));
+  const first = call.relayTo.elicit!("s", question("withdrawn"), withdraw.signal);
+  const kept = call.relayTo.elicit!("s", question("kept"));
   withdraw.abort("changed my mind");
   await expect(first).rejects.toThrow(/withdrawn/);
   const round = await call.next(outcome);
@@ -47,9 +47,9 @@ test("a round that loses its only question keeps waiting for the run's next one"
   let finish!: () => void;
   const outcome = new Promise<void>((resolve) => (finish = resolve));
   const next = call.next(outcome);
-  void call.peer.elicit!("s", question("gone"), withdraw.signal).catch(() => undefined);
+  void call.relayTo.elicit!("s", question("gone"), withdraw.signal).catch(() => undefined);
   withdraw.abort();
-  setTimeout(() => void call.peer.elicit!("s", question("later")).catch(() => undefined), 20);
+  setTimeout(() => void call.relayTo.elicit!("s", question("later")).catch(() => undefined), 20);
   const round = await next;
   expect(round.kind).toBe("input");
   expect(messagesOf(round.kind === "input" ? round.requests : {})).toEqual(["later"]);
@@ -60,7 +60,7 @@ test("a question withdrawn after its round went out is no longer waited for", as
   const call = new RoundTripCall("ask", {}, FORM, undefined);
   const withdraw = new AbortController();
   const outcome = new Promise<void>(() => undefined);
-  const asked = call.peer.elicit!("s", question("sent"), withdraw.signal);
+  const asked = call.relayTo.elicit!("s", question("sent"), withdraw.signal);
   const round = await call.next(outcome);
   expect(round.kind).toBe("input");
   withdraw.abort();

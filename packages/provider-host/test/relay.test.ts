@@ -2,7 +2,7 @@
  * The server half of the full-fidelity gateway, as real v2 clients see it
  * over loopback HTTP and over stdio (the built host as a child process), in
  * both protocol eras: tools and results republished as the server sent them,
- * the calling client as the call's peer (elicitation, sampling, roots), and
+ * the calling client as the call's relayTo (elicitation, sampling, roots), and
  * the host's ambient hooks for requests made outside any call.
  */
 import { createClientRelay, serveHttp } from "@indus/provider-host";
@@ -140,7 +140,7 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
     expect((failure as ProtocolError).data).toEqual({ requiredCapabilities: { sampling: {} } });
   });
 
-  test("the call's peer has only the hooks the client declared", async () => {
+  test("the call's relayTo has only the hooks the client declared", async () => {
     const client = await connect(wire, era, { elicitation: {} });
     const result = await client.callTool({ name: "hooks", arguments: {} });
     expect(JSON.parse(textOf(result))).toEqual({
@@ -302,7 +302,7 @@ describe("2026-07-28 rounds, host closing", () => {
       descriptors: () => [{ name: "wait", description: "Asks, then waits.", parameters: { type: "object" } }],
       runner: {
         async run(call, options) {
-          const answer = await options?.peer
+          const answer = await options?.relayTo
             ?.elicit?.("upstream", { message: "?", requestedSchema: { type: "object", properties: {} } })
             .then(
               () => "answered",

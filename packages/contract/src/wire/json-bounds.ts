@@ -1,5 +1,5 @@
 /**
- * JSON from a peer is hostile: it may nest thousands of levels deep, and any
+ * JSON from the other side of a connection is hostile: it may nest thousands of levels deep, and any
  * recursive walk of it (`JSON.stringify`, `structuredClone`, a recursive
  * compare) then dies with a stack overflow that takes the whole process down.
  * These helpers walk with an explicit stack, never the call stack, so they
@@ -8,7 +8,7 @@
  */
 
 /**
- * Deepest nesting accepted in what a peer sends (levels below a message's
+ * Deepest nesting accepted in what the other side sends (levels below a message's
  * result or params), on both sides of the bridge: room for a JSON Schema some
  * 60 properties deep, far from where a recursive walk overflows the stack.
  */

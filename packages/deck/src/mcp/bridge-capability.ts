@@ -2,7 +2,7 @@
  * A grafted MCP tool as a deck `Card`. Its name is the one the mounted box
  * advertises (`<server>__<tool>`, or the server's own); running it hands the
  * call to the box's shared runner (which routes it to the owning server) with
- * the call's signal, progress callback and peer, and returns the projected
+ * the call's signal, progress callback and relayTo, and returns the projected
  * result. The tool and the result as the server sent them (`wire`) ride along
  * untouched, for a gateway to republish.
  *
@@ -72,7 +72,7 @@ export class BridgeCapability implements Card {
       {
         signal: ctx.signal,
         ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
-        ...(ctx.peer ? { peer: ctx.peer } : {}),
+        ...(ctx.relayTo ? { relayTo: ctx.relayTo } : {}),
         ...(ctx.logs ? { logs: ctx.logs } : {}),
       },
     );

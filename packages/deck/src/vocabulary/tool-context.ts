@@ -41,8 +41,8 @@ export interface ToolContext {
   readonly fs: FsSeam;
   readonly shell: ShellSeam;
   readonly onProgress?: (progress: ToolProgress) => void;
-  /** The client the call runs for (a gateway's caller): a grafted MCP tool hands it to its server (`RunOptions.peer`). */
-  readonly peer?: ClientHostHooks;
+  /** The client the call runs for (a gateway's caller): a grafted MCP tool hands it to its server (`RunOptions.relayTo`). */
+  readonly relayTo?: ClientHostHooks;
   /** Where the server's log messages caused by the call go (a gateway's caller; `RunOptions.logs`). */
   readonly logs?: CallLogs;
 }

@@ -1,12 +1,12 @@
 /**
  * Resources and prompts on the live session, through the session port: the
  * lists (all pages, `[]` without the capability), reads and prompt gets with
- * results untouched, and any other request beside tools for a call's peer.
+ * results untouched, and any other request beside tools for a call's relayTo.
  */
 import type { GatewayCallOptions, JsonObject } from "@indus/contract";
 import { requestWithDeadline } from "../deadline";
 import { allPages } from "../pages";
-import { retryOnLegacy, withRound } from "../peer/input-handback";
+import { retryOnLegacy, withRound } from "../relay/input-handback";
 import type { SessionPort } from "../session-port";
 import { AnyResultSchema, keepWithString } from "../wire";
 
@@ -76,7 +76,7 @@ export class CatalogRequests {
   }
 
   /**
-   * One request beside tools (read, prompt, completion), for `options.peer`
+   * One request beside tools (read, prompt, completion), for `options.relayTo`
    * like a call: in the 2026 era its input requests go to that client.
    */
   request(
@@ -86,7 +86,7 @@ export class CatalogRequests {
   ): Promise<JsonObject> {
     const { port } = this;
     return port.during(
-      options.peer,
+      options.relayTo,
       () =>
         port.onSession(what, "list", (session) => {
           const deadline = { timeoutMs: port.timeouts.callMs, signal: options.signal };
@@ -96,11 +96,11 @@ export class CatalogRequests {
             return requestWithDeadline<JsonObject>(session.client, request, AnyResultSchema, deadline);
           }
           if (round === undefined) {
-            const sent = port.withMeta(request, options.peer, options.logs);
+            const sent = port.withMeta(request, options.relayTo, options.logs);
             return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, deadline);
           }
           // The caller answers the server's questions itself: an input_required result comes back as sent.
-          const sent = port.withMeta(withRound(request, round), options.peer, options.logs);
+          const sent = port.withMeta(withRound(request, round), options.relayTo, options.logs);
           return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, {
             ...deadline,
             allowInputRequired: true,

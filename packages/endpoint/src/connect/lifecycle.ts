@@ -19,7 +19,7 @@ import { DEFAULT_CLIENT_INFO } from "../client-identity";
 import type { EndpointOptions, EndpointTimeouts } from "../endpoint-options";
 import { connectionLostFault } from "../faults/fault-sites";
 import type { ResponseTooLargeError } from "../http/response-cap";
-import type { PeerRouter } from "../peer/peer-routing";
+import type { RelayRouter } from "../relay/relay-routing";
 import { endSession, type Session } from "../session";
 import type { StderrTail } from "../stdio/stderr-tail";
 import { scheduleReconnect, type ReconnectPolicy } from "./reconnect";
@@ -51,7 +51,7 @@ export interface LifecycleSetup {
   readonly options: EndpointOptions;
   readonly timeouts: EndpointTimeouts;
   readonly stderr: StderrTail;
-  readonly router: PeerRouter;
+  readonly router: RelayRouter;
 }
 
 /**

@@ -21,8 +21,8 @@ import { authFailure, redeemSignIn } from "../auth/http-auth";
 import type { EndpointOptions, EndpointTimeouts } from "../endpoint-options";
 import { faultAt, type FaultSite } from "../faults/fault-sites";
 import { isSessionGone } from "../http/http-transports";
-import type { PeerRouter } from "../peer/peer-routing";
-import { answerQuestion, type QuestionMethod } from "../peer/client-host";
+import type { RelayRouter } from "../relay/relay-routing";
+import { answerQuestion, type QuestionMethod } from "../relay/client-host";
 import { withModernMeta } from "../request-meta";
 import type { Session } from "../session";
 import type { RequestSite, RequestWhat, SessionPort } from "../session-port";
@@ -48,7 +48,7 @@ export interface AccessSetup {
   readonly timeouts: EndpointTimeouts;
   readonly stderr: StderrTail;
   readonly opener: SessionOpener;
-  readonly router: PeerRouter;
+  readonly router: RelayRouter;
   /** A fresh Streamable HTTP session for one the server forgot (see `session-renewal.ts`). */
   renew(stale: Session): Promise<Session>;
   /** The log level set for every call (see `relay-members.ts`). */
@@ -104,19 +104,19 @@ export class SessionAccess implements SessionPort {
     return op(session).catch((error: unknown) => this.recover(error, session, site, op));
   }
 
-  during<T>(peer: ClientHostHooks | undefined, work: () => Promise<T>, logs?: CallLogs): Promise<T> {
-    return this.setup.router.during(peer, work, logs);
+  during<T>(relayTo: ClientHostHooks | undefined, work: () => Promise<T>, logs?: CallLogs): Promise<T> {
+    return this.setup.router.during(relayTo, work, logs);
   }
 
   /** The caller's own log level when it takes the call's logs itself (none when it takes none), else the one set for all. */
   withMeta<R extends { params: Record<string, unknown> }>(
     request: R,
-    peer: ClientHostHooks | undefined,
+    relayTo: ClientHostHooks | undefined,
     logs: CallLogs | undefined,
     tasks = false,
   ): R {
     const level = logs ? logs.level : this.setup.logLevel();
-    return withModernMeta(request, { peer, level, host: this.setup.options.host, tasks });
+    return withModernMeta(request, { relayTo, level, host: this.setup.options.host, tasks });
   }
 
   answer(method: QuestionMethod, params: JsonObject, signal: AbortSignal, key: string): Promise<JsonObject> {

@@ -5,8 +5,8 @@
 import { Client, type McpSubscription } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, ProtocolMode } from "@indus/contract";
 import type { ClientIdentity } from "../client-identity";
-import { outsideCalls } from "../peer/call-context";
-import { clientCapabilities } from "../peer/client-host";
+import { outsideCalls } from "../relay/call-context";
+import { clientCapabilities } from "../relay/client-host";
 import type { Session } from "../session";
 import type { EndpointTimeouts } from "../endpoint-options";
 

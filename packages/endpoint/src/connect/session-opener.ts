@@ -23,7 +23,7 @@ import {
   type TransportKind,
 } from "@indus/contract";
 import type { ClientIdentity } from "../client-identity";
-import { callScopedTransport, outsideCalls } from "../peer/call-context";
+import { callScopedTransport, outsideCalls } from "../relay/call-context";
 import {
   DEFAULT_CLOSE_GRACE_MS,
   DEFAULT_MAX_MESSAGE_BYTES,

@@ -16,7 +16,7 @@ const CACHEABLE = new Set([
   "resources/read",
 ]);
 
-/** A peer's value as a short phrase for an issue (bounded: it is the peer's say). */
+/** A server's value as a short phrase for an issue (bounded: it is the server's say). */
 export function shown(value: unknown): string {
   if (value === undefined) return "absent";
   if (typeof value === "object") return value === null ? "null" : Array.isArray(value) ? "an array" : "an object";

@@ -9,7 +9,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import type { CreatedTask, InputRound, InvokeOptions, JsonObject, RemoteCallResult } from "@indus/contract";
 import { requestWithDeadline, type DeadlineOptions } from "../deadline";
-import { readRoundResult, withRound } from "../peer/input-handback";
+import { readRoundResult, withRound } from "../relay/input-handback";
 import { createdTaskOf } from "./task-results";
 import { driveTask, TaskUnusable, type TaskDriveOptions, type TaskRequest } from "./task-drive";
 import { AnyResultSchema, readCallResult } from "../wire";

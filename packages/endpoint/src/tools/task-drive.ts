@@ -18,7 +18,7 @@
  */
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import { isRecord, type JsonObject, type TaskStatus, type TaskView, type ToolProgress } from "@indus/contract";
-import type { QuestionMethod } from "../peer/client-host";
+import type { QuestionMethod } from "../relay/client-host";
 import { requestWithDeadline } from "../deadline";
 import { TaskCancelled, pollDelayOf } from "./tool-task";
 import { TaskWatch, cancelTask } from "./task-watch";

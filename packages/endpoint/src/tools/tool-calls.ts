@@ -1,14 +1,14 @@
 /**
  * `tools/call` on the live session, through the session port: plain or as a
  * task (see `tool-task.ts`), with the call's deadline, `Mcp-Param-*` headers
- * and peer, and in the 2026 era the peer's capabilities in `_meta`; or, when
+ * and relayTo, and in the 2026 era the relayTo's capabilities in `_meta`; or, when
  * the caller answers the server's questions itself, one input round.
  */
 import type { GatewayCallOptions, InvokeOptions, JsonObject, RemoteCallResult, TaskMethod } from "@indus/contract";
 import { ProtocolError, ProtocolErrorCode, type ServerCapabilities } from "@modelcontextprotocol/client";
 import { requestWithDeadline, type DeadlineOptions } from "../deadline";
 import { paramHeaderValues } from "../http/mcp-param-headers";
-import { retryOnLegacy } from "../peer/input-handback";
+import { retryOnLegacy } from "../relay/input-handback";
 import { callModern, type ModernCallContext } from "./modern-call";
 import { withTrace } from "../request-meta";
 import type { Session } from "../session";
@@ -69,7 +69,7 @@ export class ToolCalls {
     return this.call(name, args, options, traits);
   }
 
-  /** `tools/call`, plain or as a task, with the call's deadline, headers and peer. */
+  /** `tools/call`, plain or as a task, with the call's deadline, headers and relayTo. */
   private call(
     name: string,
     args: unknown,
@@ -84,9 +84,9 @@ export class ToolCalls {
       ),
     };
     const deadline = this.deadline(options, traits, request.params.arguments);
-    const { peer, logs, inputRound } = options;
+    const { relayTo, logs, inputRound } = options;
     return this.port.during(
-      peer,
+      relayTo,
       () =>
         this.port.onSession(
           () => `call "${name}"`,
@@ -119,7 +119,7 @@ export class ToolCalls {
     return {
       client: session.client,
       server: this.port.server,
-      frame: (request, tasks) => this.port.withMeta(request, options.peer, options.logs, tasks),
+      frame: (request, tasks) => this.port.withMeta(request, options.relayTo, options.logs, tasks),
       answer: (method, params, signal, key) => this.port.answer(method, params, signal, key),
     };
   }
@@ -136,7 +136,7 @@ export class ToolCalls {
         const why = `server "${this.port.server}" speaks the 2025 era now: it has no task ${taskId}`;
         return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, why));
       }
-      const sent = this.port.withMeta({ method, params: { ...params } }, options.peer, options.logs, true);
+      const sent = this.port.withMeta({ method, params: { ...params } }, options.relayTo, options.logs, true);
       const deadline = { timeoutMs: this.port.timeouts.callMs, signal: options.signal };
       return requestWithDeadline<JsonObject>(session.client, sent, AnyResultSchema, deadline);
     });
@@ -145,7 +145,7 @@ export class ToolCalls {
 
 /**
  * A 2025-era call. A caller answering the server's questions itself (an input
- * round) gets them through the call's peer as usual; a round that retries
+ * round) gets them through the call's relayTo as usual; a round that retries
  * with another revision's state cannot be sent here (see `call`).
  */
 function legacyCall(

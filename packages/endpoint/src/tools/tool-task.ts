@@ -9,7 +9,7 @@
  * - `input_required`: the server holds its questions (elicitation,
  *   sampling) until the client asks for the result, so `tasks/result` is
  *   sent then and kept open while polling goes on; the questions arrive as
- *   ordinary server requests and are answered through the host hooks (peer
+ *   ordinary server requests and are answered through the host hooks (relayTo
  *   routing counts this call as in flight), and the open `tasks/result`
  *   answers once the task ends.
  * - Deadlines: each request has the call's deadline; the whole task has the

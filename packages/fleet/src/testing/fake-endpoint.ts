@@ -113,8 +113,8 @@ export class FakeEndpoint implements McpEndpoint {
   fault: ProtocolFault | undefined;
   listFault: ProtocolFault | undefined;
   issues: readonly string[] = [];
-  /** Every call the endpoint received, in order (with the peer it ran for, when one was given). */
-  readonly calls: { readonly name: string; readonly args: unknown; readonly peer?: ClientHostHooks }[] = [];
+  /** Every call the endpoint received, in order (with the relayTo it ran for, when one was given). */
+  readonly calls: { readonly name: string; readonly args: unknown; readonly relayTo?: ClientHostHooks }[] = [];
   /** Every completion, subscription, log level and roots change relayed to this server, in order. */
   readonly relayed: RelayCall[] = [];
   /** How many times `open()` started a connect, and `close()` ran. */
@@ -208,7 +208,7 @@ export class FakeEndpoint implements McpEndpoint {
 
   async invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<RemoteCallResult> {
     this.requireReady();
-    this.calls.push({ name, args, ...(options.peer ? { peer: options.peer } : {}) });
+    this.calls.push({ name, args, ...(options.relayTo ? { relayTo: options.relayTo } : {}) });
     const tool = this.tools.find((candidate) => candidate.name === name);
     if (!tool) throw protocolFault("tool-error", `server "${this.config.id}": unknown tool ${name}`);
     return tool.run ? tool.run(args, options) : textResult(JSON.stringify(args ?? {}));

@@ -4,7 +4,7 @@
  * through untouched; names and URIs are whatever the catalog listed (already
  * namespaced by their source). Lists are served in one page. Completion is
  * served when the catalog can complete (`completions` is declared then).
- * Reads, prompt gets and completions run for the client that asked (`peer`),
+ * Reads, prompt gets and completions run for the client that asked (`relayTo`),
  * like calls: a server's question during one goes to that client only, and
  * so do the log messages it causes (`logs`); a 2026-07-28 client is asked in
  * `input_required` rounds (`rounds`), as for a call.
@@ -27,14 +27,14 @@ import {
 type Result = Record<string, unknown>;
 
 /** The asking client as hooks, when its requests can be answered within the request (2025 era). */
-export type PeerOf = (ctx: ServerContext) => ClientHostHooks | undefined;
+export type RelayToOf = (ctx: ServerContext) => ClientHostHooks | undefined;
 
 /** The asking client's channel for the log messages its request causes. */
 export type LogsOf = (ctx: ServerContext) => CallLogs | undefined;
 
 /** Who answers for the asking client: its hooks and log channel (2025 era), or input rounds (2026-07-28). */
 export interface CatalogCallers {
-  readonly peerOf: PeerOf;
+  readonly relayToOf: RelayToOf;
   readonly logsOf?: LogsOf;
   readonly rounds?: InputRounds;
 }
@@ -42,14 +42,14 @@ export interface CatalogCallers {
 export function registerCatalogHandlers(
   server: Server,
   catalog: GatewayCatalog,
-  { peerOf, logsOf = () => undefined, rounds }: CatalogCallers,
+  { relayToOf, logsOf = () => undefined, rounds }: CatalogCallers,
 ): void {
   const forCaller = (ctx: ServerContext): GatewayCallOptions => {
-    const peer = peerOf(ctx);
+    const relayTo = relayToOf(ctx);
     const logs = logsOf(ctx);
     return {
       signal: ctx.mcpReq.signal,
-      ...(peer !== undefined && { peer }),
+      ...(relayTo !== undefined && { relayTo }),
       ...(logs !== undefined && { logs }),
     };
   };

@@ -37,8 +37,8 @@ export async function inRounds<T>(
     const outcome = call.once(() =>
       work(
         inputRound === undefined
-          ? { signal, peer: call.peer, logs: call.logs }
-          : { signal, peer: call.peer, logs: call.logs, inputRound },
+          ? { signal, relayTo: call.relayTo, logs: call.logs }
+          : { signal, relayTo: call.relayTo, logs: call.logs, inputRound },
       ),
     );
     const end = await call.next(outcome);

@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { AuthInfo, RequestId } from "@modelcontextprotocol/server";
 import type { ProviderHost, RunningProviderHost } from "../provider-host";
-import { markReachability } from "../peer/session-registry";
+import { markReachability } from "../relay/session-registry";
 import { sendError, sendErrorReply } from "./http-replies";
 import { SessionTransport } from "./session-transport";
 

@@ -38,7 +38,7 @@ export interface Round {
 const RUN_ID_PREFIX = `run-${randomUUID()}-`;
 let runs = 0;
 
-/** What a run may carry besides its peer: the logs channel, what it is to a 2026-era server, the gateway request's trace. */
+/** What a run may carry besides its relayTo: the logs channel, what it is to a 2026-era server, the gateway request's trace. */
 export interface RunExtras {
   readonly logs?: CallLogs | undefined;
   readonly modern?: ModernCall | undefined;
@@ -64,11 +64,11 @@ export class CallRun {
    * caller's channel for the servers' log messages the call causes;
    * `modern`, what the call is to a 2026-era server's questions and tasks.
    */
-  start(box: ToolBox, peer: ClientHostHooks, { logs, modern, upstream }: RunExtras = {}): Promise<ToolOutcome> {
+  start(box: ToolBox, relayTo: ClientHostHooks, { logs, modern, upstream }: RunExtras = {}): Promise<ToolOutcome> {
     if (this.outcome !== undefined) return this.outcome;
     const signal = this.controller.signal;
     const onProgress = this.report === undefined ? undefined : (p: ToolProgress) => this.progress(p);
-    const plain = runOptions(signal, peer, onProgress, logs);
+    const plain = runOptions(signal, relayTo, onProgress, logs);
     // Only a 2026-07-28 call has a round (its servers' questions handed back) and says what a task is to it.
     const rounded = modern === undefined ? plain : { ...plain, ...modern };
     // A gateway request's trace goes on to the server the call reaches.
@@ -124,12 +124,12 @@ export interface ModernCall {
 /** The run's options, each a literal of one shape (no spreads on the call path). */
 function runOptions(
   signal: AbortSignal,
-  peer: ClientHostHooks,
+  relayTo: ClientHostHooks,
   onProgress: ((progress: ToolProgress) => void) | undefined,
   logs: CallLogs | undefined,
 ): RunOptions {
-  if (logs === undefined) return onProgress === undefined ? { signal, peer } : { signal, peer, onProgress };
-  return onProgress === undefined ? { signal, peer, logs } : { signal, peer, onProgress, logs };
+  if (logs === undefined) return onProgress === undefined ? { signal, relayTo } : { signal, relayTo, onProgress };
+  return onProgress === undefined ? { signal, relayTo, logs } : { signal, relayTo, onProgress, logs };
 }
 
 function progressNotification(token: ProgressToken, progress: ToolProgress): ProgressNotification {

@@ -17,10 +17,10 @@ import { protocolFault } from "@indus/contract";
 import { ProtocolError, ProtocolErrorCode, inputRequired } from "@modelcontextprotocol/server";
 import type { ClientCapabilities, InputRequest, InputRequests, ServerContext } from "@modelcontextprotocol/server";
 import { CallRun } from "./call-run";
-import { NO_LOGS, RoundLogs } from "../peer/call-logs";
+import { NO_LOGS, RoundLogs } from "../relay/call-logs";
 import { isPassedState, serverStateOf } from "./passed-state";
-import { peerHooks } from "../peer/peer-hooks";
-import type { PeerMethod } from "../peer/peer-hooks";
+import { relayHooks } from "../relay/relay-hooks";
+import type { RelayMethod } from "../relay/relay-hooks";
 
 /** How long a run waits for its client to come back with answers (the SDK's own per-leg default). */
 export const ROUND_TIMEOUT_MS = 600_000;
@@ -38,7 +38,7 @@ export type RoundEnd = { readonly kind: "done" } | { readonly kind: "input"; rea
 /** A call whose client is reached only through its own rounds. */
 export class RoundTripCall {
   readonly run: CallRun;
-  readonly peer: ClientHostHooks;
+  readonly relayTo: ClientHostHooks;
   /** The call's log messages, at the level its first request asked for, on the round answering it now. */
   readonly logs: CallLogs;
   private readonly rounds: RoundLogs | undefined;
@@ -56,7 +56,7 @@ export class RoundTripCall {
   ) {
     // The run's id is the `requestState` its client is given: it must not be guessable.
     this.run = new CallRun(name, input, randomUUID());
-    this.peer = peerHooks(capabilities, (method, params, signal, key) => this.ask(method, params, signal, key));
+    this.relayTo = relayHooks(capabilities, (method, params, signal, key) => this.ask(method, params, signal, key));
     this.rounds = logLevel === undefined ? undefined : new RoundLogs(logLevel);
     this.logs = this.rounds ?? NO_LOGS;
   }
@@ -132,7 +132,7 @@ export class RoundTripCall {
    * round goes out, it never does; after, the client's answer is ignored
    * (the revision has no way to take back a question once asked).
    */
-  private ask(method: PeerMethod, params: JsonObject, signal?: AbortSignal, serverKey?: string): Promise<JsonObject> {
+  private ask(method: RelayMethod, params: JsonObject, signal?: AbortSignal, serverKey?: string): Promise<JsonObject> {
     return new Promise((resolve, reject) => {
       const key = this.keyFor(serverKey);
       const ask: Ask = { key, request: inputRequestOf(method, params), resolve, reject };
@@ -254,7 +254,7 @@ export function resumeOrStart(
 }
 
 /** A mounted server's request as an embedded request of the 2026-07-28 flow. */
-function inputRequestOf(method: PeerMethod, params: JsonObject): InputRequest {
+function inputRequestOf(method: RelayMethod, params: JsonObject): InputRequest {
   switch (method) {
     case "elicitation/create": {
       if (params.mode !== "url")
@@ -270,6 +270,6 @@ function inputRequestOf(method: PeerMethod, params: JsonObject): InputRequest {
   }
 }
 
-function withdrawn(method: PeerMethod, signal: AbortSignal): Error {
+function withdrawn(method: RelayMethod, signal: AbortSignal): Error {
   return protocolFault("protocol", `${method} was withdrawn before the client answered`, signal.reason);
 }

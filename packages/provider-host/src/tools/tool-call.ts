@@ -1,6 +1,6 @@
 /**
  * One `tools/call` through the box: argument check, cancellation, progress
- * with the caller's own token, the caller as the call's peer (the mounted
+ * with the caller's own token, the caller as the call's relayTo (the mounted
  * server's requests during the call go to this client and no other), and
  * the result as the tool's server sent it when it came from one. A 2025-era
  * call is one request; a 2026-07-28 call whose server asks its client
@@ -24,7 +24,7 @@ import { upstreamOf } from "../observe/exchanges";
 import { findDescriptor } from "./descriptor-index";
 import { RoundTripCall, resumeOrStart } from "./input-rounds";
 import type { InputRounds } from "./input-rounds";
-import type { LogRelay } from "../peer/log-relay";
+import type { LogRelay } from "../relay/log-relay";
 import { passedThrough } from "./passed-state";
 import { declaresTasks, type TaskRelay } from "./task-relay";
 import { CONNECTION_CLOSED } from "../rpc-errors";
@@ -37,7 +37,7 @@ export interface CallScope {
   /** Running calls of the instance: each one's abort handle and its settling. */
   readonly calls: Map<AbortController, Promise<void>>;
   /** The calling 2025-era client as hooks (only what it declared), sent as requests related to the call. */
-  peerFor(ctx: ServerContext, signal: AbortSignal): ClientHostHooks;
+  relayToFor(ctx: ServerContext, signal: AbortSignal): ClientHostHooks;
   /** 2026-07-28 calls waiting for their client between rounds (shared by the host's instances). */
   readonly rounds: InputRounds;
   /** The calling 2025-era client's channel for the call's log messages (none before it initialized). */
@@ -90,8 +90,8 @@ async function oneRequest(scope: CallScope, name: string, input: unknown, ctx: S
   const round = run.attach(ctx);
   const done = tracked(scope, run);
   try {
-    const peer = scope.peerFor(ctx, run.controller.signal);
-    const outcome = await run.start(scope.box, peer, { logs: scope.logsFor(ctx), upstream: upstreamOf(ctx, name) });
+    const relayTo = scope.relayToFor(ctx, run.controller.signal);
+    const outcome = await run.start(scope.box, relayTo, { logs: scope.logsFor(ctx), upstream: upstreamOf(ctx, name) });
     return await finish(run, round.flushed(), ctx, outcome);
   } finally {
     round.detach();
@@ -121,7 +121,11 @@ async function roundTrip(scope: CallScope, name: string, input: unknown, ctx: Se
     // A client that declared the Tasks extension takes a task back (the gateway's, see `task-relay`); one that did not is not offered one.
     const tasks: TaskMode = scope.tasks !== undefined && declaresTasks(ctx) ? "hand-back" : "off";
     const modern = inputRound === undefined ? { tasks } : { inputRound, tasks };
-    const outcome = call.run.start(scope.box, call.peer, { logs: call.logs, modern, upstream: upstreamOf(ctx, name) });
+    const outcome = call.run.start(scope.box, call.relayTo, {
+      logs: call.logs,
+      modern,
+      upstream: upstreamOf(ctx, name),
+    });
     // The instance is the client: one per stdio connection, one per request over HTTP.
     if (inputRound !== undefined) {
       scope.logRelay.hearDuring(call.logs, outcome, scope, (server) => hearsServer(scope.box, server));

@@ -33,7 +33,7 @@ export interface RelayPort {
   relisten(): Promise<void>;
   /** `notifications/roots/list_changed` on a 2025-era session, when the client declared roots. */
   rootsChanged(): Promise<void>;
-  /** The call a log message arriving now belongs to, when one can be told (see `PeerRouter.logsNow`). */
+  /** The call a log message arriving now belongs to, when one can be told (see `RelayRouter.logsNow`). */
   callLogs(): CallLogs | undefined;
 }
 

@@ -5,7 +5,7 @@
  * endpoint's own host for work outside any call.
  */
 import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject } from "@indus/contract";
-import { PeerRouter } from "../src/peer/peer-routing";
+import { RelayRouter } from "../src/relay/relay-routing";
 import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
 const harness = relayHarness();
@@ -53,12 +53,12 @@ describe.each(setups)("over %s in the %s era", (transport, protocol) => {
     const ambient = client("ambient");
     const alice = client("alice");
     const endpoint = await connect(setup, ambient);
-    const asked = JSON.parse(text(await endpoint.invoke("ask", {}, { peer: alice }))) as JsonObject;
+    const asked = JSON.parse(text(await endpoint.invoke("ask", {}, { relayTo: alice }))) as JsonObject;
     // The SDK fills the schema's defaults the client left out (SEP-1034).
     expect(asked).toEqual({ action: "accept", content: { name: "alice", age: 36, color: "green" } });
-    expect(text(await endpoint.invoke("sample", {}, { peer: alice }))).toContain("model of alice");
-    expect(text(await endpoint.invoke("roots", {}, { peer: alice }))).toContain("file:///alice");
-    expect(text(await endpoint.invoke("ask_url", {}, { peer: alice }))).toContain("accept");
+    expect(text(await endpoint.invoke("sample", {}, { relayTo: alice }))).toContain("model of alice");
+    expect(text(await endpoint.invoke("roots", {}, { relayTo: alice }))).toContain("file:///alice");
+    expect(text(await endpoint.invoke("ask_url", {}, { relayTo: alice }))).toContain("accept");
     expect(alice.asked).toEqual(["elicit form", "sample", "roots", "elicit url"]);
     expect(ambient.asked).toEqual([]);
   });
@@ -80,7 +80,7 @@ describe.each(setups)("over %s in the %s era", (transport, protocol) => {
       },
     };
     const endpoint = await connect(setup, client("ambient"));
-    for (const tool of ["ask", "sample", "roots"]) await endpoint.invoke(tool, {}, { peer: keyed });
+    for (const tool of ["ask", "sample", "roots"]) await endpoint.invoke(tool, {}, { relayTo: keyed });
     // The relay fixture asks under the key `q`; a 2025-era request names no key.
     expect(keys).toEqual(protocol === "2026-07-28" ? ["q", "q", "q"] : [undefined, undefined, undefined]);
   });
@@ -89,12 +89,12 @@ describe.each(setups)("over %s in the %s era", (transport, protocol) => {
     const ambient = client("ambient");
     const alice = client("alice");
     const endpoint = await connect(setup, ambient);
-    const prompt = await endpoint.getPrompt("roots_prompt", {}, { peer: alice });
+    const prompt = await endpoint.getPrompt("roots_prompt", {}, { relayTo: alice });
     expect(JSON.stringify(prompt["messages"])).toContain("file:///alice");
     expect(ambient.asked).toEqual([]);
   });
 
-  it("a call without a peer is answered by the endpoint's own host", async () => {
+  it("a call without a relayTo is answered by the endpoint's own host", async () => {
     const ambient = client("ambient");
     const endpoint = await connect(setup, ambient);
     expect(text(await endpoint.invoke("roots", {}))).toContain("file:///ambient");
@@ -106,15 +106,15 @@ describe.each(setups)("over %s in the %s era", (transport, protocol) => {
     const formOnly = client("bob", { without: ["createMessage"], modes: ["form"] });
     if (protocol === "2026-07-28") {
       // The call declares bob's capabilities: the server refuses it itself (-32021).
-      await expect(endpoint.invoke("sample", {}, { peer: formOnly })).rejects.toMatchObject({
+      await expect(endpoint.invoke("sample", {}, { relayTo: formOnly })).rejects.toMatchObject({
         name: "ProtocolFault",
         rpcCode: -32021,
         data: { requiredCapabilities: { sampling: {} } },
       });
-      await expect(endpoint.invoke("ask_url", {}, { peer: formOnly })).rejects.toMatchObject({ rpcCode: -32021 });
+      await expect(endpoint.invoke("ask_url", {}, { relayTo: formOnly })).rejects.toMatchObject({ rpcCode: -32021 });
     } else {
       // The connection declared sampling; our answer is the -32021 the SDK's server would raise.
-      const result = await endpoint.invoke("sample", {}, { peer: formOnly });
+      const result = await endpoint.invoke("sample", {}, { relayTo: formOnly });
       expect(result.isError).toBe(true);
       expect(text(result)).toContain("Client does not support sampling (required for sampling/createMessage)");
     }
@@ -131,11 +131,13 @@ describe("two clients calling at once", () => {
     const alice = client("alice");
     const bob = client("bob");
     const calls = Array.from({ length: 20 }, (_, i) => {
-      const peer = i % 2 === 0 ? alice : bob;
-      return endpoint.invoke(i % 4 < 2 ? "ask" : "roots", {}, { peer }).then((result) => [peer, text(result)] as const);
+      const relayTo = i % 2 === 0 ? alice : bob;
+      return endpoint
+        .invoke(i % 4 < 2 ? "ask" : "roots", {}, { relayTo })
+        .then((result) => [relayTo, text(result)] as const);
     });
-    for (const [peer, answer] of await Promise.all(calls)) {
-      const own = peer === alice ? "alice" : "bob";
+    for (const [relayTo, answer] of await Promise.all(calls)) {
+      const own = relayTo === alice ? "alice" : "bob";
       expect(answer).toContain(own);
       expect(answer).not.toContain(own === "alice" ? "bob" : "alice");
     }
@@ -149,8 +151,8 @@ describe("two clients calling at once", () => {
     const alice = client("alice");
     const bob = client("bob");
     const [a, b] = await Promise.all([
-      endpoint.invoke("roots", {}, { peer: alice }),
-      endpoint.invoke("roots", {}, { peer: bob }),
+      endpoint.invoke("roots", {}, { relayTo: alice }),
+      endpoint.invoke("roots", {}, { relayTo: bob }),
     ]);
     for (const result of [a, b]) {
       expect(result.isError).toBe(true);
@@ -164,25 +166,25 @@ describe("two clients calling at once", () => {
     const alice = client("alice");
     const noRoots = client("bob", { without: ["listRoots"] });
     const [a] = await Promise.all([
-      endpoint.invoke("roots", {}, { peer: alice }),
-      endpoint.invoke("ask", {}, { peer: noRoots }),
+      endpoint.invoke("roots", {}, { relayTo: alice }),
+      endpoint.invoke("ask", {}, { relayTo: noRoots }),
     ]);
     expect(text(a)).toContain("file:///alice");
   });
 });
 
-describe("PeerRouter outside any call's context", () => {
+describe("RelayRouter outside any call's context", () => {
   const never = new Promise<never>(() => undefined);
   const alice = client("alice");
   const bob = client("bob", { without: ["createMessage"] });
 
   it("goes to the endpoint's host when nothing is in flight", () => {
     const ambient = client("ambient");
-    expect(new PeerRouter("s", ambient).choose({ kind: "listRoots" })).toBe(ambient);
+    expect(new RelayRouter("s", ambient).choose({ kind: "listRoots" })).toBe(ambient);
   });
 
   it("goes to the one client with calls in flight, or the only one able to answer", () => {
-    const router = new PeerRouter("s", client("ambient"));
+    const router = new RelayRouter("s", client("ambient"));
     void router.during(alice, () => never);
     void router.during(alice, () => never);
     expect(router.choose({ kind: "listRoots" })).toBe(alice);
@@ -192,7 +194,7 @@ describe("PeerRouter outside any call's context", () => {
   });
 
   it("counts hooks built per call for one client (same `client`) as that one client", () => {
-    const router = new PeerRouter("s", client("ambient"));
+    const router = new RelayRouter("s", client("ambient"));
     const session = {};
     const first = { ...client("carol"), client: session };
     const second = { ...client("carol"), client: session };
@@ -204,7 +206,7 @@ describe("PeerRouter outside any call's context", () => {
   });
 
   it("answers -32021 when the one client in flight lacks the capability", () => {
-    const router = new PeerRouter("s", client("ambient"));
+    const router = new RelayRouter("s", client("ambient"));
     void router.during(bob, () => never);
     expect(router.choose({ kind: "createMessage" })).toMatchObject({
       code: -32021,

@@ -2,14 +2,14 @@
  * The host's hooks as the SDK client sees them: the capabilities the client
  * declares (one per hook the endpoint's own host gives, elicitation in the
  * modes it names) and the handlers for the matching server→client requests.
- * Each handler asks the `PeerRouter` which client answers (the calling
+ * Each handler asks the `RelayRouter` which client answers (the calling
  * client in a gateway, else the host). The v2 client answers a 2026-era
  * `input_required` result through these same handlers, so both eras reach
  * the clients one way.
  */
 import { EXTENSIONS, type ClientHostHooks, type JsonObject } from "@indus/contract";
 import { ProtocolError, type Client, type ClientCapabilities } from "@modelcontextprotocol/client";
-import { elicitModes, type PeerRouter } from "./peer-routing";
+import { elicitModes, type RelayRouter } from "./relay-routing";
 
 /**
  * What a client with these hooks declares. Form elicitation asks the SDK to
@@ -49,14 +49,15 @@ export function withTasks(capabilities: ClientCapabilities): ClientCapabilities 
  * declared for the connection (only those requests have a handler here). A
  * server asking for more refuses the call itself, with its own -32021 error.
  */
-export function callCapabilities(peer: ClientHostHooks, ambient: ClientHostHooks | undefined): ClientCapabilities {
+export function callCapabilities(relayTo: ClientHostHooks, ambient: ClientHostHooks | undefined): ClientCapabilities {
   if (!ambient) return {};
-  const modes = peer.elicit && ambient.elicit ? elicitModes(peer).filter((m) => elicitModes(ambient).includes(m)) : [];
+  const modes =
+    relayTo.elicit && ambient.elicit ? elicitModes(relayTo).filter((m) => elicitModes(ambient).includes(m)) : [];
   return clientCapabilities({
-    ...(modes.length > 0 ? { elicit: peer.elicit, elicitModes: modes } : {}),
-    ...(peer.createMessage && ambient.createMessage ? { createMessage: peer.createMessage } : {}),
-    ...(peer.listRoots && ambient.listRoots ? { listRoots: peer.listRoots } : {}),
-    appViews: (peer.appViews ?? []).filter((type) => ambient.appViews?.includes(type)),
+    ...(modes.length > 0 ? { elicit: relayTo.elicit, elicitModes: modes } : {}),
+    ...(relayTo.createMessage && ambient.createMessage ? { createMessage: relayTo.createMessage } : {}),
+    ...(relayTo.listRoots && ambient.listRoots ? { listRoots: relayTo.listRoots } : {}),
+    appViews: (relayTo.appViews ?? []).filter((type) => ambient.appViews?.includes(type)),
   });
 }
 
@@ -76,7 +77,7 @@ export function registerHostHandlers(
   client: Client,
   server: string,
   host: ClientHostHooks | undefined,
-  router: PeerRouter,
+  router: RelayRouter,
 ): void {
   const declared = clientCapabilities(host);
   const answering =
@@ -107,10 +108,10 @@ export interface ServerQuestion {
 
 /**
  * One question of `server`, answered by the client the router chooses (the
- * call's peer, or the host): its answer as the wire has it.
+ * call's relayTo, or the host): its answer as the wire has it.
  */
 export async function answerQuestion(
-  router: PeerRouter,
+  router: RelayRouter,
   server: string,
   { method, params, signal, key }: ServerQuestion,
 ): Promise<JsonObject> {

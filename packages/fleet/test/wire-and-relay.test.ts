@@ -57,19 +57,19 @@ it("carries each tool's wire form on its descriptor, under either naming", async
   expect(asIs.box.descriptors()[0]).toMatchObject({ name: "shot", wire: { name: "shot", title: "Shot" } });
 });
 
-it("hands the call's peer to the endpoint and the server's result back unchanged as wire", async () => {
+it("hands the call's relayTo to the endpoint and the server's result back unchanged as wire", async () => {
   const { fakes, box } = await mounted();
-  const peer: ClientHostHooks = { elicit: () => Promise.resolve({ action: "decline" }) };
-  const outcome = await box.runner.run({ id: "c1", name: "s__shot", input: { a: "b" } }, { peer });
-  expect(fakes.latest("s")!.calls).toEqual([{ name: "shot", args: { a: "b" }, peer }]);
+  const relayTo: ClientHostHooks = { elicit: () => Promise.resolve({ action: "decline" }) };
+  const outcome = await box.runner.run({ id: "c1", name: "s__shot", input: { a: "b" } }, { relayTo });
+  expect(fakes.latest("s")!.calls).toEqual([{ name: "shot", args: { a: "b" }, relayTo }]);
   expect(outcome.wire).toEqual(rawResult);
   // The model's view stays projected: the image rides as a JSON block.
   expect(outcome.content[0]).toMatchObject({ type: "json" });
   expect(outcome.structuredContent).toEqual({ n: 1 });
 });
 
-it("runs a call with no peer without inventing one", async () => {
+it("runs a call with no relayTo without inventing one", async () => {
   const { fakes, box } = await mounted();
   await box.runner.run({ id: "c2", name: "s__shot", input: {} });
-  expect(fakes.latest("s")!.calls[0]).not.toHaveProperty("peer");
+  expect(fakes.latest("s")!.calls[0]).not.toHaveProperty("relayTo");
 });

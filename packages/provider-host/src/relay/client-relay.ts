@@ -4,7 +4,7 @@
  * from a background job). Each request goes to the most recently active live
  * session whose client declared the capability (and, for elicitation, the
  * mode); with none, it fails with a fault saying so. Requests made during a
- * call never come here: they go to that call's own client (`RunOptions.peer`).
+ * call never come here: they go to that call's own client (`RunOptions.relayTo`).
  *
  * A relay exists before the host serves, so the endpoints that mount the
  * servers can be given its hooks first: create one, hand `hooks` to the
@@ -13,8 +13,8 @@
 import type { ClientHostHooks, JsonObject } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { elicitModeOf, elicitModesOf, peerHooks } from "./peer-hooks";
-import type { PeerMethod } from "./peer-hooks";
+import { elicitModeOf, elicitModesOf, relayHooks } from "./relay-hooks";
+import type { RelayMethod } from "./relay-hooks";
 import { SessionRegistry } from "./session-registry";
 import type { GatewaySession } from "./session-registry";
 
@@ -44,10 +44,10 @@ export function sessionsOf(relay: ClientRelay): SessionRegistry {
 
 function ambientHooks(registry: SessionRegistry): ClientHostHooks {
   /** The hooks of the session that will answer, or a fault when none can. */
-  const answering = async (method: PeerMethod, params: JsonObject, accepts: (session: GatewaySession) => boolean) => {
+  const answering = async (method: RelayMethod, params: JsonObject, accepts: (session: GatewaySession) => boolean) => {
     const session = registry.mostRecent(accepts);
     if (session === undefined) throw noClient(method, params);
-    return peerHooks(session.capabilities, session.request, session);
+    return relayHooks(session.capabilities, session.request, session);
   };
   return {
     elicit: async (server, params, signal) => {
@@ -72,7 +72,7 @@ function ambientHooks(registry: SessionRegistry): ClientHostHooks {
  * code a client without the capability would answer (-32601; `code` is what
  * the SDK reads from a thrown handler error).
  */
-function noClient(method: PeerMethod, params: JsonObject) {
+function noClient(method: RelayMethod, params: JsonObject) {
   const what = method === "elicitation/create" ? `elicitation (${elicitModeOf(params)} mode)` : method;
   const message = `no connected client of the gateway offers ${what}`;
   const fault = protocolFault("not-connected", message, undefined, { rpcCode: ProtocolErrorCode.MethodNotFound });

@@ -80,7 +80,7 @@ export function missingCapability(need: InputNeed): ProtocolError {
 }
 
 /** Tracks one endpoint's calls in flight and picks the client for each request for input. */
-export class PeerRouter {
+export class RelayRouter {
   private readonly inFlight = new Set<CallScope>();
 
   /**
@@ -96,14 +96,14 @@ export class PeerRouter {
   ) {}
 
   /**
-   * Run one call for `peer` (absent: the endpoint's own host), counted while
+   * Run one call for `relayTo` (absent: the endpoint's own host), counted while
    * in flight, in its own scope when `scoped()`. Without a host, or `logs`
    * to route the call's log messages to, nothing arriving can be routed, so
    * nothing is tracked.
    */
-  during<T>(peer: ClientHostHooks | undefined, call: () => Promise<T>, logs?: CallLogs): Promise<T> {
+  during<T>(relayTo: ClientHostHooks | undefined, call: () => Promise<T>, logs?: CallLogs): Promise<T> {
     if (!this.ambient && !logs) return call();
-    const scope: CallScope = logs ? { peer, logs } : { peer };
+    const scope: CallScope = logs ? { relayTo, logs } : { relayTo };
     this.inFlight.add(scope);
     const done = () => this.inFlight.delete(scope);
     let running: Promise<T>;
@@ -139,14 +139,14 @@ export class PeerRouter {
   /** The client that answers `need` now, or the JSON-RPC error to answer the server with. */
   choose(need: InputNeed): ClientHostHooks | ProtocolError {
     const scope = currentCall();
-    const chosen = scope ? (scope.peer ?? this.ambient) : this.fromInFlight(need);
+    const chosen = scope ? (scope.relayTo ?? this.ambient) : this.fromInFlight(need);
     if (chosen instanceof ProtocolError) return chosen;
     return canAnswer(chosen, need) ? chosen! : missingCapability(need);
   }
 
   private fromInFlight(need: InputNeed): ClientHostHooks | undefined | ProtocolError {
     if (this.inFlight.size === 0) return this.ambient;
-    const clients = oneHooksPerClient([...this.inFlight].map((scope) => scope.peer ?? this.ambient));
+    const clients = oneHooksPerClient([...this.inFlight].map((scope) => scope.relayTo ?? this.ambient));
     if (clients.length === 1) return clients[0];
     const able = clients.filter((client) => canAnswer(client, need));
     if (able.length === 1) return able[0];

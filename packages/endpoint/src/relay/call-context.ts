@@ -27,7 +27,7 @@ import { tapTransport } from "../transport-tap";
  * the endpoint's `onLog` listeners).
  */
 export interface CallScope {
-  readonly peer: ClientHostHooks | undefined;
+  readonly relayTo: ClientHostHooks | undefined;
   readonly logs?: CallLogs | undefined;
 }
 

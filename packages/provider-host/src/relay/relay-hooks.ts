@@ -14,14 +14,14 @@ import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/ser
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
 
 /** The server→client requests a gateway relays. */
-export type PeerMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+export type RelayMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
 /**
  * Sends one request to the client and resolves with its result as sent;
  * `signal` aborting withdraws it (the client is told, where it can be).
  */
-export type PeerSend = (
-  method: PeerMethod,
+export type RelaySend = (
+  method: RelayMethod,
   params: JsonObject,
   signal?: AbortSignal,
   key?: string,
@@ -36,15 +36,15 @@ const NO_HOOKS: ClientHostHooks = Object.freeze({});
  * The hooks a client with `capabilities` can answer, each sent through
  * `send`; `client` marks hooks built per call for one session as one client.
  */
-export function peerHooks(
+export function relayHooks(
   capabilities: ClientCapabilities | undefined,
-  send: PeerSend,
+  send: RelaySend,
   client?: object,
 ): ClientHostHooks {
   const appViews = appViewsOf(capabilities);
   if (!answersAnything(capabilities) && appViews.length === 0) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
-  const relay = (method: PeerMethod, params: JsonObject, signal: AbortSignal | undefined, key: string | undefined) =>
+  const relay = (method: RelayMethod, params: JsonObject, signal: AbortSignal | undefined, key: string | undefined) =>
     send(method, params, signal, key).catch(rethrowAsFault(method, signal));
   return {
     ...(client !== undefined && { client }),
@@ -119,7 +119,7 @@ export function withRpcCode(message: string, code: number, data: unknown, cause?
  * The client's answer as a fault: a JSON-RPC error keeps its code and `data`
  * (see `withRpcCode`); a request withdrawn by `signal` fails with its reason.
  */
-function rethrowAsFault(method: PeerMethod, signal: AbortSignal | undefined): (error: unknown) => never {
+function rethrowAsFault(method: RelayMethod, signal: AbortSignal | undefined): (error: unknown) => never {
   return (error) => {
     if (signal?.aborted === true)
       throw protocolFault("protocol", `${method} was withdrawn before the client answered`, signal.reason);

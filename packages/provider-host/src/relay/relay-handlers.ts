@@ -7,11 +7,11 @@
 import { protocolFault } from "@indus/contract";
 import type { GatewayCatalog } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
-import type { LogRelay } from "./peer/log-relay";
-import { toRpcError } from "./rpc-errors";
-import type { GatewaySession } from "./peer/session-registry";
-import { SET_LEVEL_PARAMS, SUBSCRIBE_PARAMS, UNSUBSCRIBE_PARAMS, handleStrictly } from "./strict-handlers";
-import type { ResourceSubscriptions, UpdateHolder } from "./catalog/subscriptions";
+import type { LogRelay } from "./log-relay";
+import { toRpcError } from "../rpc-errors";
+import type { GatewaySession } from "./session-registry";
+import { SET_LEVEL_PARAMS, SUBSCRIBE_PARAMS, UNSUBSCRIBE_PARAMS, handleStrictly } from "../strict-handlers";
+import type { ResourceSubscriptions, UpdateHolder } from "../catalog/subscriptions";
 
 export interface RelayScope {
   readonly catalog: GatewayCatalog | undefined;

@@ -7,11 +7,11 @@
  */
 import type { JsonObject, LogLevel } from "@indus/contract";
 import type { ClientCapabilities, Server } from "@modelcontextprotocol/server";
-import type { PeerMethod } from "./peer-hooks";
+import type { RelayMethod } from "./relay-hooks";
 import { AS_SENT } from "../strict-handlers";
 
 /** How long a relayed request may wait for a person (elicitation) or a model (sampling). */
-export const PEER_REQUEST_OPTIONS = { timeout: 600_000, resetTimeoutOnProgress: true } as const;
+export const RELAY_REQUEST_OPTIONS = { timeout: 600_000, resetTimeoutOnProgress: true } as const;
 
 /**
  * Whether a server can reach its client outside a request right now, where
@@ -34,7 +34,7 @@ export interface GatewaySession {
   /** Whether the client may hear from a mounted server (a gateway's access policy); absent: from all. */
   hears?: (server: string) => boolean;
   /** A request to the client outside any call (`signal`: the asking server withdrew it). */
-  readonly request: (method: PeerMethod, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
+  readonly request: (method: RelayMethod, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
 }
 
 export class SessionRegistry {
@@ -54,7 +54,7 @@ export class SessionRegistry {
         (await server.request(
           { method, params },
           AS_SENT,
-          signal === undefined ? PEER_REQUEST_OPTIONS : { ...PEER_REQUEST_OPTIONS, signal },
+          signal === undefined ? RELAY_REQUEST_OPTIONS : { ...RELAY_REQUEST_OPTIONS, signal },
         )) as JsonObject,
     };
     trackActivity(session);
