@@ -1,11 +1,14 @@
 // `indusr mcp status` vs `claude mcp list` (Claude Code, from npm) with the
-// same three real servers, in the same run. Both connect every server; indusr
-// also lists each server's tools. Run: node bench/mcp-status.mjs
+// same three real servers, in the same run, rounds interleaved. Both connect
+// every server; indusr also lists each server's tools (and pins them). Each
+// prints wall time and CPU (user + sys of the command and the servers it
+// reaped), and the per-round ratios: bounds 1.0x wall, 0.8x CPU.
+// Run: node bench/mcp-status.mjs  (CLAUDE_BIN=<native claude> to skip the npm install)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BIN, QUICK, ensureBuilt, fmt, serverEntry, tempDir, timeInterleaved } from "./support.mjs";
+import { BIN, QUICK, ensureBuilt, fmt, measureOnce, serverEntry, summary, tempDir } from "./support.mjs";
 
 const CLAUDE_VERSION = "2.1.332";
 
@@ -35,6 +38,7 @@ fs.writeFileSync(
 
 /** Claude Code ships a native binary per platform; install it once into a cache folder. */
 function claudeBinary() {
+  if (process.env.CLAUDE_BIN) return { path: process.env.CLAUDE_BIN };
   const cache = path.join(os.tmpdir(), `indus-bench-claude-${CLAUDE_VERSION}`);
   const native = path.join(
     cache,
@@ -79,17 +83,48 @@ else console.log(`claude mcp list: skipped (${claude.error})`);
 
 const runs = QUICK ? 3 : 10;
 const loadBefore = os.loadavg()[0].toFixed(1);
-const results = timeInterleaved(commands, runs, 1);
+const results = pairedRuns(commands, runs);
 console.log(
-  `three stdio servers (server-everything, server-memory, server-filesystem), ${runs} interleaved runs each ` +
-    `(median, p90; load ${loadBefore} -> ${os.loadavg()[0].toFixed(1)})`,
+  `three stdio servers (server-everything, server-memory, server-filesystem), ${runs} interleaved rounds ` +
+    `(load ${loadBefore} -> ${os.loadavg()[0].toFixed(1)}); CPU is user + sys with the servers it reaped`,
 );
-for (const [name, s] of results)
-  console.log(`  ${name.padEnd(20)} ${fmt(s.median).padStart(9)} ${fmt(s.p90).padStart(9)}`);
+console.log(`  ${"".padEnd(20)} ${"wall median".padStart(12)} ${"wall p90".padStart(9)} ${"CPU median".padStart(11)}`);
+for (const [name, runsOf] of results) {
+  const wall = summary(runsOf.map((r) => r.ms));
+  const cpu = runsOf.every((r) => r.cpu !== undefined) ? `${median(runsOf.map((r) => r.cpu)).toFixed(2)} s` : "n/a";
+  console.log(`  ${name.padEnd(20)} ${fmt(wall.median).padStart(12)} ${fmt(wall.p90).padStart(9)} ${cpu.padStart(11)}`);
+}
 if (results.has("claude mcp list")) {
-  const ratio = results.get("claude mcp list").median / results.get("indusr mcp status").median;
+  const indusr = results.get("indusr mcp status");
+  const claudeRuns = results.get("claude mcp list");
+  // The median of the per-round ratios: both ran back to back, so each ratio saw the same load.
+  const ratio = (of) => median(indusr.map((run, i) => of(run) / of(claudeRuns[i])));
+  const wall = ratio((r) => r.ms);
   console.log(
-    `  indusr is ${ratio.toFixed(2)}x as fast as Claude Code ${CLAUDE_VERSION} (claude median / indusr median)`,
+    `  indusr / Claude Code ${CLAUDE_VERSION}, wall: ${wall.toFixed(2)}x (bound 1.0x) ${wall <= 1 ? "ok" : "OVER"}`,
   );
+  if (indusr.every((r) => r.cpu !== undefined)) {
+    const cpu = ratio((r) => r.cpu);
+    console.log(
+      `  indusr / Claude Code ${CLAUDE_VERSION}, CPU:  ${cpu.toFixed(2)}x (bound 0.8x) ${cpu <= 0.8 ? "ok" : "OVER"}`,
+    );
+  } else console.log("  CPU: not measured (needs /proc: Linux only)");
 }
 fs.rmSync(work, { recursive: true, force: true });
+
+/** `runs` rounds of every command, one after the other, the order turned each round; one warm-up round first. */
+function pairedRuns(list, rounds) {
+  const samples = new Map(list.map((c) => [c.name, []]));
+  for (let round = -1; round < rounds; round++) {
+    const order = round % 2 === 0 ? list : [...list].reverse();
+    for (const command of order) {
+      const run = measureOnce(command.argv, command.options);
+      if (round >= 0) samples.get(command.name).push(run);
+    }
+  }
+  return samples;
+}
+
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
