@@ -18,6 +18,7 @@ import { progressFeed, silentProgress, type ProgressSink } from "./progress";
 import { startRunLogs } from "./run-logs";
 import { reportsOf } from "./server-reports";
 import { TrustSession } from "../trust/trust-session";
+import { CatalogScreening } from "../trust/screen-catalogs";
 
 export interface ConnectOptions {
   readonly cwd: string;
@@ -41,6 +42,8 @@ export interface ConnectOptions {
   readonly readOnlyPins?: boolean;
   /** A gate in place of the session's pins (`mcp approve` looks at definitions as they are). */
   readonly gate?: DefinitionGate;
+  /** List each server's prompts, resources and templates for the trust gate as it settles (`mcp status`, `doctor`). */
+  readonly screenCatalogs?: boolean;
 }
 
 export interface ConnectedMcp {
@@ -54,6 +57,8 @@ export interface ConnectedMcp {
   readonly onServerSettled?: (listener: (server: string) => void) => () => void;
   /** A server lost mid-session, or back; returns an unsubscribe. */
   readonly onServerChanged?: (listener: ServerChangeListener) => () => void;
+  /** With `screenCatalogs`: the catalog screening each server started as it settled. */
+  readonly catalogs?: CatalogScreening;
 }
 
 /**
@@ -76,6 +81,11 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
   // The fleet's own box behind what the deck grafted: it knows the mounted servers' name clashes.
   let mounted: FleetMounted | undefined;
   let trust: TrustSession;
+  let catalogs: CatalogScreening | undefined;
+  const seen = (box: FleetMounted) => {
+    mounted = box;
+    if (options.screenCatalogs === true) catalogs = new CatalogScreening(box.fleet);
+  };
   try {
     const config = await loadConfig({
       cwd: options.cwd,
@@ -94,7 +104,7 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
     mcp = await loadMcpCapabilities({ mcp: options.mcp ?? [] }, options.cwd, {
       config,
       env,
-      mount: watchMount((box) => (mounted = box), mountPort(options, env, gate)),
+      mount: watchMount(seen, mountPort(options, env, gate)),
       onProgress: progressFeed(sink, connectMs),
       ...(options.selectServers ? { select: options.selectServers } : {}),
       ...(options.bootWaitMs !== undefined ? { settleWithinMs: options.bootWaitMs } : {}),
@@ -102,7 +112,7 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
   } finally {
     sink.finish();
   }
-  return connected(mcp, connectMs, trust, mounted);
+  return { ...connected(mcp, connectMs, trust, mounted), ...(catalogs ? { catalogs } : {}) };
 }
 
 /** The fleet behind the deck's mount port, with this process's endpoint options. */

@@ -49,10 +49,10 @@ function authOf(server: ServerConfig): string {
 export async function doctorCommand(flags: DeckFlags): Promise<number> {
   const { cli, options } = bootOptionsOf({ ...flags, json: true }, "all");
   const { connectMcp } = await import("../boot/connect-mcp");
-  const connected = await connectMcp(options);
+  const connected = await connectMcp({ ...options, screenCatalogs: true });
   try {
     const { screenCatalogs } = await import("../trust/screen-catalogs");
-    await screenCatalogs(connected.mcp.fleet);
+    await (connected.catalogs ? connected.catalogs.done() : screenCatalogs(connected.mcp.fleet));
     const servers = connected.reports();
     const report = doctorReport(connected, servers, cli);
     const text = flags.json ? JSON.stringify(report, null, 2) : doctorText(report, connected, servers).join("\n");

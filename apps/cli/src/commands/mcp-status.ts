@@ -36,58 +36,63 @@ export function statusRow(report: ServerReport, machineGrant = false): StatusRow
 }
 
 export function mcpStatusCommand(flags: DeckFlags): Promise<number> {
-  return withServers(flags, async ({ mcp, reports, diagnostics }, cli, options) => {
-    await screenCatalogs(mcp.fleet);
-    const reported = reports();
-    const machine = new Set(
-      mcp.servers.filter((s) => s.transport !== "stdio" && s.oauth?.grant === "client_credentials").map((s) => s.id),
-    );
-    const servers = reported.map((report) => statusRow(report, machine.has(report.id)));
-    const signIn = servers.filter((s) => s.phase === "needs-login");
-    const failed = servers.filter((s) => s.phase !== "ready" && s.phase !== "needs-login");
-    // Why a ready server is degraded: say it on stderr too.
-    warnFailedServers(
-      cli,
-      reported.filter((s) => s.listFault || s.issues),
-    );
-    const code = failed.length > 0 ? EXIT.failed : EXIT.ok;
-    setExitCode(code);
-    if (flags.json) {
-      const json = servers.map((s) => reportJson(s, warningsFor(diagnostics, s.source, mcp.origins.get(s.id)?.row)));
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    } else if (servers.length === 0) {
-      const { emptyStateMessage } = await import("./mcp-config");
-      const { resolveMcpConfig } = await import("@indus/deck");
-      const resolved = resolveMcpConfig(options.mcp ? { mcp: options.mcp } : {}, options.cwd, { env: options.env });
-      process.stdout.write(emptyStateMessage(cli, resolved));
-    } else {
-      const rows = [["SERVER", "PHASE", "ERA", "TOOLS", "TIME", "FAULT"]];
-      for (const s of servers) {
-        rows.push([
-          s.id,
-          s.phase,
-          s.era ?? "-",
-          String(s.toolCount),
-          s.connectMs === undefined ? "-" : `${s.connectMs} ms`,
-          faultCell(s),
-        ]);
+  return withServers(
+    flags,
+    async ({ mcp, reports, diagnostics, catalogs }, cli, options) => {
+      await (catalogs ? catalogs.done() : screenCatalogs(mcp.fleet));
+      const reported = reports();
+      const machine = new Set(
+        mcp.servers.filter((s) => s.transport !== "stdio" && s.oauth?.grant === "client_credentials").map((s) => s.id),
+      );
+      const servers = reported.map((report) => statusRow(report, machine.has(report.id)));
+      const signIn = servers.filter((s) => s.phase === "needs-login");
+      const failed = servers.filter((s) => s.phase !== "ready" && s.phase !== "needs-login");
+      // Why a ready server is degraded: say it on stderr too.
+      warnFailedServers(
+        cli,
+        reported.filter((s) => s.listFault || s.issues),
+      );
+      const code = failed.length > 0 ? EXIT.failed : EXIT.ok;
+      setExitCode(code);
+      if (flags.json) {
+        const json = servers.map((s) => reportJson(s, warningsFor(diagnostics, s.source, mcp.origins.get(s.id)?.row)));
+        process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      } else if (servers.length === 0) {
+        const { emptyStateMessage } = await import("./mcp-config");
+        const { resolveMcpConfig } = await import("@indus/deck");
+        const resolved = resolveMcpConfig(options.mcp ? { mcp: options.mcp } : {}, options.cwd, { env: options.env });
+        process.stdout.write(emptyStateMessage(cli, resolved));
+      } else {
+        const rows = [["SERVER", "PHASE", "ERA", "TOOLS", "TIME", "FAULT"]];
+        for (const s of servers) {
+          rows.push([
+            s.id,
+            s.phase,
+            s.era ?? "-",
+            String(s.toolCount),
+            s.connectMs === undefined ? "-" : `${s.connectMs} ms`,
+            faultCell(s),
+          ]);
+        }
+        process.stdout.write(`${table(rows, 120)}\n`);
+        for (const s of failed) {
+          if (!s.stderrTail || s.stderrTail.length === 0) continue;
+          process.stdout.write(
+            `\n${s.id} stderr (last ${s.stderrTail.length} lines):\n${s.stderrTail.map((line) => `  ${line}`).join("\n")}\n`,
+          );
+        }
+        for (const s of signIn) if ("signIn" in s) process.stdout.write(`\n${s.signIn}\n`);
+        const standing = servers.flatMap((s) => trustLines(s.id, s.trust));
+        if (standing.length > 0) process.stdout.write(`\n${standing.map((line) => `! ${line}`).join("\n")}\n`);
+        const ready = servers.length - failed.length - signIn.length;
+        const waiting =
+          signIn.length > 0 ? `, ${signIn.length} ${signIn.length === 1 ? "needs" : "need"} a sign-in` : "";
+        process.stdout.write(`\n${ready} of ${servers.length} servers ready${waiting}\n`);
       }
-      process.stdout.write(`${table(rows, 120)}\n`);
-      for (const s of failed) {
-        if (!s.stderrTail || s.stderrTail.length === 0) continue;
-        process.stdout.write(
-          `\n${s.id} stderr (last ${s.stderrTail.length} lines):\n${s.stderrTail.map((line) => `  ${line}`).join("\n")}\n`,
-        );
-      }
-      for (const s of signIn) if ("signIn" in s) process.stdout.write(`\n${s.signIn}\n`);
-      const standing = servers.flatMap((s) => trustLines(s.id, s.trust));
-      if (standing.length > 0) process.stdout.write(`\n${standing.map((line) => `! ${line}`).join("\n")}\n`);
-      const ready = servers.length - failed.length - signIn.length;
-      const waiting = signIn.length > 0 ? `, ${signIn.length} ${signIn.length === 1 ? "needs" : "need"} a sign-in` : "";
-      process.stdout.write(`\n${ready} of ${servers.length} servers ready${waiting}\n`);
-    }
-    return code;
-  });
+      return code;
+    },
+    { screenCatalogs: true },
+  );
 }
 
 function faultCell(server: StatusRow): string {

@@ -147,10 +147,11 @@ export async function withDeck<T>(
 export async function withServers<T>(
   flags: DeckFlags,
   body: (connected: ConnectedMcp, cli: CliEnv, options: ReturnType<typeof bootOptionsOf>["options"]) => Promise<T>,
+  extra: { readonly screenCatalogs?: boolean } = {},
 ): Promise<T> {
   const { cli, options } = bootOptionsOf(flags, "all");
   const { connectMcp } = await import("../boot/connect-mcp");
-  const connected = await connectMcp(options);
+  const connected = await connectMcp({ ...options, ...extra });
   const unregister = onTeardown(() => connected.mcp.tearDown());
   try {
     warnDiagnostics(cli, connected.diagnostics);
