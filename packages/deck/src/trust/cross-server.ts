@@ -29,6 +29,21 @@ function mentions(folded: string, word: string): boolean {
   return new RegExp(`(?<![a-z0-9_-])${escape(lower)}(?![a-z0-9_-])`, "u").test(folded);
 }
 
+const serverMentions = new Map<string, RegExp>();
+
+/** `<id> server`, `<id> tools`, `server "<id>"`, ...: compiled once per server id. */
+function serverMention(id: string): RegExp {
+  let pattern = serverMentions.get(id);
+  if (pattern === undefined) {
+    pattern = new RegExp(
+      `\\b${escape(id)}\\b\\s+(?:server|tools?|mcp)\\b|\\b(?:server|mcp)\\s+["'\`]?${escape(id)}\\b`,
+      "u",
+    );
+    serverMentions.set(id, pattern);
+  }
+  return pattern;
+}
+
 /** The other servers (and their tools) that already folded `text` names; empty for none. */
 export function crossServerMentions(folded: string, server: string, known: KnownTools): string[] {
   const found: string[] = [];
@@ -37,13 +52,7 @@ export function crossServerMentions(folded: string, server: string, known: Known
     if (other === server) continue;
     const id = other.toLowerCase();
     if (folded.includes(`${id}__`)) found.push(`names ${other}__... (a tool of server "${other}")`);
-    else if (
-      id.length >= 3 &&
-      new RegExp(
-        `\\b${escape(id)}\\b\\s+(?:server|tools?|mcp)\\b|\\b(?:server|mcp)\\s+["'\`]?${escape(id)}\\b`,
-        "u",
-      ).test(folded)
-    )
+    else if (id.length >= 3 && folded.includes(id) && serverMention(id).test(folded))
       found.push(`names server "${other}"`);
     for (const tool of tools) {
       if (own.has(tool) || !distinctive(tool)) continue;

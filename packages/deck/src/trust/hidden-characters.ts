@@ -35,6 +35,9 @@ function classOf(cp: number): HiddenClass | undefined {
   return undefined;
 }
 
+/** Text with nothing hidden in it at a glance: printable ASCII, tabs and line breaks (most descriptions). */
+const PRINTABLE = /^[\x20-\x7e\t\n\r]*$/u;
+
 /** Every hidden character of `text` with its class; printable ASCII (most of any description) is skipped at once. */
 function* hiddenOf(text: string): Generator<{ readonly cp: number; readonly cls: HiddenClass }> {
   for (let i = 0; i < text.length; i++) {
@@ -49,6 +52,7 @@ function* hiddenOf(text: string): Generator<{ readonly cp: number; readonly cls:
 
 /** The hidden characters in `text`, one run per class (empty when there are none). */
 export function hiddenCharacters(text: string): HiddenRun[] {
+  if (PRINTABLE.test(text)) return [];
   const found = new Map<HiddenClass, { codePoints: Set<string>; count: number }>();
   for (const { cp, cls } of hiddenOf(text)) {
     const entry = found.get(cls) ?? { codePoints: new Set<string>(), count: 0 };
@@ -61,6 +65,8 @@ export function hiddenCharacters(text: string): HiddenRun[] {
 
 /** The ASCII a run of Unicode tag characters spells (U+E0020..U+E007E), or "" when there is none. */
 export function decodeTagText(text: string): string {
+  // Tag characters are astral: text without the block's high surrogate (most text) has none.
+  if (!text.includes("\uDB40")) return "";
   let out = "";
   for (const char of text) {
     const cp = char.codePointAt(0)!;

@@ -59,9 +59,13 @@ const PHRASES: readonly OverridePhrase[] = [
   },
 ];
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/u;
+
 /** Lower-case, compatibility forms folded, whitespace collapsed. */
 export function foldText(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ");
+  // Printable ASCII has no compatibility forms: skip the normalisation (most of any definition).
+  const plain = PRINTABLE_ASCII.test(text) ? text : text.normalize("NFKC");
+  return plain.toLowerCase().replace(/\s+/gu, " ");
 }
 
 /** What each phrase found in already folded `text` says (empty for none). */

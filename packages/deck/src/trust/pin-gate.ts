@@ -104,8 +104,8 @@ export class PinGate implements DefinitionGate {
   private readonly reports = new Map<string, Map<DefinitionKind, KindReport>>();
   private readonly listed = new Map<string, ReadonlySet<string>>();
   private readonly added = new Map<string, AddedDefinition[]>();
-  /** The tool names every mounted server is known by, until a tool listing or a pin changes them. */
-  private known: KnownTools | undefined;
+  /** The tool names each mounted server is known by; its entry is dropped when its tool listing or pins change. */
+  private readonly known = new Map<string, ReadonlySet<string>>();
   private readonly listeners = new Set<(withheld: WithheldDefinition) => void>();
   private readonly addedListeners = new Set<(added: AddedDefinition) => void>();
 
@@ -119,7 +119,7 @@ export class PinGate implements DefinitionGate {
     if ((server.trust ?? "pin") === "off") return listed.map(() => ({ kind: "admit", findings: [] }));
     if (kind === "tool") {
       this.listed.set(server.id, new Set(listed.map((l) => definitionName("tool", l.item))));
-      this.known = undefined;
+      this.forgetKnown(server.id);
     }
     const known = this.knownTools();
     const screened = listed.map((l): Screened => {
@@ -185,14 +185,17 @@ export class PinGate implements DefinitionGate {
   }
 
   private knownTools(): KnownTools {
-    if (this.known !== undefined) return this.known;
-    const known = new Map<string, ReadonlySet<string>>();
-    for (const server of new Set([...(this.options.servers ?? []), ...this.listed.keys()])) {
+    const known = this.known;
+    for (const server of [...(this.options.servers ?? []), ...this.listed.keys()]) {
+      if (known.has(server)) continue;
       const pinned = Object.keys(this.safeRead(server)?.tool ?? {});
       known.set(server, new Set([...pinned, ...(this.listed.get(server) ?? [])]));
     }
-    this.known = known;
     return known;
+  }
+
+  private forgetKnown(server: string): void {
+    this.known.delete(server);
   }
 
   private safeRead(server: string): ServerPins | undefined {
@@ -228,7 +231,7 @@ export class PinGate implements DefinitionGate {
 
   /** Pins what `screened` names and the kind lacks; undefined when the store never writes or failed. */
   private pinMissing(server: string, kind: DefinitionKind, screened: readonly Screened[]): KindPins | undefined {
-    if (kind === "tool") this.known = undefined;
+    if (kind === "tool") this.forgetKnown(server);
     try {
       const pins = Object.fromEntries(screened.map((s) => [s.name, s.pin]));
       return this.options.store.pinMissing(server, kind, pins, this.options.declared ?? []);
