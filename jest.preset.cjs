@@ -18,6 +18,8 @@ module.exports = function preset(dir) {
     // asserts on events, never on the clock).
     testTimeout: 60_000,
     testMatch: ["<rootDir>/test/**/*.test.ts"],
+    // A test that times out inside testkit's `waitFor` fails naming the event it waited for.
+    setupFilesAfterEnv: [path.join(root, "packages/testkit/src/report-pending-waits.ts")],
     transform: {
       "^.+\\.(t|j|mj|cj)sx?$": [
         "@swc/jest",

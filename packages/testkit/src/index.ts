@@ -17,6 +17,7 @@ export {
   tiny,
 } from "./servers";
 export * from "./processes";
+export { waitFor, type WaitOptions } from "./wait-for";
 export * from "./everything-http";
 export * from "./http-servers";
 export * from "./oauth-fixture";
