@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { waitFor } from "@indus/testkit";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 
@@ -38,13 +39,12 @@ function events(): string {
   return fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
 }
 
+/** Waits for `what` (no deadline but Jest's); a hang reports the server log as last seen. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  // A guard only (the test waits for the event): fail with what was seen rather than at the test's ceiling.
-  const guard = Date.now() + 40_000;
-  while (!check()) {
-    if (Date.now() > guard) throw new Error(`never saw ${what}; server log:\n${events()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(what, () => {
+    if (!check()) throw new Error(`server log:\n${events()}`);
+    return true;
+  });
 }
 
 function stdioRow() {

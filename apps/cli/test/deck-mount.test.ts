@@ -20,7 +20,7 @@ import {
   resultText,
 } from "@indus/deck";
 import { fleetMount } from "@indus/fleet";
-import { FIXTURES, changing } from "@indus/testkit";
+import { FIXTURES, changing, waitFor } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 
@@ -52,14 +52,6 @@ afterAll(async () => {
   await Promise.all(cleanups.map((f) => f().catch(() => undefined)));
   for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
-
-async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("attachBridgeCapabilities", () => {
   describe("with server-everything, server-filesystem and a dead server", () => {
@@ -172,7 +164,7 @@ describe("a live graft follows tool-list changes through the ledger", () => {
 
     const swapped = await box.runner.run({ id: "s", name: "changing__swap", input: {} });
     expect(resultText(swapped)).toBe("swapped");
-    await waitFor(() => heard > 0);
+    await waitFor("the tool box told of changed descriptors", () => heard > 0);
 
     const names = box.descriptors().map((d) => d.name);
     expect(names).toContain("changing__gamma");

@@ -8,6 +8,7 @@
  * behaviour holds (`INDUS_RUN_PENDING=1` runs them anyway).
  */
 import type { Client } from "@modelcontextprotocol/client";
+import { waitFor } from "@indus/testkit";
 import { makeSandbox, type Sandbox } from "./support/run-cli";
 import { everythingRow, writeConfig } from "./support/servers";
 import {
@@ -106,14 +107,6 @@ async function toolNames(client: Client): Promise<string[]> {
 async function call(relay: RelayClient, name: string, args: Record<string, unknown> = {}): Promise<string> {
   const tool = mountedName(await toolNames(relay.client), "everything", name);
   return textOf(await relay.client.callTool({ name: tool, arguments: args }));
-}
-
-async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe.each<Mode>(["stdio", "http", "http-2026"])("indusr mcp serve --%s in front of server-everything", (mode) => {
@@ -216,7 +209,7 @@ describe.each<Mode>(["stdio", "http", "http-2026"])("indusr mcp serve --%s in fr
     await relay.client.setLoggingLevel("debug");
     await call(relay, "toggle-simulated-logging");
     try {
-      await waitFor(() => relay.asked.logs.length > 0);
+      await waitFor("a server log at the client", () => relay.asked.logs.length > 0);
     } finally {
       await call(relay, "toggle-simulated-logging");
     }

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import path from "node:path";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, waitFor } from "@indus/testkit";
 import { gatewayInstructions } from "../src/commands/mcp-serve";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
@@ -67,14 +67,6 @@ async function asIsClient(
   return { client, stderr: () => stderr };
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 it("publishes the servers' own tool names to a real client, and only theirs with --no-builtins", async () => {
   const config = writeConfig(sandbox.root, { tiny: tinyRow("tiny"), changing: changingRow() });
   const { client, stderr } = await asIsClient(config);
@@ -101,9 +93,11 @@ it("keeps the first server's tool and warns when a later list change brings a cl
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["arm_a", "arm_b"]);
     // Each arm adds a tool named "late" and announces tools/list_changed: a first, then b.
     await client.callTool({ name: "arm_a", arguments: {} });
-    await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === "late"));
+    await waitFor('tool "late" listed', async () =>
+      (await client.listTools()).tools.some((tool) => tool.name === "late"),
+    );
     await client.callTool({ name: "arm_b", arguments: {} });
-    await eventually(() => Promise.resolve(stderr().includes("warning")));
+    await waitFor("a warning and a note on stderr", () => stderr().includes("warning") && stderr().includes("note"));
     expect(stderr()).toContain('indusr: warning: servers "a" and "b" both offer tool "late"; "a" keeps it');
     expect(stderr()).toContain('indusr: note: tool "late" of server "a" was added since pinned');
     const called = await client.callTool({ name: "late", arguments: {} });
@@ -122,7 +116,7 @@ it("warns when a later list change brings a tool named like a built-in, which ke
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["read", "arm_a"]));
     await client.callTool({ name: "arm_a", arguments: {} });
-    await eventually(() => Promise.resolve(stderr().includes("warning")));
+    await waitFor("a warning on stderr", () => stderr().includes("warning"));
     expect(stderr()).toContain(
       'indusr: warning: server "a" offers tool "read", which indusr\'s built-in of that name hides',
     );
