@@ -11,6 +11,7 @@ import { withDeck, type DeckFlags } from "./shared";
 import { editDistance } from "../edit-distance";
 import { settleBeforeTeardown } from "../teardown";
 import { callProgress } from "./call-progress";
+import { writeText } from "./text-output";
 
 interface CallFlags extends DeckFlags {
   readonly argsFile?: string;
@@ -83,8 +84,8 @@ function printOutcome(outcome: ToolOutcome): void {
   const out = outcome.isError ? process.stderr : process.stdout;
   for (const block of outcome.content) {
     if (block.type === "text") {
-      // Two writes: appending the newline would copy a large result once more.
-      out.write(block.text);
+      // Apart from its newline, in slices: a large result is never copied whole (see `writeText`).
+      writeText(out, block.text);
       if (!block.text.endsWith("\n")) out.write("\n");
     } else out.write(`${JSON.stringify(block.value, null, 2)}\n`);
   }
