@@ -11,6 +11,7 @@ import { serveHttp } from "@indus/provider-host";
 import type { HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTeamBox } from "./fixtures/team-box.mjs";
+import type { TeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
 import { freePort, startIssuer } from "./support/issuer";
 import type { Issuer } from "./support/issuer";
@@ -117,16 +118,50 @@ describe.each(MODES)("access policy, $era", ({ stateless, mode }) => {
   });
 });
 
+const LIST_CHANGED = [
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/list_changed",
+] as const;
+
+/** Changes every list (tools, prompts, resources) on `server`'s side of the box. */
+function changeLists(team: TeamBox, server: string): void {
+  team.grow(`${server}__later`);
+  team.addPrompt(`${server}__later`);
+  team.addResource(`indus://${server}/later`);
+}
+
+/**
+ * Changes beta's lists (outside the alpha-only caller's set) and waits until
+ * the gateway has reacted: the caller's view listed its own items to check
+ * the change, or the caller already `heard` of it. Then `mark`s the stream
+ * and changes alpha's lists. Before the mark the caller must hear nothing;
+ * after it, of each list once.
+ */
+async function changeOutsideThenInside(team: TeamBox, heard: () => boolean, mark: () => void): Promise<void> {
+  // The view listed its baseline when its first listener came (the session, the listen stream's handler).
+  const listed = { ...team.listings };
+  changeLists(team, "beta");
+  await until(() => (team.listings.prompts > listed.prompts && team.listings.resources > listed.resources) || heard());
+  mark();
+  changeLists(team, "alpha");
+}
+
 describe("what a 2025 session hears outside requests", () => {
-  it("tells a caller of changes to its own view only", async () => {
+  it("tells a caller of changes to its own lists only (tools, prompts, resources)", async () => {
     await hearing(
-      async (team) => {
-        team.grow("beta__later");
-        await new Promise((resolve) => setImmediate(resolve));
-        team.grow("alpha__later");
-        return "list_changed";
+      async (team, stream) => {
+        const heard = () => LIST_CHANGED.some((method) => stream().includes(method));
+        await changeOutsideThenInside(team, heard, () => team.log("alpha", "alpha-mark"));
+        return LIST_CHANGED;
       },
-      (stream) => expect(stream.split("notifications/tools/list_changed").length - 1).toBe(1),
+      (stream) => {
+        const [before, after] = stream.split("alpha-mark") as [string, string];
+        for (const method of LIST_CHANGED) {
+          expect(before).not.toContain(method);
+          expect(after.split(method).length - 1).toBe(1);
+        }
+      },
     );
   });
 
@@ -135,7 +170,7 @@ describe("what a 2025 session hears outside requests", () => {
       async (team) => {
         team.log("beta", "beta-whispers");
         team.log("alpha", "alpha-speaks");
-        return "alpha-speaks";
+        return ["alpha-speaks"];
       },
       (stream) => expect(stream).not.toContain("beta-whispers"),
     );
@@ -175,13 +210,55 @@ describe("what a 2026-07-28 listen stream hears", () => {
   });
 });
 
+describe("what a 2026-07-28 listen stream hears of list changes", () => {
+  it("tells a caller of changes to its own lists only (tools, prompts, resources)", async () => {
+    const port = await freePort();
+    const own = await startIssuer([`http://127.0.0.1:${port}/mcp`]);
+    const team = createTeamBox();
+    const host = await serveHttp(team.box, { port, oauth: { issuer: own.issuer }, access: POLICY });
+    try {
+      const client = new Client(
+        { name: "listener", version: "1" },
+        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+      );
+      const headers = { authorization: `Bearer ${await own.token("memory-agent")}` };
+      await client.connect(new StreamableHTTPClientTransport(host.url, { requestInit: { headers } }));
+      const heard: string[] = [];
+      for (const method of [...LIST_CHANGED, "notifications/resources/updated"] as const) {
+        client.setNotificationHandler(method, (notification) => void heard.push(notification.method));
+      }
+      const subscription = await client.listen({
+        toolsListChanged: true,
+        promptsListChanged: true,
+        resourcesListChanged: true,
+        resourceSubscriptions: ["indus://alpha/doc"],
+      });
+      await until(() => team.subscribed.includes("indus://alpha/doc"));
+      await changeOutsideThenInside(
+        team,
+        () => heard.length > 0,
+        () => team.update("indus://alpha/doc"),
+      );
+      await until(() => LIST_CHANGED.every((method) => heard.includes(method)));
+      // The mark came first: nothing was heard of beta's changes before it.
+      expect(heard[0]).toBe("notifications/resources/updated");
+      await subscription.close();
+      await client.close();
+      expect([...heard.slice(1)].sort()).toEqual([...LIST_CHANGED].sort());
+    } finally {
+      await host.close({ graceMs: 0 });
+      await own.close();
+    }
+  });
+});
+
 /**
  * Opens a 2025 session as the alpha-only caller with a listen stream, lets
  * `act` make the box speak (it returns what the stream must carry before the
  * host closes) and hands `check` everything the stream carried.
  */
 async function hearing(
-  act: (team: ReturnType<typeof createTeamBox>) => Promise<string>,
+  act: (team: TeamBox, stream: () => string) => Promise<readonly string[]>,
   check: (stream: string) => void,
 ): Promise<void> {
   const port = await freePort();
@@ -209,8 +286,8 @@ async function hearing(
         .end();
     });
     await until(() => stream.startsWith("HTTP 200"));
-    const last = await act(team);
-    await until(() => stream.includes(last));
+    const last = await act(team, () => stream);
+    await until(() => last.every((text) => stream.includes(text)));
     // Closing ends the stream after what was sent: what came before the last message is in it.
     await host.close({ graceMs: 0 });
     await ended;

@@ -3,12 +3,14 @@
  * resources its grant allows are listed, and a call, read, prompt get,
  * completion or subscription outside them fails as if the item did not
  * exist (a caller learns nothing of what it may not use). List changes are
- * passed on only when the caller's own view changed. Views are shared by
+ * passed on only when the caller's own view changed (tools here, prompts
+ * and resources in `own-changes`). Views are shared by
  * every caller holding the same grant.
  */
 import { protocolFault } from "@indus/contract";
 import type { GatewayCallOptions, GatewayCatalog, JsonObject, ToolBox, ToolDescriptor } from "@indus/contract";
 import type { Grant } from "./access-grants";
+import { ownCatalogChanges } from "./own-changes";
 
 const views = new WeakMap<ToolBox, Map<string, ToolBox>>();
 const grantOfView = new WeakMap<ToolBox, Grant>();
@@ -106,7 +108,9 @@ function filteredCatalog(catalog: GatewayCatalog, grant: Grant): GatewayCatalog 
     getPrompt: (name, args, options) =>
       grant.prompt(name) ? catalog.getPrompt(name, args, options) : Promise.reject(unknownPrompt(name)),
   };
-  return Object.assign(filtered, optionalMembers(catalog, grant));
+  Object.assign(filtered, optionalMembers(catalog, grant));
+  if (catalog.onChanged !== undefined) filtered.onChanged = ownCatalogChanges(catalog, filtered);
+  return filtered;
 }
 
 /** The catalog's optional members, each checked against the grant. */
@@ -124,7 +128,6 @@ function optionalMembers(catalog: GatewayCatalog, grant: Grant): Partial<Gateway
   // A task id is bound to the caller who created the task (see `task-relay`): who holds one may follow it.
   if (catalog.taskRequest !== undefined) members.taskRequest = catalog.taskRequest.bind(catalog);
   if (catalog.offersTasks !== undefined) members.offersTasks = catalog.offersTasks.bind(catalog);
-  if (catalog.onChanged !== undefined) members.onChanged = (listener) => catalog.onChanged!(listener);
   if (catalog.onResourceUpdated !== undefined) {
     members.onResourceUpdated = (listener) =>
       catalog.onResourceUpdated!((uri) => {

@@ -4,7 +4,7 @@
  * so replicas behind a plain load balancer need no affinity. It serves every
  * 2026-07-28 request, and in stateless mode 2025-era requests too (the SDK's
  * stateless legacy fallback). Box changes reach modern clients on their
- * `subscriptions/listen` streams.
+ * `subscriptions/listen` streams, each hearing its caller's view only.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { paramHeaderDeclarations } from "@indus/contract";
@@ -16,6 +16,7 @@ import type { ServerEventBus } from "@modelcontextprotocol/server";
 import { announceChanges } from "../host-instance";
 import { subscriptionsOf } from "../provider-host";
 import type { ProviderHost } from "../provider-host";
+import { canRead } from "../access/caller-box";
 import { ListenSubscriptions } from "../catalog/subscriptions";
 import { findDescriptor } from "../tools/descriptor-index";
 import { HEADER_MISMATCH, paramMismatch } from "./param-headers";
@@ -26,10 +27,10 @@ export interface PerRequestLegOptions {
   readonly keepAliveMs: number;
   readonly jsonResponse: boolean;
   readonly maxBodyBytes: number;
-  /** A shared change bus for multi-process deployments; in-process by default. */
+  /** A shared change bus for multi-process deployments (the whole box's listen streams); in-process by default. */
   readonly bus?: ServerEventBus;
-  /** Whether the request's caller may read `uri` (a gateway's access policy); absent: anyone may. */
-  readonly mayRead?: (request: IncomingMessage, uri: string) => boolean;
+  /** The box as the request's caller may see it (a gateway's access policy); absent: the whole box. */
+  readonly viewOf?: (request: IncomingMessage) => ToolBox;
 }
 
 export interface PerRequestLeg {
@@ -38,37 +39,76 @@ export interface PerRequestLeg {
   close(): Promise<void>;
 }
 
+/**
+ * One handler per view of the box: its listen streams hear the changes of
+ * that view only (the SDK's bus hands every event to every stream of a
+ * handler, so callers holding different grants cannot share one).
+ */
+interface Channel {
+  readonly serveNode: ReturnType<typeof toNodeHandler>;
+  readonly listens: ListenSubscriptions | undefined;
+  close(): Promise<void>;
+}
+
 export function perRequestLeg(host: ProviderHost, box: ToolBox, options: PerRequestLegOptions): PerRequestLeg {
+  const channels = new Map<ToolBox, Channel>();
+  const channelOf = (view: ToolBox) => {
+    let channel = channels.get(view);
+    if (channel === undefined) {
+      // A shared bus carries the whole box's events: only the whole box's streams may read it.
+      channel = openChannel(host, view, options, view === box ? options.bus : undefined);
+      channels.set(view, channel);
+    }
+    return channel;
+  };
+  channelOf(box);
+  return {
+    serve: (request, response, body) => {
+      const view = options.viewOf?.(request) ?? box;
+      if (refusedForParamHeaders(view, request, response, body)) return Promise.resolve();
+      const { serveNode, listens } = channelOf(view);
+      // A listen stream naming resources holds them upstream while it is open.
+      if (listens !== undefined && (body as { method?: unknown } | null)?.method === "subscriptions/listen") {
+        if (view !== box) withoutUnreadable(body, (uri) => canRead(view, uri));
+        listens.opened(response, body);
+        response.once("close", () => listens.closed(response));
+      }
+      return serveNode(request as NodeIncomingMessageLike, response, body);
+    },
+    async close() {
+      await Promise.all([...channels.values()].map((channel) => channel.close()));
+    },
+  };
+}
+
+/** A handler announcing `view`'s changes on its listen streams. */
+function openChannel(
+  host: ProviderHost,
+  view: ToolBox,
+  options: PerRequestLegOptions,
+  bus: ServerEventBus | undefined,
+): Channel {
   const handler = createMcpHandler((context) => host.factory(context), {
     legacy: options.legacyStateless ? "stateless" : "reject",
     responseMode: options.jsonResponse ? "json" : "auto",
     keepAliveMs: options.keepAliveMs,
     maxRequestBodySize: options.maxBodyBytes,
-    ...(options.bus !== undefined && { bus: options.bus }),
+    ...(bus !== undefined && { bus }),
     onerror: () => {},
   });
-  const unsubscribe = announceChanges(box, {
+  const unsubscribe = announceChanges(view, {
     tools: () => handler.notify.toolsChanged(),
     resources: () => handler.notify.resourcesChanged(),
     prompts: () => handler.notify.promptsChanged(),
   });
-  const serveNode = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
   const subscriptions = subscriptionsOf(host);
   const listens =
     subscriptions === undefined
       ? undefined
       : new ListenSubscriptions(subscriptions, { notify: (uri) => handler.notify.resourceUpdated(uri) });
   return {
-    serve: (request, response, body) => {
-      if (refusedForParamHeaders(box, request, response, body)) return Promise.resolve();
-      // A listen stream naming resources holds them upstream while it is open.
-      if (listens !== undefined && (body as { method?: unknown } | null)?.method === "subscriptions/listen") {
-        if (options.mayRead !== undefined) withoutUnreadable(body, (uri) => options.mayRead!(request, uri));
-        listens.opened(response, body);
-        response.once("close", () => listens.closed(response));
-      }
-      return serveNode(request as NodeIncomingMessageLike, response, body);
-    },
+    serveNode: toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes }),
+    listens,
     async close() {
       unsubscribe();
       await handler.close();

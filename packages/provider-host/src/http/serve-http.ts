@@ -15,7 +15,6 @@ import type { ToolBox } from "@indus/contract";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { protocolFault } from "@indus/contract";
 import { version } from "../../package.json";
-import { canRead } from "../access/caller-box";
 import { wantsGateway } from "../gateway/gateway-options";
 import { gatewayLayer } from "../gateway/gateway-layer";
 import type { GatewayLayer } from "../gateway/gateway-layer";
@@ -118,8 +117,7 @@ function frontOf(box: ToolBox, options: HttpHostOptions): Front {
     maxBodyBytes,
     ...(options.eventBus !== undefined && { bus: options.eventBus }),
     ...(gatewayOn && {
-      mayRead: (request: IncomingMessage, uri: string) =>
-        canRead(front.gateway?.boxFor((request as { auth?: AuthInfo }).auth) ?? box, uri),
+      viewOf: (request: IncomingMessage) => front.gateway?.boxFor((request as { auth?: AuthInfo }).auth) ?? box,
     }),
   });
   const sessions = stateless
