@@ -160,14 +160,14 @@ describe("stateless gateway replicas", () => {
 
     // Nothing shipped: nothing is published, nothing is pinned, and the replica says so at start.
     gateway = await startHttpGateway(sandbox, config, ["--stateless", "--profile", "survey", "--no-builtins"]);
-    expect(gateway.stderr()).toContain(
-      `MCP server "fx" has no pins in ${lock}, and a --stateless replica never pins on its own`,
-    );
-    expect(gateway.stderr()).toContain(`indusr mcp approve fx --mcp ${config}`);
     const bare = new Client({ name: "replica-test", version: "1.0.0" });
     clients.push(bare);
     await bare.connect(httpTransport(gateway.url));
     expect((await bare.listTools()).tools).toEqual([]);
+    // Said once the server settled (the listing waited for that), on stderr, which may trail the answer.
+    const unpinned = `MCP server "fx" has no pins in ${lock}, and a --stateless replica never pins on its own`;
+    while (!gateway.stderr().includes(unpinned)) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(gateway.stderr()).toContain(`indusr mcp approve fx --mcp ${config}`);
     expect(fs.existsSync(lock)).toBe(false);
     await gateway.stop();
 

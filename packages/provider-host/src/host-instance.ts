@@ -17,7 +17,7 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import { canRead, hearsServer } from "./access/caller-box";
-import { ObservedServer } from "./observe/observed-server";
+import { ObservedServer, type FillingBox } from "./observe/observed-server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { ArgumentValidator } from "./tools/argument-validator";
 import { registerCatalogHandlers } from "./catalog/catalog-handlers";
@@ -50,8 +50,17 @@ export interface ProviderHostInfo {
 }
 
 export interface ProviderHostOptions {
-  /** Sent to clients in `initialize` as usage guidance for the model. */
-  readonly instructions?: string;
+  /**
+   * Sent to clients in `initialize` / `server/discover` as usage guidance for
+   * the model; a function is read at each handshake (a box that fills after
+   * the host starts: a gateway's mounts joining).
+   */
+  readonly instructions?: string | (() => string | undefined);
+  /**
+   * The box still filling (a gateway's mounts connecting): the handshake is
+   * answered at once, listings and calls wait until this settles.
+   */
+  readonly boxReady?: PromiseLike<unknown>;
   /**
    * Check `tools/call` arguments against the tool's JSON Schema before the
    * box sees them (default true). Failures are `isError` results.
@@ -128,6 +137,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
   if (info.title !== undefined) identity.title = info.title;
   const capabilities = capabilitiesOf(box);
   const tasks = relaysTasks(box.catalog) ? new TaskRelay(options.taskIdKey) : undefined;
+  const filling = fillingOf(options);
   const listHint: CacheHint = { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: "private" };
   const cacheHints = {
     "tools/list": listHint,
@@ -140,13 +150,16 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     // The SDK builds a validator per server unless given one; it only checks
     // elicitation answers, which the host never requests.
     sharedElicitationValidator ??= new AjvJsonSchemaValidator();
-    const server = new ObservedServer(identity, {
-      capabilities: tasks === undefined ? capabilities : withTasksOffered(capabilities, view.catalog, era),
-      ...(options.instructions !== undefined && { instructions: options.instructions }),
-      debouncedNotificationMethods: LIST_CHANGED_METHODS,
-      jsonSchemaValidator: sharedElicitationValidator,
-      cacheHints,
-    });
+    const server = new ObservedServer(
+      identity,
+      {
+        capabilities: tasks === undefined ? capabilities : withTasksOffered(capabilities, view.catalog, era),
+        debouncedNotificationMethods: LIST_CHANGED_METHODS,
+        jsonSchemaValidator: sharedElicitationValidator,
+        cacheHints,
+      },
+      filling,
+    );
     const calls = new Map<AbortController, Promise<void>>();
     const session = sessionOf(server, sessions, view === box ? undefined : (id) => hearsServer(view, id));
     const scope: CallScope = {
@@ -247,6 +260,17 @@ function callRelayTo(server: Server, ctx: ServerContext, signal: AbortSignal): C
     // One 2025-era server instance serves one session: its calls are one client.
     server,
   );
+}
+
+/** The options as an instance's server reads them while the box fills. */
+function fillingOf(options: ProviderHostOptions): FillingBox {
+  const { instructions, boxReady } = options;
+  return {
+    ...(boxReady !== undefined && { boxReady }),
+    ...(instructions !== undefined && {
+      instructions: typeof instructions === "function" ? instructions : () => instructions,
+    }),
+  };
 }
 
 function capabilitiesOf(box: ToolBox): ServerCapabilities {

@@ -18,6 +18,7 @@ import { EXIT, UsageError } from "../exit";
 import { lateClientHost } from "../boot/late-client-host";
 import { BUILT_IN } from "../boot/name-clashes";
 import { endProcess, onTeardown, whenSignalled } from "../teardown";
+import type { CliEnv } from "../cli-env";
 import { VERSION } from "../version";
 import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
 import type { GatewayFlags } from "./serve-gateway-flags";
@@ -138,13 +139,17 @@ function announceTrust(deck: BootedDeck): () => void {
 }
 
 /**
- * Servers still connecting when serving started (the boot wait passed) and
- * failing afterwards get the boot's warning, once each, as each settles.
- * Returns a stop for shutdown: closing the gateway ends the stragglers'
- * connects, which is no failure of theirs.
+ * Servers still connecting when the boot wait ended (`servers`, as they stood
+ * then) and failing afterwards get the boot's warning, once each, as each
+ * settles. Returns a stop for shutdown: closing the gateway ends the
+ * stragglers' connects, which is no failure of theirs.
  */
-function warnLateFailures(deck: BootedDeck, warn: (servers: readonly ServerReport[]) => void): () => void {
-  const pending = new Set(deck.servers.filter((s) => s.phase !== "ready" && s.phase !== "faulted").map((s) => s.id));
+function warnLateFailures(
+  deck: BootedDeck,
+  servers: readonly ServerReport[],
+  warn: (servers: readonly ServerReport[]) => void,
+): () => void {
+  const pending = new Set(servers.filter((s) => s.phase !== "ready" && s.phase !== "faulted").map((s) => s.id));
   if (pending.size === 0 || !deck.settled) return () => undefined;
   let stopped = false;
   // The warning names only those that failed (or connected but could not list their tools).
@@ -160,6 +165,43 @@ function warnLateFailures(deck: BootedDeck, warn: (servers: readonly ServerRepor
   return () => {
     stopped = true;
     off?.();
+  };
+}
+
+/**
+ * Settles once every mounted server settled or `ms` passed: what listings and
+ * calls wait for (the handshake never does; later servers join by list_changed).
+ */
+function settledWithin(settled: Promise<void> | undefined, ms: number): Promise<void> {
+  if (settled === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    void settled.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The boot's warnings once the boot wait is over, for the servers as they
+ * stand then; later failures and trust notes as they happen. Returns a stop.
+ */
+function warnOnceBooted(cli: CliEnv, deck: BootedDeck, booted: Promise<void>): () => void {
+  let stops: (() => void)[] = [];
+  let stopped = false;
+  void booted.then(() => {
+    if (stopped) return;
+    const servers = deck.mcp.servers();
+    stops = [warnLateFailures(deck, servers, (late) => warnFailedServers(cli, late)), announceTrust(deck)];
+    warnFailedServers(cli, servers);
+    warnTrust(cli, servers);
+    warnUnshippedPins(cli, deck);
+  });
+  return () => {
+    stopped = true;
+    for (const stop of stops) stop();
   };
 }
 
@@ -230,29 +272,27 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   const { bootDeck } = await import("../boot/boot");
   const clientHost = lateClientHost();
   // Counted from the process's start: a client's startup probe times the whole launch, loading included.
-  const untilBootWait = Math.max(0, bootWaitMs - Math.round(performance.now()));
+  const untilBootWait = () => Math.max(0, bootWaitMs - Math.round(performance.now()));
   const deck = await bootDeck({
     ...options,
     names,
     builtins,
-    bootWaitMs: untilBootWait,
+    // The handshake goes out at once; only as-is names wait, as the clashes standing then decide whether to serve.
+    bootWaitMs: names === "as-is" ? untilBootWait() : 0,
     clientHost: clientHost.hooks,
     // A replica runs what the shipped lock files pin, and never pins on its own.
     ...(flags.stateless ? { readOnlyPins: true } : {}),
   });
-  const stopLateWarnings = warnLateFailures(deck, (servers) => warnFailedServers(cli, servers));
-  const stopTrustNotes = announceTrust(deck);
+  const booted = settledWithin(deck.settled, untilBootWait());
+  const stopWarnings = warnOnceBooted(cli, deck, booted);
   const unregister = onTeardown(() => {
-    stopLateWarnings();
-    stopTrustNotes();
+    stopWarnings();
     return deck.close();
   });
   warnDiagnostics(cli, deck.diagnostics);
-  warnFailedServers(cli, deck.servers);
-  warnTrust(cli, deck.servers);
-  warnUnshippedPins(cli, deck);
   const box = gatewayBox(deck.box, options.profile, (name) => deck.origin(name));
-  const instructions = gatewayInstructions(deck.servers, names);
+  // Read at each handshake: the servers connected by then speak.
+  const instructions = () => gatewayInstructions(deck.mcp.servers(), names) || undefined;
   const info = { name: "indusr", version: VERSION };
   try {
     if (names === "as-is" && (await refuseClashes(deck))) return EXIT.failed;
@@ -268,16 +308,16 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
         ...(flags.allowedHosts !== undefined
           ? { allowedHosts: allowedHostsOf(flags.allowedHosts, flags.host, port) }
           : {}),
-        ...(instructions ? { instructions } : {}),
+        instructions,
+        boxReady: booted,
         ...gatewayOptionsOf(flags, deck, cli.cwd, cli.env),
         ready: readinessOf(deck),
       }).catch((error: Error) => {
         throw new UsageError(error.message);
       });
       clientHost.bind(host.clientHooks);
-      process.stderr.write(
-        `indusr: serving ${box.descriptors().length} tools over MCP at ${host.url.href} (Ctrl-C to stop)\n`,
-      );
+      process.stderr.write(`indusr: serving over MCP at ${host.url.href} (Ctrl-C to stop)\n`);
+      void booted.then(() => say(`${box.descriptors().length} tools published`));
       await whenSignalled();
       await host.close();
       return EXIT.ok;
@@ -285,14 +325,15 @@ export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
     const running = await serveStdio(box, {
       info,
       ...(input ? { stdin: input.take() } : {}),
-      ...(instructions ? { instructions } : {}),
+      instructions,
+      boxReady: booted,
     });
     clientHost.bind(running.clientHooks);
     await Promise.race([running.waiting(), whenSignalled()]);
     await running.cancel();
     return EXIT.ok;
   } finally {
-    stopLateWarnings();
+    stopWarnings();
     unregister();
     await deck.close();
   }

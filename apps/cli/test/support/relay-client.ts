@@ -115,7 +115,7 @@ function surveyed(flags: readonly string[]): string[] {
 
 export interface HttpGateway {
   readonly url: URL;
-  /** What the gateway wrote to stderr so far (its warnings come before the line saying where it listens). */
+  /** What the gateway wrote to stderr so far (its boot warnings come once its servers settle, after the line saying where it listens). */
   stderr(): string;
   stop(): Promise<void>;
 }

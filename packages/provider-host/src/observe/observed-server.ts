@@ -2,35 +2,88 @@
  * The SDK server, with each request's end reported to the gateway's records:
  * a result, a tool's error result, an input request or a JSON-RPC error.
  * Through the SDK's own hook for wrapping registered handlers; a request the
- * gateway does not observe costs one map lookup.
+ * gateway does not observe costs one map lookup. The same hook lets the
+ * handshake go out at once while the box is still filling: requests that
+ * read the box wait for it, and the instructions are read at each handshake.
  */
 import { Server } from "@modelcontextprotocol/server";
-import type { JSONRPCRequest, Result, ServerContext } from "@modelcontextprotocol/server";
+import type {
+  Implementation,
+  JSONRPCRequest,
+  Result,
+  ServerContext,
+  ServerOptions,
+} from "@modelcontextprotocol/server";
 import { recordOf } from "./exchanges";
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
+/** The requests whose answers depend on what the box holds: they wait for it to fill. */
+const READS_THE_BOX = new Set([
+  "tools/list",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+
+const HANDSHAKES = new Set(["initialize", "server/discover"]);
+
+/** How an instance answers while its box fills. */
+export interface FillingBox {
+  /** Settles once the box is as full as it will be at start (a gateway's mounts connected, or its boot wait passed). */
+  readonly boxReady?: PromiseLike<unknown>;
+  /** The instructions as they stand when a client's handshake arrives. */
+  readonly instructions?: () => string | undefined;
+}
+
 export class ObservedServer extends Server {
+  private filling: FillingBox = {};
+
+  constructor(info: Implementation, options: ServerOptions, filling: FillingBox = {}) {
+    super(info, options);
+    this.filling = filling;
+  }
+
   protected override _wrapHandler(method: string, handler: Handler): Handler {
-    const wrapped = super._wrapHandler(method, handler);
-    return (request, ctx) => {
-      const observed = recordOf(ctx);
-      if (observed === undefined) return wrapped(request, ctx);
-      const { record, exchange } = observed;
-      return wrapped(request, ctx).then(
-        (result) => {
-          const answer = result as { isError?: unknown; resultType?: unknown };
-          const outcome =
-            answer.isError === true ? "tool-error" : answer.resultType === "input_required" ? "input-required" : "ok";
-          exchange.finish(record, outcome);
-          return result;
-        },
-        (error: unknown) => {
-          const code = (error as { code?: unknown } | null)?.code;
-          exchange.finish(record, "error", typeof code === "number" ? code : undefined);
-          throw error;
-        },
-      );
+    const wrapped = observed(super._wrapHandler(method, handler));
+    if (READS_THE_BOX.has(method)) {
+      return async (request, ctx) => {
+        await this.filling.boxReady;
+        return wrapped(request, ctx);
+      };
+    }
+    if (!HANDSHAKES.has(method)) return wrapped;
+    return async (request, ctx) => {
+      const answer = await wrapped(request, ctx);
+      const instructions = this.filling.instructions?.();
+      return instructions ? { ...answer, instructions } : answer;
     };
   }
+}
+
+/** `handler`, its ends reported to the gateway's records when the request is observed. */
+function observed(handler: Handler): Handler {
+  return (request, ctx) => {
+    const seen = recordOf(ctx);
+    if (seen === undefined) return handler(request, ctx);
+    const { record, exchange } = seen;
+    return handler(request, ctx).then(
+      (result) => {
+        const answer = result as { isError?: unknown; resultType?: unknown };
+        const outcome =
+          answer.isError === true ? "tool-error" : answer.resultType === "input_required" ? "input-required" : "ok";
+        exchange.finish(record, outcome);
+        return result;
+      },
+      (error: unknown) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        exchange.finish(record, "error", typeof code === "number" ? code : undefined);
+        throw error;
+      },
+    );
+  };
 }
