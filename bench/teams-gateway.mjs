@@ -10,7 +10,9 @@
 //   supergateway       --stdio ... --outputTransport streamableHttp --stateful
 //
 // 1 client calling one at a time (p50) and 64 clients at once (calls/s, the
-// clients spread over worker threads), in the 2025 era (all three) and
+// clients spread over worker threads; and the CPU time the gateway's process
+// tree, its stdio server included, spent per call there: a figure a loaded
+// machine disturbs far less than wall time), in the 2025 era (all three) and
 // 2026-07-28 (indusr and indusr teams). Targets take turns, round after round;
 // ratios are medians of per-round ratios. Targets (issue 24): teams costs
 // <= 10 % of p50 and of calls/s against indusr, and stays >= 2.0x
@@ -20,7 +22,7 @@
 //   BENCH_QUICK=1 node bench/teams-gateway.mjs     (reduced)
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -193,6 +195,25 @@ const quantile = (values, q) =>
 const median = (values) => quantile(values, 0.5);
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const pad = (value, width) => String(value).padStart(width);
+/** CPU time (user + system, ms) of process `pid` and its descendants, from /proc (clock ticks of 10 ms). */
+function treeCpuMs(pid) {
+  let ticks = 0;
+  const pending = [pid];
+  while (pending.length > 0) {
+    const id = pending.pop();
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        const children = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        if (children !== "") pending.push(...children.split(" ").map(Number));
+      }
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks * 10;
+}
 const began = performance.now();
 
 if (!existsSync(INDUSR)) throw new Error(`build first: ${INDUSR} is missing (pnpm build)`);
@@ -201,7 +222,7 @@ console.log(
 );
 const servers = {};
 for (const [name, start] of Object.entries(starters)) servers[name] = await start();
-const paths = PATHS.map((path) => ({ ...path, server: servers[path.target], p50s: [], rates: [] }));
+const paths = PATHS.map((path) => ({ ...path, server: servers[path.target], p50s: [], rates: [], cpus: [] }));
 
 for (const path of paths) {
   path.single = await connect(path.server.url, path.era, path.server.headers);
@@ -235,17 +256,23 @@ for (const path of paths) {
 for (let round = 0; round < PLAN.rounds; round++) {
   for (const path of paths) {
     const started = performance.now();
+    const cpuBefore = treeCpuMs(path.server.child.pid);
     await broadcast(() => ({ kind: "round", path: path.name, calls: PLAN.perClient }));
     path.rates.push(((PLAN.clients * PLAN.perClient) / (performance.now() - started)) * 1000);
+    path.cpus.push((treeCpuMs(path.server.child.pid) - cpuBefore) / (PLAN.clients * PLAN.perClient));
   }
 }
 await broadcast(() => ({ kind: "close" }));
 await Promise.all(workers.map((worker) => worker.terminate()));
 
-console.log(`\n${"path".padEnd(24)} ${pad("p50 ms", 8)} ${pad(`calls/s @${PLAN.clients}`, 14)}`);
+const sum = (values) => values.reduce((total, value) => total + value, 0);
+console.log(
+  `\n${"path".padEnd(24)} ${pad("p50 ms", 8)} ${pad(`calls/s @${PLAN.clients}`, 14)} ${pad("CPU ms/call", 12)}`,
+);
 for (const path of paths) {
+  const cpu = sum(path.cpus) / path.cpus.length;
   console.log(
-    `${path.name.padEnd(24)} ${pad(median(path.p50s).toFixed(2), 8)} ${pad(median(path.rates).toFixed(0), 14)}`,
+    `${path.name.padEnd(24)} ${pad(median(path.p50s).toFixed(2), 8)} ${pad(median(path.rates).toFixed(0), 14)} ${pad(cpu.toFixed(3), 12)}`,
   );
 }
 const byName = Object.fromEntries(paths.map((path) => [path.name, path]));
@@ -266,6 +293,13 @@ for (const era of ["", ` ${MODERN}`]) {
     `  calls/s @${PLAN.clients}  teams / indusr${era.padEnd(11)} ${show(rate)}  target >= ${1 - TARGETS.cost}  ${verdict(rate.median >= 1 - TARGETS.cost)}`,
   );
 }
+for (const era of ["", ` ${MODERN}`]) {
+  // Over all rounds: one round's ticks (10 ms) are too coarse for a ratio of its own.
+  const cpu = sum(byName[`indusr teams${era}`].cpus) / sum(byName[`indusr${era}`].cpus);
+  console.log(`  CPU/call @${PLAN.clients} teams / indusr${era.padEnd(11)} x${cpu.toFixed(2)} (all rounds)`);
+}
+const sgCpu = sum(byName["supergateway"].cpus) / sum(byName["indusr teams"].cpus);
+console.log(`  CPU/call @${PLAN.clients} supergateway / teams        x${sgCpu.toFixed(2)} (all rounds)`);
 const sg = ratio("indusr teams", "supergateway", "rates");
 console.log(
   `  calls/s @${PLAN.clients}  teams / supergateway        ${show(sg)}  target >= ${TARGETS.supergateway}  ${verdict(sg.median >= TARGETS.supergateway)}`,

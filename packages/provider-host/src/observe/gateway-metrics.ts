@@ -106,23 +106,60 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
     servers.add(server);
     return server;
   };
+  const bound = boundSeries({ requests, errors, latency });
 
   return {
     finished(record: RequestRecord) {
-      const labels = {
-        method: METHODS.has(record.method) ? record.method : "other",
-        server: serverLabel(record.server),
-      };
+      const method = METHODS.has(record.method) ? record.method : "other";
       const outcome = record.outcome ?? "refused";
-      requests.inc({ ...labels, outcome });
-      if (NOT_OK.has(outcome)) errors.inc(labels);
+      const series = bound(method, serverLabel(record.server), outcome);
+      series.requests.inc();
+      series.errors?.inc();
       if (outcome === "rate-limited") limited.inc();
-      latency.observe(labels, (record.latencyMs ?? 0) / 1000);
+      series.latency.observe((record.latencyMs ?? 0) / 1000);
     },
     async serve(response) {
       const text = await registry.metrics();
       response.writeHead(200, { "Content-Type": registry.contentType, "Cache-Control": "no-store" });
       response.end(text);
     },
+  };
+}
+
+interface Series<Child> {
+  labels(labels: Record<string, string>): Child;
+}
+
+interface BoundSeries {
+  readonly requests: { inc(): void };
+  /** Present for outcomes counted as errors. */
+  readonly errors: { inc(): void } | undefined;
+  readonly latency: { observe(value: number): void };
+}
+
+/**
+ * Each label set's series children, looked up once: prom-client hashes a
+ * label object on every `inc`/`observe` otherwise. Label values are bounded
+ * (methods, servers, outcomes), so the map is too.
+ */
+function boundSeries(metrics: {
+  readonly requests: Series<{ inc(): void }>;
+  readonly errors: Series<{ inc(): void }>;
+  readonly latency: Series<{ observe(value: number): void }>;
+}): (method: string, server: string, outcome: string) => BoundSeries {
+  const bound = new Map<string, BoundSeries>();
+  return (method, server, outcome) => {
+    const key = `${method}\n${server}\n${outcome}`;
+    let series = bound.get(key);
+    if (series === undefined) {
+      const labels = { method, server };
+      series = {
+        requests: metrics.requests.labels({ ...labels, outcome }),
+        errors: NOT_OK.has(outcome) ? metrics.errors.labels(labels) : undefined,
+        latency: metrics.latency.labels(labels),
+      };
+      bound.set(key, series);
+    }
+    return series;
   };
 }
