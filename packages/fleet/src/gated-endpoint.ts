@@ -56,6 +56,12 @@ export class GatedEndpoint extends EndpointFacade {
   private readonly screenings = new Map<Exclude<DefinitionKind, "tool">, ReadonlyMap<string, WithheldDefinition>>();
   private readonly keep;
   private changes: Promise<void> = Promise.resolve();
+  /**
+   * The `ui://` bodies the latest tool screening read, handed to the next
+   * resource screening (once): a body a tool and a resource both present is
+   * read once at start-up, not twice. Every read of it is checked again.
+   */
+  private toolBodies = new Map<string, Promise<JsonValue>>();
 
   constructor(
     inner: McpEndpoint,
@@ -172,7 +178,7 @@ export class GatedEndpoint extends EndpointFacade {
   /** Each item with the `ui://` body it presents, each body read once (none under `trust: "off"`: nothing is pinned). */
   private async listed(kind: DefinitionKind, items: readonly JsonObject[]): Promise<ListedDefinition[]> {
     if (this.config.trust === "off") return items.map((item) => ({ item }));
-    const bodies = new Map<string, Promise<JsonValue>>();
+    const bodies = this.bodiesFor(kind);
     const bodyOf = (uri: string) => {
       let body = bodies.get(uri);
       if (body === undefined) {
@@ -190,6 +196,18 @@ export class GatedEndpoint extends EndpointFacade {
         return ui === undefined ? { item } : { item, uiBody: await bodyOf(ui) };
       }),
     );
+  }
+
+  /** A fresh map of body reads; a resource screening starts from the latest tool screening's reads (and uses them up). */
+  private bodiesFor(kind: DefinitionKind): Map<string, Promise<JsonValue>> {
+    if (kind === "tool") {
+      this.toolBodies = new Map();
+      return this.toolBodies;
+    }
+    if (kind !== "resource") return new Map();
+    const bodies = this.toolBodies;
+    this.toolBodies = new Map();
+    return bodies;
   }
 
   private sort<T>(kind: DefinitionKind, listed: readonly ListedDefinition[], items: readonly T[]): Screening<T> {

@@ -1,7 +1,7 @@
 import type { DefinitionGate, DefinitionKind, JsonObject, JsonValue, ServerConfig } from "@indus/contract";
 import { isProtocolFault } from "@indus/contract";
 import { EndpointFleet, MountedToolBox } from "@indus/fleet";
-import { fakeEndpoints, fakeServer } from "@indus/fleet/testing";
+import { FakeEndpoint, fakeEndpoints, fakeServer } from "@indus/fleet/testing";
 
 // What the mount does with a gate's verdicts, whoever asks: the gate here is
 // scripted (the real one, pins and inspection, is the deck's and is tested there).
@@ -185,5 +185,35 @@ it("keeps exactly the optional members the endpoint has (a relay the server offe
     const gated = fleet.endpoint("s")! as unknown as Record<string, unknown>;
     for (const member of OPTIONAL) expect([member, typeof gated[member]]).toEqual([member, typeof inner[member]]);
     await fleet.tearDown();
+  }
+});
+
+it("reads a ui:// body a tool and a resource both present once at start-up, and afresh on a later listing", async () => {
+  const reads = jest.spyOn(FakeEndpoint.prototype, "readResource");
+  try {
+    const { gate, seen } = scriptedGate(() => false);
+    const fakes = fakeEndpoints({
+      s: {
+        tools: [{ name: "app", description: "an app", wire: { _meta: { ui: { resourceUri: "ui://s/app.html" } } } }],
+        resources: [{ uri: "ui://s/app.html", name: "app page" }],
+      },
+    });
+    const fleet = new EndpointFleet({ createEndpoint: fakes.createEndpoint, gate });
+    const box = new MountedToolBox(fleet);
+    await fleet.start({ servers: [fakeServer("s")] });
+    await box.settled();
+    const endpoint = fleet.endpoint("s")!;
+    await endpoint.listResources();
+    expect(reads.mock.calls.map(([uri]) => uri)).toEqual(["ui://s/app.html"]);
+    const body = [{ uri: "ui://s/app.html", text: "s says: ui://s/app.html" }];
+    expect(seen.filter((s) => s.kind !== "resource-template").map((s) => [s.kind, s.bodies])).toEqual([
+      ["tool", [body]],
+      ["resource", [body]],
+    ]);
+    await endpoint.listResources();
+    expect(reads).toHaveBeenCalledTimes(2);
+    await fleet.tearDown();
+  } finally {
+    reads.mockRestore();
   }
 });
