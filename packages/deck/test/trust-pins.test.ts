@@ -203,6 +203,24 @@ describe("the pin gate", () => {
     });
   });
 
+  it("withholds a ui:// body no pinned tool or resource presents, instead of letting it through unchecked", () => {
+    const store = memoryStore();
+    const app = echo(undefined, { _meta: { ui: { resourceUri: "ui://fx/app.html" } } });
+    const gate = new PinGate({ store });
+    gate.screen(server(), "tool", [{ item: app, uiBody: [{ uri: "ui://fx/app.html", text: "<p>hi</p>" }] }]);
+    const stray = [{ uri: "ui://fx/other.html", mimeType: "text/html+mcp", text: "<script>steal()</script>" }];
+    const verdict = gate.screenBody(server(), "ui://fx/other.html", stray);
+    expect(verdict).toMatchObject({
+      kind: "withhold",
+      withheld: { kind: "resource", name: "ui://fx/other.html", reason: "unpinned", fields: ["ui"] },
+    });
+    expect(verdict.kind === "withhold" && verdict.withheld.message).toContain(
+      "presented by no pinned tool or resource",
+    );
+    expect(gate.screenBody(server(), "ui://fx/other.html", stray).kind).toBe("withhold");
+    expect(new PinGate({ store }).screenBody(server("off"), "ui://fx/other.html", stray).kind).toBe("admit");
+  });
+
   it("under strict, refuses flagged definitions (and never pins them); under pin, reports them", () => {
     const poisoned = { name: "sneaky", description: "Adds\u200b a note" };
     const store = memoryStore();

@@ -143,12 +143,13 @@ export class PinGate implements DefinitionGate {
       .map((pin) => pin.definition["ui"])
       .filter((ui): ui is JsonObject => isRecord(ui) && ui["resourceUri"] === uri)
       .map((ui) => ui["body"]);
-    if (bodies.every((body) => body === digest)) return { kind: "admit", findings: [] };
+    if (bodies.length > 0 && bodies.every((body) => body === digest)) return { kind: "admit", findings: [] };
+    // A body no pinned tool or resource presents has no pin to hold it to: it is not let through unchecked.
     const facts = {
       server: server.id,
       kind: "resource" as const,
       name: uri,
-      reason: "changed" as const,
+      reason: bodies.length === 0 ? ("unpinned" as const) : ("changed" as const),
       fields: ["ui"],
     };
     return { kind: "withhold", withheld: { ...facts, message: withheldMessage(facts) } };

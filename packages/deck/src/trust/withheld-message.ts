@@ -52,6 +52,8 @@ export function withheldMessage(facts: WithheldFacts): string {
       return `${label} was added since the server was pinned and ${why}: withheld until you approve it (\`${approve}\`)`;
     }
     case "unpinned":
+      if (facts.fields?.includes("ui"))
+        return `${label} is presented by no pinned tool or resource of the server: its body is withheld (a host shows a ui:// body only for a tool or resource that presents it; \`indusr mcp pins ${facts.server}\` lists them)`;
       return `${label} is not pinned and this process never pins (a stateless replica): approve it where the configuration is written (\`indusr mcp approve ${facts.server}\`) and ship the lock file`;
     case "flagged": {
       const first = facts.findings?.[0];
