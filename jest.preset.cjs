@@ -38,6 +38,8 @@ module.exports = function preset(dir) {
       "^@indus/([a-z-]+)$": path.join(root, "packages/$1/src/index.ts"),
       "^@indus/([a-z-]+)/testing$": path.join(root, "packages/$1/src/testing/index.ts"),
       "^@indus/([a-z-]+)/internal$": path.join(root, "packages/$1/src/internal.ts"),
+      // Any other subpath (`@indus/deck/trust`): its entry file under `src/entries/`.
+      "^@indus/([a-z-]+)/([a-z-]+)$": path.join(root, "packages/$1/src/entries/$2.ts"),
     },
     moduleFileExtensions: ["ts", "tsx", "js", "mjs", "cjs", "json"],
   };

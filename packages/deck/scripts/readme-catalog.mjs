@@ -3,7 +3,7 @@
 // `test/readme.test.ts` fails when the README is out of sync.
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import { withCatalogTable } from "../dist/index.js";
+import { withCatalogTable } from "../dist/catalog.js";
 
 const readme = fileURLToPath(new URL("../README.md", import.meta.url));
 const before = fs.readFileSync(readme, "utf8");

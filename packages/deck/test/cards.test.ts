@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DelegateRunner, MemoryStore, SaasGatewayPort } from "@indus/deck";
-import { appNovelCards, deckContext, findCard, foldResult, localToolContext } from "@indus/deck";
+import { appNovelCards, deckContext, foldResult, localToolContext } from "@indus/deck";
+import { findCard } from "@indus/deck/catalog";
 import { BG_CAPTURE_DIRNAME, MAX_BUFFERED_LINES, STOP_GRACE_MS, TODO_GLYPHS } from "@indus/deck/internal";
 import { deckAt, tempDir } from "./helpers";
 

@@ -1,4 +1,5 @@
-import { PROFILES, isDeckFault } from "@indus/deck";
+import { PROFILES } from "@indus/deck/catalog";
+import { isDeckFault } from "@indus/deck";
 import {
   buildBuiltin,
   buildBuiltinsForProfile,
@@ -8,12 +9,12 @@ import {
   capabilityIndex,
   cardProfiles,
   cardsForProfile,
-  deckContext,
   findCard,
   hasCapability,
   indexCapabilityCards,
   isReadOnlyMembership,
-} from "@indus/deck";
+} from "@indus/deck/catalog";
+import { deckContext } from "@indus/deck";
 
 const BUILTINS = [
   "read",

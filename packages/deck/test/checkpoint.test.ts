@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CheckpointStore } from "@indus/deck";
-import { CheckpointingCard, buildBuiltin, deckContext, maybeWrapCheckpoint, provisionDeck } from "@indus/deck";
+import { CheckpointingCard, deckContext, maybeWrapCheckpoint, provisionDeck } from "@indus/deck";
+import { buildBuiltin } from "@indus/deck/catalog";
 import { deckAt, tempDir, write } from "./helpers";
 
 function recordingStore(node = "n1") {

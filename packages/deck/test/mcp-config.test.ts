@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText, resolveMcpConfig } from "@indus/deck";
+import { loadMcpConfig, mcpConfigSearchPaths, parseMcpConfigText } from "@indus/deck/mcp-config";
+import { resolveMcpConfig } from "@indus/deck";
 import { tempDir, write } from "./helpers";
 
 function home() {

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { approveProjectRows, loadMcpConfig, readPeerFile, resolveMcpConfig } from "@indus/deck";
+import { approveProjectRows, loadMcpConfig, readPeerFile } from "@indus/deck/mcp-config";
+import { resolveMcpConfig } from "@indus/deck";
 import { tempDir, write } from "./helpers";
 
 /** A private HOME and project, with each client's file in its real place. */

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as deck from "@indus/deck";
-import { catalogMarkdown, withCatalogTable } from "@indus/deck";
+import { capabilityCards, catalogMarkdown, withCatalogTable } from "@indus/deck/catalog";
 import { runReadmeExample } from "@indus/testkit";
 
 jest.setTimeout(120_000);
@@ -12,7 +12,7 @@ it("embeds the catalog table generated from the code (run `pnpm build && pnpm re
   const readme = fs.readFileSync(README, "utf8");
   if (process.env.UPDATE_README === "1") fs.writeFileSync(README, withCatalogTable(readme));
   expect(fs.readFileSync(README, "utf8")).toBe(withCatalogTable(readme));
-  for (const card of deck.capabilityCards()) expect(catalogMarkdown()).toContain(`| \`${card.id}\` | ${card.title} |`);
+  for (const card of capabilityCards()) expect(catalogMarkdown()).toContain(`| \`${card.id}\` | ${card.title} |`);
 });
 
 it("runs the README example as written and prints what the README says", async () => {

@@ -1,12 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  approvalStateFile,
-  approveProjectRows,
-  parseManagedPolicy,
-  policyVerdict,
-  resolveMcpConfig,
-} from "@indus/deck";
+import { approvalStateFile, approveProjectRows, parseManagedPolicy, policyVerdict } from "@indus/deck/mcp-config";
+import { resolveMcpConfig } from "@indus/deck";
 import { tempDir, write } from "./helpers";
 
 function world() {

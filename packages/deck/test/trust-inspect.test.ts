@@ -1,5 +1,5 @@
 import type { JsonObject } from "@indus/contract";
-import { inspectDefinition, MAX_DESCRIPTION_CHARS, pinnedDefinition } from "@indus/deck";
+import { inspectDefinition, MAX_DESCRIPTION_CHARS, pinnedDefinition } from "@indus/deck/trust";
 
 const known = new Map<string, ReadonlySet<string>>([
   ["notes", new Set(["add_note", "read_note"])],

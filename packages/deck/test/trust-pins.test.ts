@@ -9,7 +9,7 @@ import {
   type KindPins,
   type PinBook,
   type PinStore,
-} from "@indus/deck";
+} from "@indus/deck/trust";
 
 /** A store over one in-memory book; `readOnly` never pins (a replica). */
 function memoryStore(readOnly = false): PinStore & { book: PinBook; writes: number } {

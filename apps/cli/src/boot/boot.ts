@@ -7,7 +7,6 @@
 import type { ToolBox } from "@indus/contract";
 import {
   appNovelCards,
-  builtinIds,
   chooseSearchBackend,
   deckContext,
   describeCapability,
@@ -19,6 +18,7 @@ import {
   type Profile,
   type ToolDeck,
 } from "@indus/deck";
+import { builtinIds } from "@indus/deck/catalog";
 import type { MountedToolBox } from "@indus/fleet";
 import { UsageError } from "../exit";
 import { chooseDeferred } from "../tool-search/deferral";

@@ -4,7 +4,8 @@
  * folder (never in the project), once per project and file. With a server
  * name, it pins that server's definitions instead (`trust/approve-server.ts`).
  */
-import { approveProjectRows, resolveMcpConfig } from "@indus/deck";
+import { approveProjectRows } from "@indus/deck/mcp-config";
+import { resolveMcpConfig } from "@indus/deck";
 import { pendingText } from "../config/config-load";
 import { cliEnv } from "../cli-env";
 import { EXIT, UsageError } from "../exit";

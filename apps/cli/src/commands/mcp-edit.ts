@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { SERVER_ID_PATTERN } from "@indus/contract";
-import { loadManagedPolicy, readPeerFile, type ImportedServer, type ManagedPolicy } from "@indus/deck";
+import { loadManagedPolicy, readPeerFile, type ImportedServer, type ManagedPolicy } from "@indus/deck/mcp-config";
 import { DIALECT_OF, importPlaces, type ImportClient } from "../config/import-sources";
 import { REDACTED, redactEnvValue, redactUrl } from "../redact";
 import {

@@ -8,7 +8,8 @@
  */
 import { createInterface } from "node:readline/promises";
 import { Writable } from "node:stream";
-import { approveProjectRows, resolveMcpConfig, type PendingApproval, type ResolvedMcpConfig } from "@indus/deck";
+import { approveProjectRows, type PendingApproval } from "@indus/deck/mcp-config";
+import { resolveMcpConfig, type ResolvedMcpConfig } from "@indus/deck";
 import { UsageError } from "../exit";
 
 export interface ConfigLoadOptions {

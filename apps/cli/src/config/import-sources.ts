@@ -4,7 +4,7 @@
  * this file only knows the places.
  */
 import path from "node:path";
-import { MCP_DIALECTS, type McpDialect } from "@indus/deck";
+import { MCP_DIALECTS, type McpDialect } from "@indus/deck/mcp-config";
 
 /** Every dialect the deck reads, except indus's own. */
 export type ImportClient = Exclude<McpDialect, "indus">;

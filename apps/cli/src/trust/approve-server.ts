@@ -5,7 +5,7 @@
  * write the new pins into the lock file beside the server's config. With
  * `--tool`, only that tool's pin changes.
  */
-import { approvePins, describePinChange, type OnlyDefinition, type PinChange } from "@indus/deck";
+import { approvePins, describePinChange, type OnlyDefinition, type PinChange } from "@indus/deck/trust";
 import type { McpFleet } from "@indus/contract";
 import type { ConnectedMcp } from "../boot/connect-mcp";
 import { EXIT, UsageError } from "../exit";

@@ -19,7 +19,7 @@ import {
   type PinBook,
   type PinStore,
   type ServerPins,
-} from "@indus/deck";
+} from "@indus/deck/trust";
 import { withFileLockSync, writeFileAtomicSync, writeTarget } from "@indus/state-file";
 
 /** The lock file that belongs to `configFile`. */

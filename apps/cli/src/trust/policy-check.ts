@@ -5,7 +5,7 @@
  * (Servers read from config files and `--mcp` are checked where the config
  * is resolved, in the deck.)
  */
-import { loadManagedPolicy, policyVerdict, type ManagedPolicy } from "@indus/deck";
+import { loadManagedPolicy, policyVerdict, type ManagedPolicy } from "@indus/deck/mcp-config";
 
 /** Why the policy refuses the row `name` as written; undefined when it may be added. */
 export function policyRefusal(

@@ -5,7 +5,7 @@
  * would see them, to pin what it shows the user.
  */
 import type { DefinitionGate, DefinitionKind, ListedDefinition } from "@indus/contract";
-import type { Listings } from "@indus/deck";
+import type { Listings } from "@indus/deck/trust";
 
 export class RecordingGate implements DefinitionGate {
   private readonly seen = new Map<string, Partial<Record<DefinitionKind, readonly ListedDefinition[]>>>();

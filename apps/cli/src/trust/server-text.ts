@@ -5,7 +5,7 @@
  * and capped in size, so a server cannot speak as the agent's own
  * instructions or drown them.
  */
-import { visibleText } from "@indus/deck";
+import { visibleText } from "@indus/deck/trust";
 
 /** The most of one server's instructions a model is shown. */
 export const MAX_SERVER_INSTRUCTIONS = 2_000;

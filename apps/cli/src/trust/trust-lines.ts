@@ -6,7 +6,7 @@
  * words in `mcp status`, `doctor`, a one-shot command's warnings and the REPL.
  */
 import type { WithheldDefinition } from "@indus/contract";
-import { definitionLabel, findingText } from "@indus/deck";
+import { definitionLabel, findingText } from "@indus/deck/trust";
 import type { ServerTrust, UnshippedPins } from "./trust-session";
 
 /** How many things about this server's definitions need the user's attention. */

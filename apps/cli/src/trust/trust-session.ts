@@ -12,7 +12,8 @@ import {
   type TrustMode,
   type WithheldDefinition,
 } from "@indus/contract";
-import { PinGate, type AddedDefinition, type FlaggedDefinition, type McpServerOrigin } from "@indus/deck";
+import { PinGate, type AddedDefinition, type FlaggedDefinition } from "@indus/deck/trust";
+import { type McpServerOrigin } from "@indus/deck/mcp-config";
 import { LockFiles, type LockFileProblem } from "./lock-files";
 
 /** One server's standing, as the commands report it. */

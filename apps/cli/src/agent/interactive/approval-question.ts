@@ -5,7 +5,7 @@
  * else asks again. Asked before the session starts, on the same terminal.
  */
 import path from "node:path";
-import type { PendingApproval } from "@indus/deck";
+import type { PendingApproval } from "@indus/deck/mcp-config";
 import type { ApprovalAnswer, ProjectFileApprover } from "../../config/config-load";
 import type { Style } from "../render";
 import { askKey, type KeyOption, type RawKeyIo } from "./key-question";
