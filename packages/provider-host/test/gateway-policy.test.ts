@@ -179,17 +179,7 @@ describe("what a 2025 session hears outside requests", () => {
 
 describe("what a 2026-07-28 listen stream hears", () => {
   it("holds and hears no resource outside the caller's set", async () => {
-    const port = await freePort();
-    const own = await startIssuer([`http://127.0.0.1:${port}/mcp`]);
-    const team = createTeamBox();
-    const host = await serveHttp(team.box, { port, oauth: { issuer: own.issuer }, access: POLICY });
-    try {
-      const client = new Client(
-        { name: "listener", version: "1" },
-        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-      );
-      const headers = { authorization: `Bearer ${await own.token("memory-agent")}` };
-      await client.connect(new StreamableHTTPClientTransport(host.url, { requestInit: { headers } }));
+    await asModernListener(async (team, client) => {
       const updated: string[] = [];
       client.setNotificationHandler("notifications/resources/updated", (notification) => {
         updated.push(notification.params.uri);
@@ -203,26 +193,13 @@ describe("what a 2026-07-28 listen stream hears", () => {
       expect(team.subscribed).toEqual(["indus://alpha/doc"]);
       await subscription.close();
       await client.close();
-    } finally {
-      await host.close({ graceMs: 0 });
-      await own.close();
-    }
+    });
   });
 });
 
 describe("what a 2026-07-28 listen stream hears of list changes", () => {
   it("tells a caller of changes to its own lists only (tools, prompts, resources)", async () => {
-    const port = await freePort();
-    const own = await startIssuer([`http://127.0.0.1:${port}/mcp`]);
-    const team = createTeamBox();
-    const host = await serveHttp(team.box, { port, oauth: { issuer: own.issuer }, access: POLICY });
-    try {
-      const client = new Client(
-        { name: "listener", version: "1" },
-        { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-      );
-      const headers = { authorization: `Bearer ${await own.token("memory-agent")}` };
-      await client.connect(new StreamableHTTPClientTransport(host.url, { requestInit: { headers } }));
+    await asModernListener(async (team, client) => {
       const heard: string[] = [];
       for (const method of [...LIST_CHANGED, "notifications/resources/updated"] as const) {
         client.setNotificationHandler(method, (notification) => void heard.push(notification.method));
@@ -245,12 +222,29 @@ describe("what a 2026-07-28 listen stream hears of list changes", () => {
       await subscription.close();
       await client.close();
       expect([...heard.slice(1)].sort()).toEqual([...LIST_CHANGED].sort());
-    } finally {
-      await host.close({ graceMs: 0 });
-      await own.close();
-    }
+    });
   });
 });
+
+/** Runs `listen` as the alpha-only caller's 2026-07-28 client against a host of its own. */
+async function asModernListener(listen: (team: TeamBox, client: Client) => Promise<void>): Promise<void> {
+  const port = await freePort();
+  const own = await startIssuer([`http://127.0.0.1:${port}/mcp`]);
+  const team = createTeamBox();
+  const host = await serveHttp(team.box, { port, oauth: { issuer: own.issuer }, access: POLICY });
+  try {
+    const client = new Client(
+      { name: "listener", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    const headers = { authorization: `Bearer ${await own.token("memory-agent")}` };
+    await client.connect(new StreamableHTTPClientTransport(host.url, { requestInit: { headers } }));
+    await listen(team, client);
+  } finally {
+    await host.close({ graceMs: 0 });
+    await own.close();
+  }
+}
 
 /**
  * Opens a 2025 session as the alpha-only caller with a listen stream, lets
