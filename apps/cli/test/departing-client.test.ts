@@ -140,6 +140,11 @@ describe.each(["stateful", "stateless"])("a client leaving a %s gateway mid-call
           `${mode} ${leaverEra} leaver: cancelled upstream ${Math.round(performance.now() - killedAt)} ms after the kill`,
         );
 
+        // The question the leaver held is answered upstream saying the client left, not that it was slow.
+        if (asks) {
+          const answer = await within(upstream.line(/^ERROR ANSWER /), CANCEL_GUARD_MS, "no error answer upstream");
+          expect(answer).toContain("the client left before answering elicitation/create");
+        }
         const names = (await stayer.client.listTools()).tools.map((each) => each.name);
         const ask = mountedName(names, "stray", "ask");
         const answers: string[] = [];

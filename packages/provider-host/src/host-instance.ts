@@ -259,6 +259,8 @@ function callRelayTo(server: Server, ctx: ServerContext, signal: AbortSignal): C
       })) as JsonObject,
     // One 2025-era server instance serves one session: its calls are one client.
     server,
+    // The call ending (the client cancelled it or hung up) is the client leaving, not a slow answer.
+    signal,
   );
 }
 

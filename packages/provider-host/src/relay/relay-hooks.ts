@@ -34,18 +34,21 @@ const NO_HOOKS: ClientHostHooks = Object.freeze({});
 
 /**
  * The hooks a client with `capabilities` can answer, each sent through
- * `send`; `client` marks hooks built per call for one session as one client.
+ * `send`; `client` marks hooks built per call for one session as one client;
+ * `left` aborts when the client leaves the call the questions ride on (it
+ * cancelled the call or hung up), so their failure says so.
  */
 export function relayHooks(
   capabilities: ClientCapabilities | undefined,
   send: RelaySend,
   client?: object,
+  left?: AbortSignal,
 ): ClientHostHooks {
   const appViews = appViewsOf(capabilities);
   if (!answersAnything(capabilities) && appViews.length === 0) return NO_HOOKS;
   const modes = elicitModesOf(capabilities);
   const relay = (method: RelayMethod, params: JsonObject, signal: AbortSignal | undefined, key: string | undefined) =>
-    send(method, params, signal, key).catch(rethrowAsFault(method, signal));
+    send(method, params, signal, key).catch(rethrowAsFault(method, { withdrawn: signal, left }));
   return {
     ...(client !== undefined && { client }),
     ...(appViews.length > 0 && { appViews }),
@@ -115,14 +118,29 @@ export function withRpcCode(message: string, code: number, data: unknown, cause?
   return Object.assign(protocolFault("protocol", message, cause, details), { code });
 }
 
+/** Why a relayed request may end unanswered: the asking server withdrew it, or the client left its call. */
+interface Endings {
+  readonly withdrawn: AbortSignal | undefined;
+  readonly left: AbortSignal | undefined;
+}
+
 /**
  * The client's answer as a fault: a JSON-RPC error keeps its code and `data`
- * (see `withRpcCode`); a request withdrawn by `signal` fails with its reason.
+ * (see `withRpcCode`); a request withdrawn by the asking server fails with its
+ * reason; one whose client left is `not-connected` (the SDK reports any
+ * abort as a timeout, which would blame a client that is gone for slowness).
  */
-function rethrowAsFault(method: RelayMethod, signal: AbortSignal | undefined): (error: unknown) => never {
+function rethrowAsFault(method: RelayMethod, { withdrawn, left }: Endings): (error: unknown) => never {
   return (error) => {
-    if (signal?.aborted === true)
-      throw protocolFault("protocol", `${method} was withdrawn before the client answered`, signal.reason);
+    if (withdrawn?.aborted === true)
+      throw protocolFault("protocol", `${method} was withdrawn before the client answered`, withdrawn.reason);
+    // The reason is the client's own words when it cancelled: not passed on.
+    if (left?.aborted === true)
+      throw protocolFault(
+        "not-connected",
+        `the client left before answering ${method} (it hung up or cancelled its call)`,
+        error,
+      );
     const message = error instanceof Error ? error.message : String(error);
     const what = `the client answered ${method} with an error: ${message}`;
     if (error instanceof ProtocolError) throw withRpcCode(what, error.code, error.data, error);
