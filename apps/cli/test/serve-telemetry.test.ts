@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, waitFor } from "@indus/testkit";
 import { servedUrl, stopChild } from "./support/relay-client";
 import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
@@ -81,7 +81,7 @@ it("sends each call's span in the caller's trace, passes the trace to the mounte
     const url = await servedUrl(child);
     const readyz = async () => (await fetch(new URL("/readyz", url))).status;
     expect(await readyz()).toBe(503);
-    await waitFor(async () => (await readyz()) === 200);
+    await waitFor("/readyz answering 200", async () => (await readyz()) === 200, { every: 100 });
 
     const client = new Client(
       { name: "traced", version: "1" },
@@ -112,11 +112,3 @@ it("sends each call's span in the caller's trace, passes the trace to the mounte
     await stopChild(child);
   }
 });
-
-async function waitFor(probe: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -15,6 +15,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { waitFor } from "@indus/testkit";
 import { loginThroughBrowser } from "./support/browser-login";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
@@ -256,7 +257,7 @@ describe("examples/teams/up.sh", () => {
     await client.close();
     expect((await metrics()) - before).toBe(20);
     const audit = example.lines["AUDIT_LOG"]!;
-    const text = await waitFor(() => {
+    const text = await waitFor("20 calls of full-agent in the audit log", () => {
       const now = fs.readFileSync(audit, "utf8");
       return countCalls(now, "full-agent") >= 20 ? now : undefined;
     });
@@ -292,14 +293,4 @@ function countCalls(text: string, clientId: string): number {
   return text
     .split("\n")
     .filter((line) => line.includes('"method":"tools/call"') && line.includes(`"clientId":"${clientId}"`)).length;
-}
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

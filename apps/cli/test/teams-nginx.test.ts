@@ -12,6 +12,7 @@ import fs from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
+import { waitFor } from "@indus/testkit";
 import { loginThroughBrowser } from "./support/browser-login";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { stopChild } from "./support/relay-client";
@@ -43,12 +44,16 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(probe: () => Promise<boolean>, what: () => string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** Waits for `url` to answer 200 (Jest's ceiling is the only deadline); a hang reports the replicas' logs. */
+async function answering(url: URL | string, logs: () => string): Promise<void> {
+  await waitFor(
+    `${String(url)} answering 200`,
+    async () => {
+      if ((await fetch(url).catch(() => undefined))?.status === 200) return true;
+      throw new Error(`not yet; replica logs:\n${logs()}`);
+    },
+    { every: 200 },
+  );
 }
 
 beforeAll(async () => {
@@ -114,16 +119,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(prefix, "nginx.conf"), config);
   // Started once both replicas are ready: a failed proxied request marks a replica down for a while.
   for (const port of [ports.a, ports.b]) {
-    await waitFor(
-      async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200,
-      () => logs,
-    );
+    await answering(`http://127.0.0.1:${port}/readyz`, () => logs);
   }
   nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
-  await waitFor(
-    async () => (await fetch(front("/readyz")).catch(() => undefined))?.status === 200,
-    () => logs,
-  );
+  await answering(front("/readyz"), () => logs);
 });
 
 afterAll(async () => {

@@ -10,8 +10,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import puppeteer, { type Browser, type Frame } from "puppeteer-core";
-import { exampleLog, exampleLogFile, exampleStdio } from "@indus/testkit";
+import puppeteer, { type Browser, type Frame, type Page } from "puppeteer-core";
+import { exampleLog, exampleLogFile, exampleStdio, waitFor } from "@indus/testkit";
 import { callTool, say } from "./fake-model/fake-model-server";
 import { useAgentTest } from "./support/agent-test";
 import { waitForPrompt } from "./support/tmux";
@@ -27,21 +27,18 @@ afterEach(async () => {
 });
 
 /** The frame holding the view's document (the sandbox's inner frame), once its button is there. */
-async function viewFrame(frames: () => Frame[], deadlineMs = 60_000): Promise<Frame> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    for (const frame of frames()) if (await frame.$("#roll").catch(() => null)) return frame;
-    if (Date.now() > until) throw new Error("the app's view never rendered");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Jest's ceiling is the only deadline; a hang reports the frames and console as last seen. */
+async function viewFrame(page: Page, console: readonly string[]): Promise<Frame> {
+  return waitFor(
+    "the app's view rendered (its #roll button)",
+    async () => {
+      for (const frame of page.frames()) if (await frame.$("#roll").catch(() => null)) return frame;
+      const title = await page.$eval("#title", (element) => element.textContent).catch(() => "?");
+      const frames = page.frames().map((f) => f.url());
+      throw new Error(`title: ${title}; frames: ${frames.join(", ")}; console:\n${console.join("\n")}`);
+    },
+    { every: 100 },
+  );
 }
 
 test("/app opens the tool's view in Chromium, and a click in it calls the server's tool through indusr", async () => {
@@ -83,25 +80,20 @@ test("/app opens the tool's view in Chromium, and a click in it calls the server
   page.on("pageerror", (error) => console.push(`pageerror: ${String(error)}`));
   page.on("requestfailed", (request) => console.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
   await page.goto(url);
-  const view = await viewFrame(() => page.frames()).catch(async (error: Error) => {
-    const title = await page.$eval("#title", (element) => element.textContent).catch(() => "?");
-    throw new Error(
-      `${error.message}; title: ${title}; frames: ${page
-        .frames()
-        .map((f) => f.url())
-        .join(", ")}; console:\n${console.join("\n")}`,
-    );
-  });
-  await page.waitForFunction('document.body.dataset.app === "ready"', { timeout: 60_000 });
+  const view = await viewFrame(page, console);
+  // Puppeteer's own timeout off (0): Jest's ceiling is the guard.
+  await page.waitForFunction('document.body.dataset.app === "ready"', { timeout: 0 });
   const shot = path.join(t.sandbox.root, "app.png");
   await page.screenshot({ path: shot });
   if (process.env.INDUS_APP_SCREENSHOT) fs.copyFileSync(shot, process.env.INDUS_APP_SCREENSHOT);
   expect(fs.statSync(shot).size).toBeGreaterThan(1000);
 
   await view.click("#roll");
-  await eventually(() => exampleLog(log).some((line) => /tools\/call roll_dice sides=6 -> \d/.test(line)));
+  await waitFor("roll_dice called at the server", () =>
+    exampleLog(log).some((line) => /tools\/call roll_dice sides=6 -> \d/.test(line)),
+  );
   await view.waitForFunction('/Rolled a d6: [0-9]/.test(document.getElementById("result").textContent)', {
-    timeout: 60_000,
+    timeout: 0,
   });
   await tmux.waitFor(/▸ app 1 called dice__roll_dice/);
 
@@ -110,7 +102,7 @@ test("/app opens the tool's view in Chromium, and a click in it calls the server
   expect((await fetch(`${origin}${new URL(url).pathname}`)).status).toBe(403);
   tmux.type("/exit");
   await tmux.waitFor(/bye ·/);
-  await eventually(async () =>
+  await waitFor("the page's server closed", async () =>
     fetch(origin).then(
       () => false,
       () => true,
