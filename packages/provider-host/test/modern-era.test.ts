@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
 import { MCP_HEADERS, rawRequest } from "./support/http";
+import { waitFor } from "@indus/testkit";
 import { STDIO_HOST } from "./support/processes";
 
 jest.setTimeout(60_000);
@@ -72,14 +73,6 @@ function modernFrame(method: string, params: Record<string, unknown> = {}) {
   };
 }
 
-async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not reached");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 async function stats(client: Client): Promise<{ started: number; aborted: number }> {
   const result = await client.callTool({ name: "stats", arguments: {} });
   return JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { started: number; aborted: number };
@@ -116,10 +109,10 @@ describe.each([
 
     const controller = new AbortController();
     const call = client.callTool({ name: "slow", arguments: { ms: 60_000, steps: 4 } }, { signal: controller.signal });
-    await waitUntil(async () => (await stats(client)).started === 2);
+    await waitFor("two slow calls started at the server", async () => (await stats(client)).started === 2);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await waitUntil(async () => (await stats(client)).aborted === 1);
+    await waitFor("one call aborted at the server", async () => (await stats(client)).aborted === 1);
   });
 
   it("announces tools enrolled at runtime on a subscriptions/listen stream", async () => {
@@ -130,7 +123,7 @@ describe.each([
     });
     const subscription = await client.listen({ toolsListChanged: true });
     await client.callTool({ name: "grow", arguments: {} });
-    await waitUntil(() => changes >= 1);
+    await waitFor("a tools/list_changed on the listen stream", () => changes >= 1);
     await subscription.close();
     expect((await client.listTools({}, { cacheMode: "bypass" })).tools.map((tool) => tool.name)).toContain("extra_10");
   });

@@ -13,6 +13,7 @@ import {
   ToolListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { waitFor } from "@indus/testkit";
 import { version } from "../package.json";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
 
@@ -214,12 +215,12 @@ describe("tools/call", () => {
     const call = client.callTool({ name: "slow", arguments: { ms: 30_000, steps: 3 } }, undefined, {
       signal: controller.signal,
     });
-    await waitFor(() => state.started === 1);
+    await waitFor("the slow call started", () => state.started === 1, { every: 10 });
     expect(running.inFlight).toBe(1);
     controller.abort("user pressed stop");
     await expect(call).rejects.toThrow();
-    await waitFor(() => state.aborted === 1);
-    await waitFor(() => running.inFlight === 0);
+    await waitFor("the slow call aborted", () => state.aborted === 1, { every: 10 });
+    await waitFor("no call in flight", () => running.inFlight === 0, { every: 10 });
     // The session keeps serving.
     expect((await client.callTool({ name: "echo", arguments: { message: "still here" } })).isError).toBe(false);
   });
@@ -274,7 +275,9 @@ describe("changes", () => {
     expect((await first.client.callTool({ name: "grow", arguments: {} })).content).toEqual([
       { type: "text", text: "extra_10" },
     ]);
-    await waitFor(() => notified[0] === 1 && notified[1] === 1);
+    await waitFor("tools/list_changed at both sessions", () => notified[0] === 1 && notified[1] === 1, {
+      every: 10,
+    });
     const { tools } = await second.client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("extra_10");
   });
@@ -287,7 +290,7 @@ describe("changes", () => {
       resourceChanges++;
     });
     demo.announceCatalogChange("resources");
-    await waitFor(() => resourceChanges === 1);
+    await waitFor("one resources/list_changed", () => resourceChanges === 1, { every: 10 });
     expect(demo.listenerCount()).toBe(1);
     await running.cancel();
     expect(demo.listenerCount()).toBe(0);
@@ -368,11 +371,3 @@ describe("protocol edges", () => {
     expect(failure).toMatchObject({ kind: "transport", message: expect.stringContaining("pipe is gone") });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
 import { createRelayBox, UNLISTED_RESULT } from "./fixtures/relay-box.mjs";
 import type { RelayCatalog } from "./fixtures/relay-box.mjs";
+import { waitFor } from "@indus/testkit";
 import { PACKAGE_DIR } from "./support/processes";
 
 jest.setTimeout(60_000);
@@ -76,17 +77,12 @@ function textOf(result: unknown): string {
   return (result as { content: { text?: string }[] }).content[0]?.text ?? "";
 }
 
-async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+/** Retries `check`'s expectations until they hold; a hang reports the last failed one (Jest's ceiling is the deadline). */
+async function eventually(check: () => void | Promise<void>): Promise<void> {
+  await waitFor(`expectations hold: ${String(check)}`, async () => {
+    await check();
+    return true;
+  });
 }
 
 describe("2025 era over HTTP: one gateway, several sessions", () => {
@@ -132,7 +128,13 @@ describe("2025 era over HTTP: one gateway, several sessions", () => {
       expect(a.seen.updates.length * b.seen.updates.length).toBeGreaterThan(0);
     });
     emitUpdate("test://other");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A later update reaching both proves the earlier one was not sent to them (one ordered stream each).
+    const heard = [a.seen.updates.length, b.seen.updates.length] as const;
+    emitUpdate("test://watched");
+    await waitFor(
+      "a later update at both subscribers",
+      () => a.seen.updates.length > heard[0] && b.seen.updates.length > heard[1],
+    );
     expect(new Set([...a.seen.updates, ...b.seen.updates])).toEqual(new Set(["test://watched"]));
     expect(bystander.seen.updates).toEqual([]);
 

@@ -14,6 +14,7 @@ import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { join } from "node:path";
 import { createRelayBox, WIRE_RESULT, WIRE_TOOL } from "./fixtures/relay-box.mjs";
+import { waitFor } from "@indus/testkit";
 import { PACKAGE_DIR } from "./support/processes";
 
 jest.setTimeout(60_000);
@@ -367,7 +368,7 @@ describe("ambient hooks (requests outside any call)", () => {
     await eventually(() => host.clientHooks.listRoots!("upstream"), [{ uri: "file:///A", name: "A" }]);
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
     await client.close();
-    await waitUntil(() => host.sessionCount === 0);
+    await waitFor("no session left on the host", () => host.sessionCount === 0);
     await expect(host.clientHooks.listRoots!("upstream")).rejects.toThrow(/no connected client/);
   });
 
@@ -404,21 +405,10 @@ describe("ambient hooks (requests outside any call)", () => {
  * outside a call only once its client opened the GET stream, which the SDK
  * client does just after `connect` resolves.
  */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    last = await read().catch((error: unknown) => error);
-    if (JSON.stringify(last) === JSON.stringify(expected)) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  expect(last).toEqual(expected);
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not reached");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  await waitFor(`a read giving ${JSON.stringify(expected)}`, async () => {
+    const last = await read().catch((error: unknown) => error);
+    if (JSON.stringify(last) === JSON.stringify(expected)) return true;
+    throw new Error(`got ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+  });
 }

@@ -3,6 +3,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { waitFor } from "@indus/testkit";
 import { STDIO_HOST, spawnLineChild } from "./support/processes";
 import type { LineChild } from "./support/processes";
 
@@ -105,7 +106,7 @@ describe("stdio, with the SDK client", () => {
       changes++;
     });
     await client.callTool({ name: "grow", arguments: {} });
-    await waitUntil(() => changes === 1);
+    await waitFor("one tools/list_changed at the client", () => changes === 1);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("extra_10");
   });
 });
@@ -161,21 +162,12 @@ describe("stdio, at the byte level", () => {
   });
 });
 
+/** Polls the server's `stats` tool until `test` holds; a hang reports the last stats seen. */
 async function waitForStat(client: Client, test: (stats: Record<string, number>) => boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  await waitFor(`server stats where ${String(test)}`, async () => {
     const result = await client.callTool({ name: "stats", arguments: {} });
     const stats = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as Record<string, number>;
-    if (test(stats)) return;
-    if (Date.now() > deadline) throw new Error(`stats never matched: ${JSON.stringify(stats)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function waitUntil(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    if (test(stats)) return true;
+    throw new Error(`stats: ${JSON.stringify(stats)}`);
+  });
 }
