@@ -4,6 +4,7 @@ import type { DelegateRunner, MemoryStore, SaasGatewayPort } from "@indus/deck";
 import { appNovelCards, deckContext, foldResult, localToolContext } from "@indus/deck";
 import { findCard } from "@indus/deck/catalog";
 import { BG_CAPTURE_DIRNAME, MAX_BUFFERED_LINES, STOP_GRACE_MS, TODO_GLYPHS } from "@indus/deck/internal";
+import { waitFor } from "@indus/testkit";
 import { deckAt, tempDir } from "./helpers";
 
 jest.setTimeout(60_000);
@@ -136,12 +137,9 @@ describe("bg-process", () => {
       const { id } = (started.content[1] as unknown as { value: { id: string } }).value;
       // Wait until the buffer holds the whole output (fixed sleeps lost the race on a loaded
       // machine); `tail` reads without moving the poll cursor. Then poll once.
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        const peek = await call("bg-process", { action: "poll", id, tail: 1 });
-        if (/^2500$/m.test(peek.text)) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor("the buffer holds line 2500", async () =>
+        /^2500$/m.test((await call("bg-process", { action: "poll", id, tail: 1 })).text),
+      );
       const polled = await call("bg-process", { action: "poll", id });
       expect(polled.text).toMatch(/\[500 older lines dropped: buffers keep the last 2000 lines per stream\]/);
       expect(MAX_BUFFERED_LINES).toBe(2_000);

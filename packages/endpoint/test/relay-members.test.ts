@@ -7,6 +7,7 @@
  * roots are asked for per call (see `relay-members.ts`).
  */
 import type { JsonObject } from "@indus/contract";
+import { waitFor } from "@indus/testkit";
 import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
 const text = firstText;
@@ -14,9 +15,9 @@ const { connect: open } = relayHarness();
 const connect = (setup: RelaySetup) =>
   open(setup, { host: { listRoots: () => Promise.resolve([{ uri: "file:///work" }]) } });
 
-async function until(check: () => boolean, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+/** Waits for `check` (named by its source in a hang report); Jest's ceiling is the only deadline. */
+async function until(check: () => boolean): Promise<void> {
+  await waitFor(String(check), check, { every: 20 });
 }
 
 describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
@@ -48,18 +49,26 @@ describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
     const ambient: JsonObject[] = [];
     const own: JsonObject[] = [];
     endpoint.onLog((params) => ambient.push(params));
-    const result = await endpoint.invoke(
-      "log",
-      {},
-      { logs: { level: "warning", deliver: (params) => own.push(params) } },
-    );
+    const options = { logs: { level: "warning" as const, deliver: (params: JsonObject) => own.push(params) } };
+    const result = await endpoint.invoke("log", {}, options);
     // A 2026-07-28 call asks with its own level; a 2025-era server keeps the connection's.
     expect(text(result)).toBe(protocol === "legacy" ? "logged at unset" : "logged at warning");
     // A 2025-era stdio server's logs name no call; everywhere else the call can be told.
     const told = transport !== "stdio" || protocol !== "legacy";
     await until(() => (told ? own : ambient).length === 4);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((told ? own : ambient).map((log) => log["level"])).toEqual(["debug", "info", "warning", "error"]);
+    // A second call's logs arriving the same way: anything the first sent elsewhere came before them.
+    await endpoint.invoke("log", {}, options);
+    await until(() => (told ? own : ambient).length === 8);
+    expect((told ? own : ambient).map((log) => log["level"])).toEqual([
+      "debug",
+      "info",
+      "warning",
+      "error",
+      "debug",
+      "info",
+      "warning",
+      "error",
+    ]);
     expect(told ? ambient : own).toEqual([]);
   });
 
@@ -73,15 +82,21 @@ describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
     expect(updates).toEqual(["test://watched"]);
     await endpoint.unsubscribeResource("test://watched");
     await endpoint.invoke("touch", {});
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(updates).toEqual(["test://watched"]);
+    // Subscribed again, a later touch's update arrives after any the unsubscribed touch could have sent.
+    await endpoint.subscribeResource("test://watched");
+    await endpoint.invoke("touch", {});
+    await until(() => updates.length > 1);
+    expect(updates).toEqual(["test://watched", "test://watched"]);
   });
 
   it("tells the server its roots changed (2025 era) or has nothing to tell (2026 era)", async () => {
     const endpoint = await connect(setup);
     await endpoint.notifyRootsChanged();
-    await until(() => false, protocol === "legacy" ? 200 : 0);
-    expect(text(await endpoint.invoke("roots_changed", {}))).toBe(protocol === "legacy" ? "1" : "0");
+    const expected = protocol === "legacy" ? "1" : "0";
+    // The notification and the call may travel apart (two POSTs over HTTP): ask until the server counted it.
+    await waitFor(`the server counted ${expected} roots change(s)`, async () =>
+      text(await endpoint.invoke("roots_changed", {})) === expected ? true : undefined,
+    );
   });
 });
 
@@ -95,7 +110,7 @@ describe("after a 2025-era server restarts", () => {
     await endpoint.setLogLevel("warning");
     const first = endpoint.pid!;
     process.kill(first, "SIGKILL");
-    await until(() => endpoint.phase === "ready" && endpoint.pid !== first, 10_000);
+    await until(() => endpoint.phase === "ready" && endpoint.pid !== first);
     expect(endpoint.pid).not.toBe(first);
     expect(text(await endpoint.invoke("log", {}))).toBe("logged at warning");
     await endpoint.invoke("touch", {});

@@ -5,7 +5,7 @@ import {
   type ProtocolFault,
 } from "@indus/endpoint";
 import type { ClientHostHooks, TaskView, ToolProgress } from "@indus/contract";
-import { exampleLog, exampleLogFile, exampleStdio, startExampleHttp, type ExampleHttp } from "@indus/testkit";
+import { exampleLog, exampleLogFile, exampleStdio, startExampleHttp, waitFor, type ExampleHttp } from "@indus/testkit";
 
 // The Tasks extension (SEP-2663) against examples/extensions/tasks-server.mjs, in the 2026-07-28 era:
 // a call the server answers with a task is followed to its result (drive), handed back (hand-back),
@@ -42,13 +42,11 @@ function text(result: { content: readonly unknown[] }): string {
 
 /** Resolves once the server's log has a line matching `pattern`. */
 async function logged(file: string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  return waitFor(`the server logged ${pattern}`, () => {
     const line = exampleLog(file).find((each) => pattern.test(each));
-    if (line !== undefined) return line;
-    if (Date.now() > deadline) throw new Error(`the server never logged ${pattern}: ${exampleLog(file).join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    if (line === undefined) throw new Error(`server log:\n${exampleLog(file).join("\n")}`);
+    return line;
+  });
 }
 
 it("follows a task to its result (stdio), its statuses as progress and task views", async () => {
