@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { crashingRow, writeConfig } from "./support/servers";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, waitFor } from "@indus/testkit";
 
 jest.setTimeout(300_000);
 
@@ -93,9 +93,7 @@ it("mcp serve --stdio ends when its stdin closes while a server is still connect
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   // Close stdin once the server is up and still connecting (a fixed wait lost the race on a loaded machine).
   const pidsFile = path.join(sandbox.root, "late.pids");
-  for (const deadline = Date.now() + 20_000; !fs.existsSync(pidsFile) && Date.now() < deadline;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor("the late server's pids file", () => fs.existsSync(pidsFile));
   child.stdin.end();
   const code = await exited;
   expect(code).toBe(0);
