@@ -124,6 +124,29 @@ describe("tools/list", () => {
       content: [{ type: "text", text: "done" }],
     });
   });
+  it("repairs a mounted tool an MCP client would reject, so the rest of the listing survives", async () => {
+    const hostile = {
+      name: "string_input",
+      description: "d",
+      inputSchema: { type: "string" },
+      annotations: { readOnlyHint: "yes" },
+      icons: "not a list",
+    };
+    const clean = { name: "echo", description: "e", inputSchema: { type: "object", properties: { a: {} } } };
+    const box: ToolBox = {
+      descriptors: () => [
+        { name: "srv__string_input", description: "d", parameters: { type: "object" }, wire: hostile },
+        { name: "srv__echo", description: "e", parameters: { type: "object" }, wire: clean },
+      ],
+      runner: { run: async (call) => ({ callId: call.id, isError: false, content: [] }) },
+    };
+    const { client } = await connectPair(box);
+    const { tools } = await client.listTools();
+    expect(tools).toEqual([
+      { name: "srv__string_input", description: "d", inputSchema: { type: "object" } },
+      { ...clean, name: "srv__echo" },
+    ]);
+  });
   it("keeps a mounted tool's taskSupport forbidden as sent (true of the gateway too)", async () => {
     const wire = { name: "echo", inputSchema: { type: "object" }, execution: { taskSupport: "forbidden" } };
     const box: ToolBox = {

@@ -7,12 +7,14 @@
 import type { JsonObject, JsonValue, ToolContentBlock, ToolDescriptor, ToolOutcome } from "@indus/contract";
 import { ContentBlockSchema } from "@modelcontextprotocol/core";
 import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/server";
+import { servableTool } from "./servable-tool";
 
 /**
  * A descriptor as an MCP tool. A tool a server sent (`wire`) is republished
  * exactly as sent (raw schemas with `$schema`/`$defs`/`$ref`, `outputSchema`,
  * annotations, title, icons, `_meta`) under the box's name for it, less its
- * `execution.taskSupport` (see `withoutTaskSupport`). For the
+ * `execution.taskSupport` (see `withoutTaskSupport`) and with any field an MCP
+ * client would reject repaired (see `servableTool`). For the
  * box's own tools the JSON Schema is served as-is (no draft-07
  * re-emission); only a missing or non-object root `type` is set to `"object"`,
  * because MCP requires object-typed input schemas and clients reject the
@@ -20,7 +22,7 @@ import type { CallToolResult, ContentBlock, Tool } from "@modelcontextprotocol/s
  */
 export function toMcpTool(descriptor: ToolDescriptor): Tool {
   if (descriptor.wire !== undefined) {
-    return withoutTaskSupport({ ...descriptor.wire, name: descriptor.name }) as unknown as Tool;
+    return withoutTaskSupport({ ...servableTool(descriptor.wire), name: descriptor.name }) as unknown as Tool;
   }
   const parameters = descriptor.parameters;
   const inputSchema = (
