@@ -20,7 +20,8 @@ let env: NodeJS.ProcessEnv;
 let tokenFile: string;
 
 beforeAll(async () => {
-  fixture = await startOAuthFixture({ tokenTtlSeconds: 4 });
+  // Tokens outlive the test: expiry is simulated on the stored record, never waited for.
+  fixture = await startOAuthFixture({ tokenTtlSeconds: 3600 });
 });
 afterAll(() => fixture.close());
 beforeEach(() => {
@@ -59,6 +60,12 @@ async function login(how: "loopback" | "paste" = "loopback"): Promise<{ code: nu
   return { code, stderr };
 }
 
+/** Marks the stored access token as expired, as if its lifetime had passed. */
+function expireStoredToken(): void {
+  const record = JSON.parse(fs.readFileSync(tokenFile, "utf8")) as Record<string, unknown>;
+  fs.writeFileSync(tokenFile, JSON.stringify({ ...record, expiresAt: 0 }), { mode: 0o600 });
+}
+
 function storedTokens(): { access_token: string; refresh_token: string } {
   return (JSON.parse(fs.readFileSync(tokenFile, "utf8")) as { tokens: { access_token: string; refresh_token: string } })
     .tokens;
@@ -92,9 +99,10 @@ it("signs in through the browser step, stores the tokens 0600, refreshes on expi
     expect(shown.stdout + shown.stderr).not.toContain(first.refresh_token);
   }
 
-  // The access token lives 4 s; past half of that, the next run refreshes it first, with no user step.
+  // A stored token past its expiry is refreshed by the next run first, with no user step. The record's
+  // expiry is moved into the past instead of waiting on a clock (the server still takes the old token).
   const stats = await fixture.stats();
-  await new Promise((resolve) => setTimeout(resolve, 2_200));
+  expireStoredToken();
   const call = await runCli(["call", "guarded__whoami", "--mcp", config], { sandbox, env });
   expect(call).toMatchObject({ code: 0, stdout: "signed in as test-user\n" });
   const after = await fixture.stats();
