@@ -18,17 +18,14 @@ import { recordOf } from "./exchanges";
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
-/** The requests whose answers depend on what the box holds: they wait for it to fill. */
-const READS_THE_BOX = new Set([
-  "tools/list",
-  "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "completion/complete",
-]);
+/**
+ * The requests answered while the box still fills: the handshake and ping.
+ * Every other request reads the box or reaches its servers (tools, prompts,
+ * resources, completion, skills, subscriptions, tasks, log levels, and
+ * whatever an extension adds) and waits for it: a list taken before the
+ * mounts connect would be empty without a word.
+ */
+const ANSWERED_WHILE_FILLING = new Set(["initialize", "server/discover", "ping"]);
 
 const HANDSHAKES = new Set(["initialize", "server/discover"]);
 
@@ -50,7 +47,7 @@ export class ObservedServer extends Server {
 
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = observed(super._wrapHandler(method, handler));
-    if (READS_THE_BOX.has(method)) {
+    if (!ANSWERED_WHILE_FILLING.has(method)) {
       return async (request, ctx) => {
         await this.filling.boxReady;
         return wrapped(request, ctx);
