@@ -25,6 +25,26 @@ if [[ ! -f apps/cli/dist/indusr.js ]]; then
 fi
 
 pids=()
+# Waits until "$@" succeeds while process $2 lives (its log $3 is shown if it dies), for up to 5 minutes:
+# a loaded machine can take tens of seconds to start the provider. Running out names what did not start.
+await_ready() {
+  local what=$1 pid=$2 log=$3
+  shift 3
+  local deadline=$((SECONDS + 300))
+  until "$@"; do
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+    if ((SECONDS >= deadline)); then
+      echo "up.sh: $what did not start within 300 s (log: $log)" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+}
+# The issuer's line is complete: the file is not empty and ends with its newline.
+issuer_written() { [[ -s "$INDUS_TEAMS_STATE/issuer.json" && -z "$(tail -c 1 "$INDUS_TEAMS_STATE/issuer.json")" ]]; }
+gateway_ready() {
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))' "$READY_URL"
+}
 stop() {
   trap - EXIT TERM INT
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
@@ -35,11 +55,7 @@ trap 'stop; exit 0' TERM INT
 
 node examples/teams/issuer.mjs --resource "$GATEWAY_URL" --port "$ISSUER_PORT" >"$INDUS_TEAMS_STATE/issuer.json" 2>"$INDUS_TEAMS_STATE/issuer.log" &
 pids+=($!)
-for _ in $(seq 1 300); do
-  [[ -s "$INDUS_TEAMS_STATE/issuer.json" ]] && break
-  kill -0 "${pids[0]}" 2>/dev/null || { cat "$INDUS_TEAMS_STATE/issuer.log" >&2; exit 1; }
-  sleep 0.1
-done
+await_ready "the OpenID provider" "${pids[0]}" "$INDUS_TEAMS_STATE/issuer.log" issuer_written
 ISSUER_URL=$(node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).issuer)' "$INDUS_TEAMS_STATE/issuer.json")
 
 # --profile survey: every mounted tool is published, and access.json decides who may call which.
@@ -51,11 +67,7 @@ node apps/cli/dist/indusr.js mcp serve --http --port "$GATEWAY_PORT" --no-builti
   2>"$INDUS_TEAMS_STATE/gateway.log" &
 pids+=($!)
 READY_URL="http://127.0.0.1:${GATEWAY_PORT}/readyz"
-for _ in $(seq 1 600); do
-  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))' "$READY_URL" && break
-  kill -0 "${pids[1]}" 2>/dev/null || { cat "$INDUS_TEAMS_STATE/gateway.log" >&2; exit 1; }
-  sleep 0.2
-done
+await_ready "the gateway" "${pids[1]}" "$INDUS_TEAMS_STATE/gateway.log" gateway_ready
 
 echo "GATEWAY_URL=$GATEWAY_URL"
 echo "ISSUER_URL=$ISSUER_URL"
