@@ -56,13 +56,16 @@ it("follows a task to its result (stdio), its statuses as progress and task view
   const views: TaskView[] = [];
   const result = await endpoint.invoke(
     "slow_compute",
-    { seconds: 2, label: "report" },
+    { seconds: 3, label: "report" },
     { onProgress: (p) => progress.push(p), onTask: (view) => views.push(view) },
   );
   expect(result.isError).toBe(false);
-  expect(text(result)).toBe("computed report in 2 s");
+  expect(text(result)).toBe("computed report in 3 s");
   expect(views[0]).toMatchObject({ server: "tasks", status: "working" });
-  expect(views.map((view) => view.statusMessage)).toContain("step 1 of 2");
+  // Polled every 250 ms, a step's message stands for a second: a loaded runner may miss one step, not both.
+  expect(views.map((view) => view.statusMessage)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/^step [12] of 3$/)]),
+  );
   expect(views.at(-1)?.status).toBe("completed");
   expect(new Set(views.map((view) => view.taskId)).size).toBe(1);
   expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
