@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { freePort, requireTool } from "@indus/testkit";
+import { freePort, requireTool, waitFor } from "@indus/testkit";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { gatewayFlags, servedUrl, stopChild } from "./support/relay-client";
 import { writeConfig } from "./support/servers";
@@ -41,11 +41,6 @@ function started(child: ChildProcess, pattern: RegExp): Promise<string> {
     });
     child.once("exit", (code) => reject(new Error(`exited ${code}: ${seen}`)));
   });
-}
-
-/** Waits for `check` to hold (nginx answering); Jest's per-hook ceiling catches a hang. */
-async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 beforeAll(async () => {
@@ -79,7 +74,10 @@ beforeAll(async () => {
   writeFileSync(path.join(prefix, "nginx.conf"), conf);
   nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "ignore"] });
   front = new URL(`http://127.0.0.1:${port}/mcp`);
-  await waitFor(async () => (await fetch(new URL("/healthz", front)).catch(() => undefined))?.status === 200);
+  await waitFor(
+    "nginx answering /healthz",
+    async () => (await fetch(new URL("/healthz", front)).catch(() => undefined))?.status === 200,
+  );
 });
 
 afterAll(async () => {

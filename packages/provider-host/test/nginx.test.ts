@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { requireTool } from "@indus/testkit";
+import { requireTool, waitFor } from "@indus/testkit";
 import { PACKAGE_DIR, spawnHttpHost } from "./support/processes";
 
 jest.setTimeout(180_000);
@@ -53,8 +53,12 @@ async function ensureNginx(): Promise<void> {
   nginx.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const started = nginx;
   await waitFor(
+    "nginx answering /healthz",
     async () => (await fetch(front("/healthz")).catch(() => undefined))?.status === 200,
-    () => (started.exitCode === null && started.signalCode === null ? undefined : stderr),
+    {
+      // nginx exiting is the event that ends the wait early, with its stderr.
+      failure: () => (started.exitCode === null && started.signalCode === null ? undefined : `nginx exited: ${stderr}`),
+    },
   );
 }
 
@@ -200,16 +204,4 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/**
- * Waits for `ready` (nginx answering); `failure` is nginx's stderr once it has
- * exited (the event that ends the wait early). Jest's per-hook ceiling catches a hang.
- */
-async function waitFor(ready: () => Promise<boolean>, failure: () => string | undefined): Promise<void> {
-  while (!(await ready())) {
-    const exited = failure();
-    if (exited !== undefined) throw new Error(`nginx did not come up: ${exited}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
