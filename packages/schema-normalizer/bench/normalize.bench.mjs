@@ -170,6 +170,19 @@ time(
   (out) => `${out.description.length} chars kept`,
 );
 time(
+  "64 MiB name, pattern, format, $ref",
+  () => {
+    const huge = "x".repeat(64 * 1024 * 1024);
+    return {
+      type: "object",
+      properties: { [huge]: { type: "string", pattern: huge, format: huge }, r: { $ref: `#/${huge}` } },
+      required: [huge],
+    };
+  },
+  (out) =>
+    `${Object.keys(out.properties).length} properties, pattern ${"pattern" in Object.values(out.properties)[0] ? "kept" : "dropped"}`,
+);
+time(
   "1,000,000-value enum",
   () => ({ type: "object", properties: { e: { enum: Array.from({ length: 1_000_000 }, (_, i) => `v${i}`) } } }),
   (out) => JSON.stringify(out.properties.e),
