@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { FIXTURES, eventually } from "@indus/testkit";
+import { FIXTURES, waitFor } from "@indus/testkit";
 import { makeSandbox, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 import { startHttpGateway, stdioGatewayTransport, type HttpGateway } from "./support/relay-client";
@@ -86,11 +86,6 @@ async function settle(ms = 300): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `check` until it holds; fails the test if it never does. */
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  if (!(await eventually(check, ms, 25))) throw new Error("timed out waiting");
-}
-
 describe("a 2026-07-28 server's logs", () => {
   test("reach only the 2025-era session whose call caused them, at that session's level", async () => {
     const a = await loggingClient("http", "2025");
@@ -99,7 +94,10 @@ describe("a 2026-07-28 server's logs", () => {
     await b.client.setLoggingLevel("debug");
     await call(a.client, "modern", "log", "A");
     await call(b.client, "modern", "log", "B");
-    await waitFor(() => levelsOf(a.logs, "A").length === 2 && levelsOf(b.logs, "B").length === 4);
+    await waitFor(
+      "A's 2 and B's 4 log messages",
+      () => levelsOf(a.logs, "A").length === 2 && levelsOf(b.logs, "B").length === 4,
+    );
     await settle();
     expect(levelsOf(a.logs, "A")).toEqual(["warning", "error"]);
     expect(levelsOf(b.logs, "B")).toEqual(["debug", "info", "warning", "error"]);
@@ -113,7 +111,7 @@ describe("a 2026-07-28 server's logs", () => {
       const c = await loggingClient(wire, "2026-07-28");
       const other = await loggingClient("http", "2025");
       await call(c.client, "modern", "log", `C-${wire}`, "info");
-      await waitFor(() => levelsOf(c.logs, `C-${wire}`).length === 3);
+      await waitFor(`3 log messages of C-${wire}`, () => levelsOf(c.logs, `C-${wire}`).length === 3);
       await settle();
       expect(levelsOf(c.logs, `C-${wire}`)).toEqual(["info", "warning", "error"]);
       expect(levelsOf(other.logs, `C-${wire}`)).toEqual([]);
@@ -134,7 +132,10 @@ describe("a 2026-07-28 server's logs", () => {
       });
     await ask(c.client, "P26", "warning");
     await ask(d.client, "P25");
-    await waitFor(() => levelsOf(c.logs, "P26").length === 2 && levelsOf(d.logs, "P25").length === 1);
+    await waitFor(
+      "P26's 2 and P25's 1 log messages",
+      () => levelsOf(c.logs, "P26").length === 2 && levelsOf(d.logs, "P25").length === 1,
+    );
     await settle();
     expect(levelsOf(c.logs, "P26")).toEqual(["warning", "error"]);
     expect(levelsOf(d.logs, "P25")).toEqual(["error"]);
@@ -153,7 +154,7 @@ describe("a 2026-07-28 server's logs", () => {
     const d = await loggingClient("stdio", "2025");
     await d.client.setLoggingLevel("info");
     await call(d.client, "modern", "log", "D");
-    await waitFor(() => levelsOf(d.logs, "D").length === 3);
+    await waitFor("3 log messages of D", () => levelsOf(d.logs, "D").length === 3);
     await settle();
     expect(levelsOf(d.logs, "D")).toEqual(["info", "warning", "error"]);
   });
@@ -163,7 +164,7 @@ describe("a 2025-era stdio server's logs (they name no call)", () => {
   test("reach a 2026-07-28 client while its call runs, at the level its request asked for", async () => {
     const c = await loggingClient("http", "2026-07-28");
     await call(c.client, "legacy", "log", "E", "warning");
-    await waitFor(() => levelsOf(c.logs, "E").length === 2);
+    await waitFor("2 log messages of E", () => levelsOf(c.logs, "E").length === 2);
     expect(levelsOf(c.logs, "E")).toEqual(["warning", "error"]);
   });
 
@@ -176,7 +177,7 @@ describe("a 2025-era stdio server's logs (they name no call)", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await call(c.client, "legacy", "log", "G", "info");
     await held;
-    await waitFor(() => levelsOf(c.logs, "held").length === 3);
+    await waitFor("3 log messages of the held call", () => levelsOf(c.logs, "held").length === 3);
     await settle();
     expect(levelsOf(c.logs, "G")).toEqual(["info", "warning", "error"]);
     expect(levelsOf(c.logs, "held")).toEqual(["info", "warning", "error"]);
@@ -187,7 +188,7 @@ describe("a 2025-era stdio server's logs (they name no call)", () => {
     const open = await loggingClient("http", "2025");
     await strict.client.setLoggingLevel("error");
     await call(open.client, "legacy", "log", "F");
-    await waitFor(() => levelsOf(open.logs, "F").length === 4);
+    await waitFor("4 log messages of F", () => levelsOf(open.logs, "F").length === 4);
     await settle();
     expect(levelsOf(open.logs, "F")).toEqual(["debug", "info", "warning", "error"]);
     expect(levelsOf(strict.logs, "F")).toEqual(["error"]);

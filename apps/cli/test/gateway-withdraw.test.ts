@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
-import { FIXTURES, eventually } from "@indus/testkit";
+import { FIXTURES, waitFor } from "@indus/testkit";
 import { makeSandbox, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 import {
@@ -76,11 +76,6 @@ function textOf(result: unknown): string {
   return ((result as { content: { text?: string }[] }).content[0]?.text ?? "").trim();
 }
 
-/** Polls `check` until it holds; fails the test if it never does. */
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
-  if (!(await eventually(check, ms, 25))) throw new Error("timed out waiting");
-}
-
 describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era client", (wire) => {
   test("a question the server withdraws is cancelled at the client, and the call completes", async () => {
     const { client, seen } = patientClient("2025", 30_000);
@@ -89,7 +84,7 @@ describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era cli
     const result = await client.callTool({ name, arguments: { ms: 300 } });
     expect(textOf(result)).toBe("withdrawn");
     expect(seen.asked).toBe(1);
-    await waitFor(() => seen.withdrawn.length === 1);
+    await waitFor("the client told the question was withdrawn", () => seen.withdrawn.length === 1);
   });
 
   test("a question asked outside any call, then withdrawn, is cancelled at the client it went to", async () => {
@@ -97,8 +92,8 @@ describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era cli
     await client.connect(wire === "http" ? httpTransport(gateway.url) : stdioGatewayTransport(sandbox, config, flags));
     const name = await toolName(client, "ask_later");
     expect(textOf(await client.callTool({ name, arguments: { ms: 300 } }))).toBe("will ask");
-    await waitFor(() => seen.asked === 1);
-    await waitFor(() => seen.withdrawn.length === 1);
+    await waitFor("the client asked the question", () => seen.asked === 1);
+    await waitFor("the client told the question was withdrawn", () => seen.withdrawn.length === 1);
   });
 
   test("a client cancelling its call has the question it was asked withdrawn too", async () => {
@@ -107,10 +102,10 @@ describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era cli
     const name = await toolName(client, "ask_then_withdraw");
     const cancel = new AbortController();
     const call = client.callTool({ name, arguments: { ms: 30_000 } }, { signal: cancel.signal });
-    await waitFor(() => seen.asked === 1);
+    await waitFor("the client asked the question", () => seen.asked === 1);
     cancel.abort("the user went away");
     await expect(call).rejects.toThrow();
-    await waitFor(() => seen.withdrawn.length === 1);
+    await waitFor("the client told the question was withdrawn", () => seen.withdrawn.length === 1);
   });
 });
 

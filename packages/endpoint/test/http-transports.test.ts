@@ -2,7 +2,7 @@ import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
 import { sseServer, streamableHttpServer } from "@indus/contract";
 import { startEverythingHttp, type EverythingHttp } from "./helpers/everything-http";
 import { startHttpFault, startStreamableServer, type StreamableTestServer } from "./helpers/http-servers";
-import { eventually, isAlive } from "./helpers/processes";
+import { isAlive, waitFor } from "./helpers/processes";
 
 jest.setTimeout(60_000);
 
@@ -22,7 +22,8 @@ describe("server-everything over HTTP", () => {
   });
   afterAll(async () => {
     await Promise.all([streamable?.stop(), sse?.stop()]);
-    for (const server of [streamable, sse]) if (server) expect(await eventually(() => !isAlive(server.pid))).toBe(true);
+    for (const server of [streamable, sse])
+      if (server) await waitFor(`server ${server.pid} gone`, () => !isAlive(server.pid));
   });
 
   it("speaks Streamable HTTP", async () => {
@@ -69,7 +70,9 @@ describe("Streamable HTTP sessions", () => {
     await endpoint.listTools();
     await endpoint.invoke("echo", { message: "h" });
     // The standalone GET stream opens in the background after initialize.
-    expect(await eventually(() => server.requests.some((request) => request.method === "GET"))).toBe(true);
+    await waitFor("the endpoint opened its GET stream", () =>
+      server.requests.some((request) => request.method === "GET"),
+    );
     await endpoint.close();
     const methods = new Set(server.requests.map((request) => request.method));
     expect(methods).toEqual(new Set(["POST", "GET", "DELETE"]));

@@ -1,6 +1,6 @@
 import { createServerEndpoint, type McpServerEndpoint, type ToolsChange, type CatalogChange } from "@indus/endpoint";
 import { scripted } from "./helpers/servers";
-import { eventually } from "./helpers/processes";
+import { waitFor } from "./helpers/processes";
 
 jest.setTimeout(30_000);
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => endpoint.close());
 
 async function nextChange(count: number): Promise<ToolsChange> {
-  expect(await eventually(() => changes.length >= count)).toBe(true);
+  await waitFor(`tools change ${count} reported`, () => changes.length >= count);
   return changes[count - 1]!;
 }
 
@@ -53,7 +53,10 @@ it("reports removed tools as they were", async () => {
 
 it("tells catalog subscribers about resource and prompt list changes", async () => {
   await endpoint.invoke("touch_catalog", {});
-  expect(await eventually(() => catalog.includes("resources") && catalog.includes("prompts"))).toBe(true);
+  await waitFor(
+    "resources and prompts changes reported",
+    () => catalog.includes("resources") && catalog.includes("prompts"),
+  );
 });
 
 it("unsubscribes", async () => {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
 import { scripted } from "./helpers/servers";
-import { eventually, isAlive } from "./helpers/processes";
+import { isAlive, waitFor } from "./helpers/processes";
 
 jest.setTimeout(60_000);
 
@@ -77,6 +77,6 @@ it("always drains stderr: a server that floods it still answers", async () => {
   opened.push(endpoint);
   await endpoint.open();
   await expect(endpoint.invoke("echo", { message: "heard" })).resolves.toMatchObject({ isError: false });
-  expect(await eventually(() => endpoint.stderrTail().includes("flood done"))).toBe(true);
+  await waitFor("the server logged 'flood done'", () => endpoint.stderrTail().includes("flood done"));
   expect(endpoint.stderrTail().length).toBeLessThanOrEqual(10);
 });

@@ -1,7 +1,7 @@
 import type { StdioServerConfig } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { everythingStdio } from "./helpers/servers";
-import { eventually, isAlive } from "./helpers/processes";
+import { isAlive, waitFor } from "./helpers/processes";
 
 jest.setTimeout(60_000);
 
@@ -35,7 +35,7 @@ it("talks to @modelcontextprotocol/server-everything over stdio", async () => {
   } finally {
     const pid = endpoint.pid;
     await endpoint.close();
-    if (pid !== undefined) expect(await eventually(() => !isAlive(pid))).toBe(true);
+    if (pid !== undefined) await waitFor("the server process gone", () => !isAlive(pid));
   }
 });
 

@@ -2,7 +2,7 @@ import type { McpServerEndpoint } from "@indus/endpoint";
 import { trackEndpoints } from "./helpers/tracked";
 import type { ToolProgress } from "@indus/contract";
 import { fixture, scripted } from "./helpers/servers";
-import { eventually, isAlive } from "./helpers/processes";
+import { isAlive, waitFor } from "./helpers/processes";
 
 jest.setTimeout(40_000);
 
@@ -13,11 +13,10 @@ it("times out a server that never answers initialize, and kills it", async () =>
   const started = Date.now();
   await expect(endpoint.open()).rejects.toMatchObject({ kind: "timeout" });
   const elapsed = Date.now() - started;
-  expect(elapsed).toBeGreaterThanOrEqual(1_400);
-  expect(elapsed).toBeLessThan(10_000);
+  expect(elapsed).toBeGreaterThanOrEqual(1_400); // not before its deadline (a bound load cannot break)
   expect(endpoint.phase).toBe("faulted");
   expect(endpoint.fault?.message).toContain("saying nothing");
-  expect(await eventually(() => !isAlive(endpoint.pid!), 10_000)).toBe(true);
+  await waitFor("the server process killed", () => !isAlive(endpoint.pid!));
 });
 
 it("reports a server that writes garbage on stdout as a protocol fault", async () => {
@@ -42,10 +41,12 @@ describe("call deadlines", () => {
   });
 
   it("times out a call and sends notifications/cancelled", async () => {
-    const started = Date.now();
-    await expect(endpoint.invoke("slow", { ms: 20_000 })).rejects.toMatchObject({ kind: "timeout" });
-    expect(Date.now() - started).toBeLessThan(8_000);
-    expect(await eventually(() => endpoint.stderrTail().some((line) => line.startsWith("cancelled ")))).toBe(true);
+    const fault = await endpoint.invoke("slow", { ms: 20_000 }).catch((error: unknown) => error);
+    expect(fault).toMatchObject({ kind: "timeout" });
+    expect((fault as Error).message).toContain("timed out after 1000 ms"); // the call's deadline, not the total
+    await waitFor("the server logged the cancel", () =>
+      endpoint.stderrTail().some((line) => line.startsWith("cancelled ")),
+    );
     expect(endpoint.phase).toBe("ready");
   });
 
@@ -64,10 +65,10 @@ describe("call deadlines", () => {
     expect(fault).toMatchObject({ kind: "timeout" });
     expect((fault as Error).message).toContain("total");
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
-    expect(Date.now() - started).toBeLessThan(12_000);
-    expect(
-      await eventually(() => endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length > before),
-    ).toBe(true);
+    await waitFor(
+      "the server logged one more cancel",
+      () => endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length > before,
+    );
   });
 
   it("a per-call timeoutMs overrides the endpoint's", async () => {
@@ -85,9 +86,10 @@ describe("call deadlines", () => {
     ).rejects.toMatchObject({
       kind: "tool-error",
     });
-    expect(
-      await eventually(() => endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length > before),
-    ).toBe(true);
+    await waitFor(
+      "the server logged one more cancel",
+      () => endpoint.stderrTail().filter((line) => line.startsWith("cancelled ")).length > before,
+    );
     // An already-aborted signal fails at once.
     await expect(endpoint.invoke("echo", { message: "x" }, { signal: AbortSignal.abort() })).rejects.toMatchObject({
       kind: "tool-error",

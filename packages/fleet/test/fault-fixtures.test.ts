@@ -7,7 +7,7 @@ import { streamableHttpServer, type ToolOutcome } from "@indus/contract";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
 import { fixture, scripted, tiny } from "@indus/testkit";
 import { startHttpFault, type HttpFaultServer } from "@indus/testkit";
-import { eventually, liveInGroups } from "@indus/testkit";
+import { liveInGroups, waitFor } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 
@@ -93,7 +93,7 @@ it("keeps the healthy peer answering while others crash, return 50 MB and change
   expect(big.isError).toBe(false);
   expect((big.content[0] as { text: string }).text).toHaveLength(50 * 1024 * 1024);
   expect(grow.isError).toBe(false);
-  expect(await eventually(() => mounted.box.descriptors().some((d) => d.name === "lister__grown_1"))).toBe(true);
+  await waitFor("lister__grown_1 mounted", () => mounted.box.descriptors().some((d) => d.name === "lister__grown_1"));
 
   // The crashed server's tools now fail fast as not-connected.
   const after = await call("crashy__echo", { message: "x" });

@@ -1,7 +1,7 @@
 import { isProtocolFault, type ServerConfig } from "@indus/contract";
 import { EndpointFleet, startServerFleet } from "@indus/fleet";
 import { fixture, scripted, tiny } from "@indus/testkit";
-import { eventually, inGroups, liveInGroups } from "@indus/testkit";
+import { inGroups, liveInGroups, waitFor } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 
@@ -88,5 +88,5 @@ it("brings 100 configured servers up on a small machine", async () => {
     await fleet.tearDown();
   }
   expect(liveInGroups(pids)).toEqual([]);
-  expect(await eventually(() => inGroups(pids).length === 0, 15_000)).toBe(true);
+  await waitFor("every server process group gone", () => inGroups(pids).length === 0);
 }, 240_000);

@@ -1,7 +1,7 @@
 import { protocolFault } from "@indus/contract";
 import { fleetMount, type MountedToolBox } from "@indus/fleet";
 import { fakeEndpoints, fakeServer } from "@indus/fleet/testing";
-import { eventually } from "@indus/testkit";
+import { waitFor } from "@indus/testkit";
 
 // A host may serve before every mounted server has settled (`indusr mcp
 // serve`'s boot wait): servers that become ready later must reach the box
@@ -31,14 +31,14 @@ it("a server ready after the box's first listing joins it while another still ha
   ]);
   let settled = false;
   void mounted.settled.then(() => (settled = true));
-  expect(await eventually(() => names(mounted.box).join() === "quick__t", 2_000)).toBe(true);
+  await waitFor("only quick__t mounted", () => names(mounted.box).join() === "quick__t");
 
   let toolsTold = 0;
   const catalogTold: string[] = [];
   mounted.box.onDescriptorsChanged(() => (toolsTold += 1));
   mounted.box.catalog.onChanged((change) => catalogTold.push(change));
   late.open();
-  expect(await eventually(() => names(mounted.box).includes("late__t"), 2_000)).toBe(true);
+  await waitFor("late__t mounted", () => names(mounted.box).includes("late__t"));
   expect(names(mounted.box)).toEqual(["quick__t", "late__t"]);
   expect(toolsTold).toBe(1);
   expect(catalogTold).toEqual(["prompts"]);
@@ -67,7 +67,7 @@ it("a server that dies or reconnects has its tools withdrawn at once; they retur
   await mounted.box.refresh();
   expect(names(mounted.box)).toEqual(["b__t"]);
   a.phase = "ready";
-  expect(await eventually(() => names(mounted.box).join() === "a__t,b__t", 2_000)).toBe(true);
+  await waitFor("a__t and b__t mounted", () => names(mounted.box).join() === "a__t,b__t");
   a.setTools([{ name: "t" }, { name: "u" }]);
   expect(names(mounted.box)).toEqual(["a__t", "a__u", "b__t"]);
   a.fault = protocolFault("transport", "exited with code 7");

@@ -3,7 +3,7 @@ import { TOOL_NAME_PATTERN, type ToolOutcome } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
 import { fixture, scripted } from "@indus/testkit";
-import { eventually } from "@indus/testkit";
+import { waitFor } from "@indus/testkit";
 
 jest.setTimeout(60_000);
 
@@ -88,11 +88,11 @@ describe("a mounted fleet of scripted servers", () => {
     let notified = 0;
     const off = mounted.box.onDescriptorsChanged(() => (notified += 1));
     await run("a__grow");
-    expect(await eventually(() => mounted.box.descriptors().some((d) => d.name === "a__grown_1"))).toBe(true);
+    await waitFor("a__grown_1 mounted", () => mounted.box.descriptors().some((d) => d.name === "a__grown_1"));
     expect(notified).toBeGreaterThanOrEqual(1);
     await expect(run("a__grown_1")).resolves.toMatchObject({ isError: false });
     await run("a__shrink");
-    expect(await eventually(() => !mounted.box.descriptors().some((d) => d.name === "a__grown_1"))).toBe(true);
+    await waitFor("a__grown_1 gone", () => !mounted.box.descriptors().some((d) => d.name === "a__grown_1"));
     off();
   });
 });

@@ -11,7 +11,7 @@ import { sseServer, streamableHttpServer, type ToolOutcome } from "@indus/contra
 import { mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
 import { everythingStdio, npmServerEntry } from "@indus/testkit";
 import { startEverythingHttp, type EverythingHttp } from "@indus/testkit";
-import { descendantsOf, eventually, inGroups, liveInGroups } from "@indus/testkit";
+import { descendantsOf, inGroups, liveInGroups, waitFor } from "@indus/testkit";
 
 jest.setTimeout(120_000);
 
@@ -108,7 +108,7 @@ it("mounts all five, lists them, calls a tool on each, and leaves no process beh
   expect([...mounted.fleet.status().values()].every((s) => s.phase === "closed")).toBe(true);
   expect(liveInGroups(stdio)).toEqual([]);
   for (const row of memoryGroup) expect(liveInGroups([row.pgid]).map((r) => r.pid)).not.toContain(row.pid);
-  expect(await eventually(() => inGroups(stdio).length === 0, 15_000)).toBe(true);
+  await waitFor("every stdio server's process group gone", () => inGroups(stdio).length === 0);
   const mine = descendantsOf(process.pid).filter((row) => !row.stat.startsWith("Z"));
   expect(
     mine.filter((row) => row.command.includes("server-filesystem") || row.command.includes("server-memory")),

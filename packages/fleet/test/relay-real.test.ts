@@ -6,7 +6,7 @@
  */
 import type { JsonObject, ServerLogEntry } from "@indus/contract";
 import { gatewayUri, mountProtocolBridge, type MountedProtocolBridge } from "@indus/fleet";
-import { eventually, fixture } from "@indus/testkit";
+import { fixture, waitFor } from "@indus/testkit";
 
 jest.setTimeout(60_000);
 
@@ -42,7 +42,7 @@ it("subscribes upstream and reports the server's update under the published URI"
   await mounted.box.catalog.subscribe(published);
   const touched = await mounted.box.runner.run({ id: "t", name: "a__test_touch_watched_resource", input: {} });
   expect(touched.content).toEqual([{ type: "text", text: "notified 1 subscriber(s)" }]);
-  expect(await eventually(() => updates.includes(published))).toBe(true);
+  await waitFor(`the update of ${published} relayed`, () => updates.includes(published));
   await mounted.box.catalog.unsubscribe(published);
   const after = await mounted.box.runner.run({ id: "u", name: "a__test_touch_watched_resource", input: {} });
   expect(after.content).toEqual([{ type: "text", text: "notified 0 subscriber(s)" }]);
@@ -54,7 +54,7 @@ it("sets the log level on both servers and tags each server's logs with its id",
   const off = mounted.box.catalog.onLog((entry) => entries.push(entry));
   await mounted.box.catalog.setLogLevel("debug");
   await mounted.box.runner.run({ id: "l", name: "b__test_tool_with_logging", input: {} });
-  expect(await eventually(() => entries.length >= 3)).toBe(true);
+  await waitFor("three log entries relayed", () => entries.length >= 3);
   expect(entries.map((entry) => entry.server)).toEqual(["b", "b", "b"]);
   expect(entries[0]!.params).toMatchObject({ level: "info", data: "Tool execution started" });
   off();

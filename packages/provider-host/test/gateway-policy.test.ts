@@ -10,6 +10,7 @@ import { request } from "node:http";
 import { serveHttp } from "@indus/provider-host";
 import type { HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { waitFor } from "@indus/testkit";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import type { TeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
@@ -142,7 +143,10 @@ async function changeOutsideThenInside(team: TeamBox, heard: () => boolean, mark
   // The view listed its baseline when its first listener came (the session, the listen stream's handler).
   const listed = { ...team.listings };
   changeLists(team, "beta");
-  await until(() => (team.listings.prompts > listed.prompts && team.listings.resources > listed.resources) || heard());
+  await waitFor(
+    "the caller's view re-listed its prompts and resources after beta's change (or heard of it)",
+    () => (team.listings.prompts > listed.prompts && team.listings.resources > listed.resources) || heard(),
+  );
   mark();
   changeLists(team, "alpha");
 }
@@ -185,10 +189,10 @@ describe("what a 2026-07-28 listen stream hears", () => {
         updated.push(notification.params.uri);
       });
       const subscription = await client.listen({ resourceSubscriptions: ["indus://beta/doc", "indus://alpha/doc"] });
-      await until(() => team.subscribed.includes("indus://alpha/doc"));
+      await waitFor("the box subscribed to indus://alpha/doc", () => team.subscribed.includes("indus://alpha/doc"));
       team.update("indus://beta/doc");
       team.update("indus://alpha/doc");
-      await until(() => updated.includes("indus://alpha/doc"));
+      await waitFor("the listener told of indus://alpha/doc's update", () => updated.includes("indus://alpha/doc"));
       expect(updated).toEqual(["indus://alpha/doc"]);
       expect(team.subscribed).toEqual(["indus://alpha/doc"]);
       await subscription.close();
@@ -210,13 +214,15 @@ describe("what a 2026-07-28 listen stream hears of list changes", () => {
         resourcesListChanged: true,
         resourceSubscriptions: ["indus://alpha/doc"],
       });
-      await until(() => team.subscribed.includes("indus://alpha/doc"));
+      await waitFor("the box subscribed to indus://alpha/doc", () => team.subscribed.includes("indus://alpha/doc"));
       await changeOutsideThenInside(
         team,
         () => heard.length > 0,
         () => team.update("indus://alpha/doc"),
       );
-      await until(() => LIST_CHANGED.every((method) => heard.includes(method)));
+      await waitFor("the listener told of each list's change", () =>
+        LIST_CHANGED.every((method) => heard.includes(method)),
+      );
       // The mark came first: nothing was heard of beta's changes before it.
       expect(heard[0]).toBe("notifications/resources/updated");
       await subscription.close();
@@ -279,9 +285,9 @@ async function hearing(
         .on("error", reject)
         .end();
     });
-    await until(() => stream.startsWith("HTTP 200"));
+    await waitFor("the GET stream answered 200", () => stream.startsWith("HTTP 200"));
     const last = await act(team, () => stream);
-    await until(() => last.every((text) => stream.includes(text)));
+    await waitFor(`the stream carried ${last.join(", ")}`, () => last.every((text) => stream.includes(text)));
     // Closing ends the stream after what was sent: what came before the last message is in it.
     await host.close({ graceMs: 0 });
     await ended;
@@ -289,13 +295,5 @@ async function hearing(
   } finally {
     await host.close({ graceMs: 0 });
     await own.close();
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -54,13 +54,3 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
-
-/** Poll `check` until it is true or `ms` pass. */
-export async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000, every = 50): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, every));
-  }
-}
