@@ -85,7 +85,7 @@ export interface ManagedProcess {
   readonly captureFiles?: { readonly stdout: string; readonly stderr: string };
   /** Where the last incremental read stopped, per stream. */
   cursor: { stdout: number; stderr: number };
-  /** Settles when the process has exited and its streams are drained. */
+  /** Settles when the process has exited, its streams are drained and its capture files written. */
   readonly done: Promise<void>;
 }
 
@@ -250,9 +250,7 @@ function follow(
       entry.error = error.message;
       entry.endedAt = Date.now();
     }
-    capture.out?.end();
-    capture.err?.end();
-    settle();
+    void closeCapture(capture).then(settle);
   });
   child.once("exit", (code, signal) => {
     entry.exitCode = code;
@@ -268,9 +266,14 @@ function follow(
   child.once("close", () => {
     entry.stdout.end();
     entry.stderr.end();
-    capture.out?.end();
-    capture.err?.end();
     if (entry.pid !== undefined && !groupAlive(entry.pid)) untrackGroup(entry.pid);
-    settle();
+    void closeCapture(capture).then(settle);
   });
+}
+
+/** Ends the capture files; resolves once what was written to them is on disk (a failed write ends it too). */
+function closeCapture(capture: Capture): Promise<void> {
+  const ended = (stream: fs.WriteStream | undefined) =>
+    new Promise<void>((resolve) => (stream === undefined ? resolve() : stream.end(() => resolve())));
+  return Promise.all([ended(capture.out), ended(capture.err)]).then(() => undefined);
 }
