@@ -72,6 +72,15 @@ it.each([
   },
 );
 
+it("mcp status: a malformed catalog entry is named in zod's English words (the bundle keeps that locale)", async () => {
+  const { rows } = await status(hostileRow("bad-catalog"));
+  expect(rows[0]).toEqual(peerReady);
+  expect(rows[1]).toMatchObject({ name: "hostile", phase: "degraded" });
+  expect(rows[1]?.issues).toEqual(
+    expect.arrayContaining([expect.stringContaining('field size "big" dropped (size: Invalid input: expected number')]),
+  );
+});
+
 it("mcp status: a tools/list that never answers is degraded with the reason, never ready with 0 tools", async () => {
   const { rows } = await status(hostileRow("hang-list"));
   expect(rows[0]).toEqual(peerReady);
