@@ -8,10 +8,11 @@
 // payload's own cost per byte shows: (peak - base) / payload. Sizes and paths
 // alternate round by round.
 //
-// Whole-line parse, not streaming: the line is decoded once into a string and
-// JSON.parse'd whole (the SDK's validation and types need the parsed message),
-// so the floor is about base + 2 bytes per payload byte (the line as a string +
-// the parsed text; the output is written in slices, not as one more copy).
+// Streaming parse past 1 MiB: a line longer than that is parsed as its bytes
+// arrive (@streamparser/json, in the endpoint's stdio transport), so the line
+// is never a string beside its parsed value; shorter lines keep a whole-line
+// JSON.parse. What remains is the text itself, its pieces until the first use
+// flattens them, and whatever garbage the GC has not collected yet.
 //
 //   pnpm build && node bench/large-result.mjs        (10 and 50 MB, call and gateway, 5 rounds)
 //   BENCH_QUICK=1 node bench/large-result.mjs        (10 MB, 3 rounds; bench/ci.sh)
@@ -137,7 +138,9 @@ function callThrough(gateway, bytes) {
 const measures = { call: callPeak, gateway: gatewayPeak };
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-console.log("whole-line parse (not streaming); peak RSS of the indusr process, median of alternating rounds");
+console.log(
+  "streaming parse past 1 MiB (@streamparser/json; whole-line JSON.parse below it); peak RSS of the indusr process, median of alternating rounds",
+);
 for (const sizeMb of SIZES_MB) {
   const payload = sizeMb * MB;
   for (const name of PATHS) {

@@ -74,6 +74,22 @@ it("delivers a 50 MB result intact while another call keeps answering", async ()
   expect((result.content[0] as { text: string }).text).toHaveLength(bytes);
 });
 
+it("delivers a multi-byte result over the streaming threshold intact, characters split across chunks", async () => {
+  const endpoint = make(scripted("wide"));
+  await endpoint.open();
+  const unit = 'é\u{1F600}x"\\\n';
+  const chars = 3 * 1024 * 1024;
+  const result = await endpoint.invoke("big", { bytes: chars, unit }, { timeoutMs: 45_000 });
+  const expected = unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
+  expect((result.content[0] as { text: string }).text === expected).toBe(true);
+});
+
+it("skips a 2 MB line of broken JSON before the server speaks, and serves", async () => {
+  const endpoint = make(scripted("chatty", ["garbage-bytes=2097152"]));
+  await endpoint.open();
+  await expect(endpoint.invoke("echo", { message: "ok" })).resolves.toMatchObject({ isError: false });
+});
+
 it("faults the endpoint as protocol when a message passes maxMessageBytes", async () => {
   const endpoint = make(scripted("capped"), undefined, { maxMessageBytes: 1024 * 1024 });
   await endpoint.open();

@@ -2,10 +2,15 @@
  * Splits a byte stream into newline-delimited lines, as MCP's stdio framing
  * wants. Unlike the SDK's `ReadBuffer` (which re-concatenates its whole buffer
  * on every chunk, quadratic in the message size, and caps messages at 10 MiB)
- * this keeps the pending chunks in a list and decodes them once per line. The
- * joined bytes and the chunks are dropped before the line is handed on, so
- * while a 50 MB result is parsed only its text is held, not its bytes too.
+ * this keeps the pending chunks in a list and decodes them once per line. A
+ * line past `streamPastBytes` is parsed while it arrives (`StreamedValue`), so
+ * a large result is never held as bytes, line and value at once; shorter
+ * lines keep `JSON.parse`, which is faster for them.
  */
+import { StreamedValue, type Line } from "./streamed-value";
+
+export type { Line } from "./streamed-value";
+
 export class MessageTooLargeError extends Error {
   override readonly name = "MessageTooLargeError";
   constructor(readonly limit: number) {
@@ -13,14 +18,21 @@ export class MessageTooLargeError extends Error {
   }
 }
 
+/** Lines longer than this are parsed as they arrive. */
+export const STREAM_PAST_BYTES = 1024 * 1024;
+
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  private streamed: StreamedValue | undefined;
 
-  constructor(private readonly maxLineBytes: number) {}
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly streamPastBytes = STREAM_PAST_BYTES,
+  ) {}
 
   /** Calls `onLine` for every complete line in `chunk`; throws `MessageTooLargeError`. */
-  push(chunk: Buffer, onLine: (line: string) => void): void {
+  push(chunk: Buffer, onLine: (line: Line) => void): void {
     let start = 0;
     let newline = chunk.indexOf(10, start);
     while (newline !== -1) {
@@ -28,25 +40,42 @@ export class LineSplitter {
       start = newline + 1;
       newline = chunk.indexOf(10, start);
     }
-    if (start < chunk.length) {
-      const rest = chunk.subarray(start);
-      this.pending.push(rest);
-      this.pendingBytes += rest.length;
-      if (this.pendingBytes > this.maxLineBytes) this.overflow();
-    }
+    if (start < chunk.length) this.keep(chunk.subarray(start));
   }
 
-  /**
-   * The pending chunks and `piece` as one string, without a trailing CR. The
-   * bytes live only in this frame: none of them is still referenced while
-   * the caller parses the line.
-   */
-  private take(piece: Buffer): string {
+  /** Holds (or, past the threshold, parses) the start of a line still missing its newline. */
+  private keep(rest: Buffer): void {
+    this.pendingBytes += rest.length;
+    if (this.pendingBytes > this.maxLineBytes) this.overflow();
+    if (this.streamed) {
+      this.streamed.write(rest);
+      return;
+    }
+    this.pending.push(rest);
+    if (this.pendingBytes <= this.streamPastBytes) return;
+    const streamed = new StreamedValue();
+    for (const held of this.pending) streamed.write(held);
+    this.pending = [];
+    this.streamed = streamed;
+  }
+
+  /** The line that `piece` completes. None of its bytes is referenced once it is returned. */
+  private take(piece: Buffer): Line {
     const total = this.pendingBytes + piece.length;
     if (total > this.maxLineBytes) this.overflow();
+    const streamed = this.streamed;
+    if (streamed) {
+      this.clear();
+      streamed.write(piece);
+      return streamed.end();
+    }
+    return { kind: "text", text: this.decode(piece, total) };
+  }
+
+  /** The pending chunks and `piece` as one string, without a trailing CR. */
+  private decode(piece: Buffer, total: number): string {
     const pending = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.clear();
     const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece], total);
     // The chunks are garbage from here, before the string is allocated.
     pending.length = 0;
@@ -55,13 +84,13 @@ export class LineSplitter {
   }
 
   private overflow(): never {
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.clear();
     throw new MessageTooLargeError(this.maxLineBytes);
   }
 
   clear(): void {
     this.pending = [];
     this.pendingBytes = 0;
+    this.streamed = undefined;
   }
 }

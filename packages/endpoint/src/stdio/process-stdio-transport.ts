@@ -11,13 +11,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import {
   deserializeMessage,
+  parseJSONRPCMessage,
   serializeMessage,
   type JSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
 import { serverEnvironment, type InheritedEnv } from "./child-env";
 import { InboundOrder } from "./inbound-order";
-import { LineSplitter, MessageTooLargeError } from "./line-splitter";
+import { LineSplitter, MessageTooLargeError, type Line } from "./line-splitter";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
 
 export interface ProcessStdioOptions {
@@ -224,18 +225,23 @@ export class ProcessStdioTransport implements Transport {
     }
   }
 
-  private onLine(line: string): void {
-    if (line.trim().length === 0) return;
+  private onLine(line: Line): void {
+    if (line.kind === "blank" || (line.kind === "text" && line.text.trim().length === 0)) return;
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      if (line.kind === "unparsable") throw new Error(line.reason);
+      message = line.kind === "text" ? deserializeMessage(line.text) : parseJSONRPCMessage(line.value);
     } catch {
-      this.garbageLines += 1;
-      this.firstGarbage ??= line.length > 200 ? `${line.slice(0, 200)}…` : line;
-      this.onerror?.(new Error(`server wrote a non-JSON-RPC line to stdout: ${line.slice(0, 200)}`));
+      this.onGarbage(line.kind === "text" ? line.text : line.head);
       return;
     }
     this.inbound.push(message);
+  }
+
+  private onGarbage(line: string): void {
+    this.garbageLines += 1;
+    this.firstGarbage ??= line.length > 200 ? `${line.slice(0, 200)}…` : line;
+    this.onerror?.(new Error(`server wrote a non-JSON-RPC line to stdout: ${line.slice(0, 200)}`));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
