@@ -37,12 +37,14 @@ it("indusr call prints a 10 MB result intact", async () => {
   expect(result.stdout === `${expected(units)}\n`).toBe(true);
 });
 
-it("a gateway call relays a 10 MB result intact", async () => {
+it("a gateway call relays a 5 MB result intact", async () => {
   // The scripted server's hostile entries fail a listing, so the call names the tool as-is.
+  // 5 MB is past the gateway's streaming threshold (1 MiB); the test's own SDK client re-joins its read
+  // buffer on every chunk (quadratic), so 10 MB here costs most of a loaded runner's minute.
   const client = new Client({ name: "large-result", version: "1.0.0" });
   await client.connect(stdioGatewayTransport(sandbox, config, ["--names", "as-is"]));
   try {
-    const units = 6_000_000;
+    const units = 3_000_000;
     const result = await client.callTool({
       name: "big",
       arguments: { bytes: units, unit: UNIT },
