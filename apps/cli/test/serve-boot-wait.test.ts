@@ -7,6 +7,7 @@
  * list_changed; one that fails later is warned about on stderr.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -45,6 +46,10 @@ function stdioClient(config: string, flags: string[] = []) {
   return { client, transport, stderr: () => stderr };
 }
 
+/** `late` (modern-server.mjs `gate=`) stays silent until the test opens its gate: slower than any boot wait. */
+const gate = () => path.join(sandbox.root, "late.gate");
+const openGate = () => fs.writeFileSync(gate(), "");
+
 /** Waits for `check` to hold (the event); Jest's per-test ceiling catches a hang. */
 async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -74,8 +79,11 @@ async function listedWith(client: Client, changes: () => number, name: string): 
 }
 
 it("answers initialize and tools/list within the boot wait while a mounted server never initializes", async () => {
+  // `hung`'s own deadline is far past the test's ceiling, so it is still connecting whatever the load; `late`
+  // never initializes either and fails at its 8 s deadline, whenever that comes in the test.
   const config = writeConfig(sandbox.root, {
-    hung: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 8_000 },
+    hung: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 600_000 },
+    late: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 8_000 },
     tiny: fixture("tiny-server.mjs", "tiny"),
   });
   const { client, transport, stderr } = stdioClient(config);
@@ -83,20 +91,19 @@ it("answers initialize and tools/list within the boot wait while a mounted serve
   try {
     await client.connect(transport);
     await client.listTools();
-    // Answered while the hung server is still connecting (its own timeout is 8 s): the
-    // refusal below says so, an event rather than a clock.
     await expect(client.callTool({ name: "hung__anything", arguments: {} })).rejects.toThrow(
       'Unknown tool: hung__anything (server "hung" is still connecting: its tools join when it is ready)',
     );
     // Tiny is ready well within the boot wait (on a loaded machine it may join just after, announced).
     expect(await listedWith(client, changes, "tiny__echo")).toEqual(["tiny__echo"]);
     expect(stderr()).not.toMatch(/hung/);
-    // Once the hung server's startup deadline passes, stderr names its failure (once).
-    await until(() => /hung/.test(stderr()));
+    // Once late's startup deadline passes, stderr names its failure (once).
+    await until(() => /MCP server "late" failed \(timeout\)/.test(stderr()));
     const echoed = await client.callTool({ name: "tiny__echo", arguments: { message: "still here" } });
     expect(echoed.content).toEqual([{ type: "text", text: "tiny: still here" }]);
     // Still once after a later round trip through the gateway.
-    expect(stderr().match(/MCP server "hung" failed \(timeout\)/g)).toHaveLength(1);
+    expect(stderr().match(/MCP server "late" failed \(timeout\)/g)).toHaveLength(1);
+    expect(stderr()).not.toMatch(/hung/);
   } finally {
     await client.close();
   }
@@ -126,13 +133,14 @@ it("rejects a --boot-wait (or INDUSR_BOOT_WAIT_MS) that is not a number of milli
 it("a server slower than the boot wait joins later over stdio: tools/list_changed, then its tool is listed and called", async () => {
   const config = writeConfig(sandbox.root, {
     tiny: fixture("tiny-server.mjs", "tiny"),
-    late: fixture("modern-server.mjs", "delay=3500"),
+    late: fixture("modern-server.mjs", `gate=${gate()}`),
   });
   const { client, transport } = stdioClient(config, ["--boot-wait", "2000"]);
   const changes = changeCounter(client);
   try {
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("late__echo");
+    openGate();
     const names = await listedWith(client, changes, "late__echo");
     expect(changes()).toBeGreaterThan(0);
     expect(names).toEqual(expect.arrayContaining(["tiny__echo", "late__echo"]));
@@ -146,7 +154,7 @@ it("a server slower than the boot wait joins later over stdio: tools/list_change
 it("a server slower than the boot wait joins later over HTTP for a 2026-07-28 client listening for changes", async () => {
   const config = writeConfig(sandbox.root, {
     tiny: fixture("tiny-server.mjs", "tiny"),
-    late: fixture("modern-server.mjs", "delay=3500"),
+    late: fixture("modern-server.mjs", `gate=${gate()}`),
   });
   const child = spawn(
     process.execPath,
@@ -177,6 +185,7 @@ it("a server slower than the boot wait joins later over HTTP for a 2026-07-28 cl
     await client.connect(new StreamableHTTPClientTransport(url));
     const subscription = await client.listen({ toolsListChanged: true });
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("late__echo");
+    openGate();
     const names = await listedWith(client, changes, "late__echo");
     await subscription.close();
     expect(changes()).toBeGreaterThan(0);
@@ -192,12 +201,13 @@ it("a server slower than the boot wait joins later over HTTP for a 2026-07-28 cl
 it("--names as-is: a server joining after the boot wait with a clashing name is warned about, and the first server keeps it", async () => {
   const config = writeConfig(sandbox.root, {
     tiny: fixture("tiny-server.mjs", "tiny"),
-    late: fixture("modern-server.mjs", "delay=3500"),
+    late: fixture("modern-server.mjs", `gate=${gate()}`),
   });
   const { client, transport, stderr } = stdioClient(config, ["--names", "as-is", "--boot-wait", "2000"]);
   try {
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("region");
+    openGate();
     await until(() => /"tiny" keeps it/.test(stderr()));
     expect(stderr()).toContain('indusr: warning: servers "tiny" and "late" both offer tool "echo"; "tiny" keeps it');
     const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -234,7 +244,7 @@ it("a client leaving while a server still connects ends the gateway without warn
 it("each server failing after serving began is warned about when it fails, not when the slowest one settles", async () => {
   const config = writeConfig(sandbox.root, {
     early: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 4_000 },
-    later: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 30_000 },
+    later: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 600_000 },
     tiny: fixture("tiny-server.mjs", "tiny"),
   });
   const { client, transport, stderr } = stdioClient(config, ["--boot-wait", "2000"]);
