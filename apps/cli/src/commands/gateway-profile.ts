@@ -27,10 +27,10 @@ export function publishesReadOnly(profile: Profile): boolean {
 /** `box` as the gateway publishes it under `profile`. */
 export function gatewayBox(box: ToolBox, profile: Profile, origin: (name: string) => ToolOrigin): ToolBox {
   if (!publishesReadOnly(profile)) return box;
-  const published = (d: ToolDescriptor) => origin(d.name) !== "server" || annotatedReadOnly(d);
-  const heldBack = (name: string) => box.descriptors().some((d) => d.name === name && !published(d));
+  const split = publishedSplit(box, (d) => origin(d.name) !== "server" || annotatedReadOnly(d));
+  const heldBack = (name: string) => split().heldBack.has(name);
   const gated: ToolBox = {
-    descriptors: () => box.descriptors().filter(published),
+    descriptors: () => split().published,
     runner: {
       run: (call, options) =>
         heldBack(call.name)
@@ -45,6 +45,31 @@ export function gatewayBox(box: ToolBox, profile: Profile, origin: (name: string
   };
   if (box.onDescriptorsChanged) gated.onDescriptorsChanged = (listener) => box.onDescriptorsChanged!(listener);
   return box.catalog ? { ...gated, catalog: withoutHeldBack(box.catalog, heldBack) } : gated;
+}
+
+interface PublishedSplit {
+  /** The same array for as long as the box hands out the same list, so a call finds its tool in an index built once. */
+  readonly published: readonly ToolDescriptor[];
+  readonly heldBack: ReadonlySet<string>;
+}
+
+/**
+ * The box's tools split into published and held back, worked out once per
+ * list the box hands out (a box hands out the same list while its tools
+ * stand), not on every call.
+ */
+function publishedSplit(box: ToolBox, published: (d: ToolDescriptor) => boolean): () => PublishedSplit {
+  let source: readonly ToolDescriptor[] | undefined;
+  let split: PublishedSplit = { published: [], heldBack: new Set() };
+  return () => {
+    const all = box.descriptors();
+    if (all !== source) {
+      source = all;
+      const held = all.filter((d) => !published(d));
+      split = { published: all.filter(published), heldBack: new Set(held.map((d) => d.name)) };
+    }
+    return split;
+  };
 }
 
 /** The catalog, except that a held-back tool is never passed on unlisted (as-is names, one server). */
