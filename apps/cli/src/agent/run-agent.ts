@@ -23,6 +23,7 @@ import { JsonRenderer, makeStyle, StreamJsonRenderer, TextRenderer, type Rendere
 import { AgentSession } from "./session/session";
 import { DEFAULT_BUDGET_SHARE, defaultContextWindow } from "../tool-search/deferral";
 import { startupWarnings } from "../boot/startup-warnings";
+import { announceTrust } from "../trust/trust-lines";
 import { loadSettings, type AgentSettings } from "./settings";
 import { AgentSetupError, isAgentSetupError } from "./setup-error";
 import type { AgentFlags, AgentIo, BootOptions, Prepared } from "./prepared";
@@ -335,11 +336,16 @@ async function runPrint(task: string, prepared: Prepared, { flags, io, format, c
   };
   io.signals?.on("SIGINT", onSignal);
   io.signals?.on("SIGTERM", onSignal);
+  let stopAnnouncing: () => void = () => undefined;
   try {
     session.start();
     const style = makeStyle(color);
     for (const line of startupWarnings(prepared.deck.diagnostics, session.servers()))
       io.stderr.write(`${style.yellow("warning:")} ${line}\n`);
+    // A definition the gate withholds later in the run (a list_changed mid-run) is said as it happens.
+    stopAnnouncing = announceTrust(prepared.deck.trust, (level, line) =>
+      io.stderr.write(`${level === "warning" ? style.yellow("warning:") : style.dim("note:")} ${line}\n`),
+    );
     const resumed = resumeInPrint(session, prepared, flags);
     if (resumed !== undefined) io.stderr.write(`${resumed.ok ? "" : "indusr: "}${resumed.text}\n`);
     if (resumed?.ok === false) return 2;
@@ -354,6 +360,7 @@ async function runPrint(task: string, prepared: Prepared, { flags, io, format, c
         return 1;
     }
   } finally {
+    stopAnnouncing();
     io.signals?.off("SIGINT", onSignal);
     io.signals?.off("SIGTERM", onSignal);
     session.close();

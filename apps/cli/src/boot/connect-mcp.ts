@@ -185,7 +185,7 @@ function connected(
     ...(fleet
       ? {
           onServerSettled: (listener) => fleet.onEndpointSettled((endpoint) => listener(endpoint.config.id)),
-          onServerChanged: (listener) => followServerChanges(fleet, () => reportsOf(mcp, connectMs), listener),
+          onServerChanged: (listener) => followServerChanges(fleet, () => reportsOf(mcp, connectMs, trust), listener),
         }
       : {}),
   };

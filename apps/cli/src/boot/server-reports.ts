@@ -44,7 +44,7 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, 
       toolCount: mounted.get(server.id) ?? 0,
       ...(connectMs.has(server.id) ? { connectMs: connectMs.get(server.id)! } : {}),
       ...(status?.fault ? { fault: { kind: status.fault.kind, message: status.fault.message } } : {}),
-      ...(endpoint ? liveFacts(endpoint) : {}),
+      ...(endpoint ? liveFacts(endpoint, server.id, trust) : {}),
       ...(trust ? { trust: trust.report(server.id) } : {}),
     };
   });
@@ -53,14 +53,19 @@ export function reportsOf(mcp: McpBoot, connectMs: ReadonlyMap<string, number>, 
 /** What only a live endpoint knows: a failed tool listing, issues with what it listed, its instructions, its last stderr lines. */
 function liveFacts(
   endpoint: NonNullable<ReturnType<NonNullable<McpBoot["fleet"]>["endpoint"]>>,
+  server: string,
+  trust: TrustSession | undefined,
 ): Pick<ServerReport, "listFault" | "issues" | "instructions" | "stderrTail"> {
   const tail = endpoint.stderrTail(20);
+  // Inspected before the report reads the trust standing, so its findings are in it.
+  const said = endpoint.instructions;
+  const instructions = said && trust ? trust.screenInstructions(server, said).text : said;
   const listFault = endpoint.phase === "ready" ? endpoint.listFault : undefined;
   const issues = endpoint.phase === "ready" ? endpoint.issues : [];
   return {
     ...(listFault ? { listFault: { kind: listFault.kind, message: listFault.message } } : {}),
     ...(issues.length > 0 ? { issues } : {}),
-    ...(endpoint.instructions ? { instructions: endpoint.instructions } : {}),
+    ...(instructions ? { instructions } : {}),
     ...(tail.length > 0 ? { stderrTail: tail } : {}),
   };
 }

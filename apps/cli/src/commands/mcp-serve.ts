@@ -24,6 +24,7 @@ import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
 import type { GatewayFlags } from "./serve-gateway-flags";
 import { gatewayBox } from "./gateway-profile";
 import { MAX_SERVER_INSTRUCTIONS, fenceServerText, quotedServerText } from "../trust/server-text";
+import { announceTrust } from "../trust/trust-lines";
 import {
   bootOptionsOf,
   warnDiagnostics,
@@ -128,16 +129,6 @@ async function refuseClashes(deck: BootedDeck): Promise<boolean> {
   return true;
 }
 
-/** Definitions the trust gate withholds or pins as added later (a list change, a late server), one line each as it happens. */
-function announceTrust(deck: BootedDeck): () => void {
-  const offWithheld = deck.trust?.onWithheld((withheld) => say(`warning: ${withheld.message}`));
-  const offAdded = deck.trust?.onAdded((added) => say(`note: ${added.message}`));
-  return () => {
-    offWithheld?.();
-    offAdded?.();
-  };
-}
-
 /**
  * Servers still connecting when the boot wait ended (`servers`, as they stood
  * then) and failing afterwards get the boot's warning, once each, as each
@@ -194,7 +185,10 @@ function warnOnceBooted(cli: CliEnv, deck: BootedDeck, booted: Promise<void>): (
   void booted.then(() => {
     if (stopped) return;
     const servers = deck.mcp.servers();
-    stops = [warnLateFailures(deck, servers, (late) => warnFailedServers(cli, late)), announceTrust(deck)];
+    stops = [
+      warnLateFailures(deck, servers, (late) => warnFailedServers(cli, late)),
+      announceTrust(deck.trust, (level, line) => say(`${level}: ${line}`)),
+    ];
     warnFailedServers(cli, servers);
     warnTrust(cli, servers);
     warnUnshippedPins(cli, deck);

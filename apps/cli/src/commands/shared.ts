@@ -3,7 +3,7 @@
  * the live progress sink, and printing config diagnostics and failed servers
  * as warnings (on stderr, so `--json` output stays clean).
  */
-import { trustLines, unshippedLine } from "../trust/trust-lines";
+import { announceTrust, trustLines, unshippedLine } from "../trust/trust-lines";
 import type { ServerConfig } from "@indus/contract";
 import type { DelegateRunner, Profile } from "@indus/deck";
 import type { BootedDeck, ConfigDiagnostic, ServerReport } from "../boot/boot-types";
@@ -125,6 +125,10 @@ export async function withDeck<T>(
     : await (await import("../boot/boot")).bootDeck(options);
   // A signal closes the deck's HTTP sessions too (its stdio servers close through the endpoint).
   const unregister = onTeardown(() => deck.close());
+  // What the gate withholds after start-up (a definition changed mid-run) is said as it happens.
+  const stopAnnouncing = announceTrust(deck.trust, (level, line) =>
+    process.stderr.write(`${paint(cli, "33", level)}: ${line}\n`),
+  );
   try {
     warnDiagnostics(cli, deck.diagnostics);
     warnFailedServers(cli, deck.servers);
@@ -134,6 +138,7 @@ export async function withDeck<T>(
     if (typeof result === "number") setExitCode(result);
     return result;
   } finally {
+    stopAnnouncing();
     unregister();
     await deck.close();
   }

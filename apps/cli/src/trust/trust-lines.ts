@@ -7,11 +7,12 @@
  */
 import type { WithheldDefinition } from "@indus/contract";
 import { definitionLabel, findingText } from "@indus/deck/trust";
-import type { ServerTrust, UnshippedPins } from "./trust-session";
+import type { ServerTrust, TrustSession, UnshippedPins } from "./trust-session";
 
 /** How many things about this server's definitions need the user's attention. */
 export function trustProblems(trust: ServerTrust | undefined): number {
-  return trust === undefined ? 0 : trust.withheld.length + trust.flagged.length;
+  if (trust === undefined) return 0;
+  return trust.withheld.length + trust.flagged.length + ((trust.instructions?.length ?? 0) > 0 ? 1 : 0);
 }
 
 /** One line per withheld definition (its message says what changed and how to approve it). */
@@ -29,10 +30,24 @@ export function flaggedLines(server: string, trust: ServerTrust): string[] {
   );
 }
 
+/** One line per finding on the server's instructions, saying whether "strict" withheld them. */
+export function instructionLines(server: string, trust: ServerTrust): string[] {
+  const standing = trust.mode === "strict" ? 'withheld from the model under trust "strict"' : "flagged";
+  return (trust.instructions ?? []).map(
+    (finding) =>
+      `the instructions of MCP server "${server}" are ${standing} (${finding.rule}): ${findingText(finding)}`,
+  );
+}
+
 /** Everything to say about one server's definitions; empty when all is well. */
 export function trustLines(server: string, trust: ServerTrust | undefined): string[] {
   if (trust === undefined) return [];
-  return [...withheldLines(trust.withheld), ...flaggedLines(server, trust), ...trust.added.map((a) => a.message)];
+  return [
+    ...withheldLines(trust.withheld),
+    ...flaggedLines(server, trust),
+    ...instructionLines(server, trust),
+    ...trust.added.map((a) => a.message),
+  ];
 }
 
 /** `2 changed since pinned, 1 flagged` for a table cell; "" when nothing. */
@@ -44,6 +59,7 @@ export function trustCell(trust: ServerTrust | undefined): string {
     ...(changed > 0 ? [`${changed} changed since pinned`] : []),
     ...(other > 0 ? [`${other} withheld`] : []),
     ...(trust.flagged.length > 0 ? [`${trust.flagged.length} flagged`] : []),
+    ...((trust.instructions?.length ?? 0) > 0 ? ["instructions flagged"] : []),
   ];
   return parts.join(", ");
 }
@@ -51,4 +67,21 @@ export function trustCell(trust: ServerTrust | undefined): string {
 /** A stateless replica started without pins for a server: what it means and the command that writes them. */
 export function unshippedLine(unshipped: UnshippedPins): string {
   return `MCP server "${unshipped.server}" has no pins in ${unshipped.lockFile}, and a --stateless replica never pins on its own: everything it lists is withheld until the lock file ships beside the config (create it with \`indusr mcp approve ${unshipped.server} --mcp ${unshipped.config}\`)`;
+}
+
+/**
+ * Say each definition the gate withholds or pins as added from now on (a
+ * `list_changed` mid-run, a server settling late), one line each as it
+ * happens: what the start-up warnings could not know yet. Returns a stop.
+ */
+export function announceTrust(
+  trust: Pick<TrustSession, "onWithheld" | "onAdded"> | undefined,
+  say: (level: "warning" | "note", line: string) => void,
+): () => void {
+  const offWithheld = trust?.onWithheld((withheld) => say("warning", withheld.message));
+  const offAdded = trust?.onAdded((added) => say("note", added.message));
+  return () => {
+    offWithheld?.();
+    offAdded?.();
+  };
 }

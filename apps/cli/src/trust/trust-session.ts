@@ -8,6 +8,7 @@
 import {
   QUALIFIER,
   type ClientHostHooks,
+  type DefinitionFinding,
   type ServerConfig,
   type TrustMode,
   type WithheldDefinition,
@@ -25,6 +26,14 @@ export interface ServerTrust {
   readonly flagged: readonly FlaggedDefinition[];
   /** Names added since the server was pinned, pinned at first sight by this process. */
   readonly added: readonly AddedDefinition[];
+  /** What inspection found in the server's `instructions` (withheld from the model under "strict"). */
+  readonly instructions?: readonly DefinitionFinding[];
+}
+
+/** A server's instructions after inspection: `text` is undefined when "strict" withholds them. */
+export interface ScreenedInstructions {
+  readonly text: string | undefined;
+  readonly findings: readonly DefinitionFinding[];
 }
 
 /** A server a read-only process (a stateless replica) has no pins for: everything it lists is withheld. */
@@ -59,6 +68,11 @@ export class TrustSession {
   readonly gate: PinGate;
   readonly lockFiles: LockFiles;
   private readonly modes: ReadonlyMap<string, TrustMode>;
+  /** Each server's instructions as last inspected (they are read at every handshake of the gateway). */
+  private readonly instructionsSeen = new Map<
+    string,
+    { readonly text: string; readonly screened: ScreenedInstructions }
+  >();
 
   constructor(private readonly options: TrustSessionOptions) {
     this.modes = new Map(options.servers.map((s) => [s.id, s.trust ?? "pin"]));
@@ -76,7 +90,30 @@ export class TrustSession {
   report(server: string): ServerTrust {
     const mode = this.modes.get(server) ?? "pin";
     const lockFile = mode === "off" ? undefined : this.lockFiles.fileOf(server);
-    return { mode, ...(lockFile ? { lockFile } : {}), ...this.gate.report(server) };
+    const instructions = this.instructionsSeen.get(server)?.screened.findings ?? [];
+    return {
+      mode,
+      ...(lockFile ? { lockFile } : {}),
+      ...this.gate.report(server),
+      ...(instructions.length > 0 ? { instructions } : {}),
+    };
+  }
+
+  /**
+   * A server's `instructions` as the model may read them: inspected like a
+   * description, flagged in the report, and withheld under trust "strict"
+   * when inspection finds anything.
+   */
+  screenInstructions(server: string, text: string): ScreenedInstructions {
+    const seen = this.instructionsSeen.get(server);
+    if (seen?.text === text) return seen.screened;
+    const config = this.options.servers.find((s) => s.id === server);
+    if (config === undefined) return { text, findings: [] };
+    const findings = this.gate.inspectInstructions(config, text);
+    const withhold = findings.length > 0 && config.trust === "strict";
+    const screened = { text: withhold ? undefined : text, findings };
+    this.instructionsSeen.set(server, { text, screened });
+    return screened;
   }
 
   /**

@@ -155,6 +155,17 @@ export class PinGate implements DefinitionGate {
     return { kind: "withhold", withheld: { ...facts, message: withheldMessage(facts) } };
   }
 
+  /**
+   * What inspection finds in a server's `instructions` (empty under trust
+   * "off"): they reach the model like a description does, so the same
+   * hidden-character, override and cross-server checks apply. Not pinned:
+   * instructions are quoted as the server's words, never run.
+   */
+  inspectInstructions(server: ServerConfig, text: string): DefinitionFinding[] {
+    if ((server.trust ?? "pin") === "off") return [];
+    return inspectDefinition({ instructions: text }, { server: server.id, known: this.knownTools() });
+  }
+
   /** One server's withheld and flagged definitions, from its latest listings. */
   report(server: string): TrustReport {
     const kinds = [...(this.reports.get(server)?.values() ?? [])];
