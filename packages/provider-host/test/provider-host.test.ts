@@ -349,6 +349,41 @@ describe("catalog", () => {
   });
 });
 
+describe("a box still filling", () => {
+  async function fillingPair(boxReady: Promise<unknown>): Promise<Client> {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const running = await createProviderHost(createDemoBox().box, DEFAULT_HOST_INFO, { boxReady }).connect(serverSide);
+    const client = new Client({ name: "test-client", version: "1.0.0" });
+    await client.connect(clientSide);
+    open.push({ client, running });
+    return client;
+  }
+
+  it("answers the handshake at once, a listing once the box is ready, and later requests straight away", async () => {
+    let ready!: () => void;
+    const client = await fillingPair(new Promise<void>((resolve) => (ready = resolve)));
+    let listed = false;
+    const listing = client.listTools().then((result) => ((listed = true), result));
+    await client.ping();
+    expect(listed).toBe(false);
+    ready();
+    expect((await listing).tools.length).toBeGreaterThan(0);
+    const [again, called] = await Promise.all([
+      client.listTools(),
+      client.callTool({ name: "echo", arguments: { message: "hi" } }),
+    ]);
+    expect(again.tools).toEqual((await listing).tools);
+    expect(called.isError).toBeFalsy();
+  });
+
+  it("fails each request that waits for a box that failed to fill, and keeps answering ping", async () => {
+    const client = await fillingPair(Promise.reject(new Error("mounts failed")));
+    await expect(client.listTools()).rejects.toThrow(/mounts failed/);
+    await expect(client.listTools()).rejects.toThrow(/mounts failed/);
+    await expect(client.ping()).resolves.toEqual({});
+  });
+});
+
 describe("protocol edges", () => {
   it("accepts logging/setLevel and answers unknown methods with MethodNotFound", async () => {
     const { client } = await connectPair(createDemoBox().box);

@@ -39,19 +39,20 @@ export interface FillingBox {
 
 export class ObservedServer extends Server {
   private filling: FillingBox = {};
+  /** Set once the box has filled: from then on a request goes straight to its handler, with no wait to pass. */
+  private filled = false;
 
   constructor(info: Implementation, options: ServerOptions, filling: FillingBox = {}) {
     super(info, options);
     this.filling = filling;
+    if (filling.boxReady === undefined) this.filled = true;
+    else Promise.resolve(filling.boxReady).then(() => (this.filled = true), ignore);
   }
 
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = observed(super._wrapHandler(method, handler));
     if (!ANSWERED_WHILE_FILLING.has(method)) {
-      return async (request, ctx) => {
-        await this.filling.boxReady;
-        return wrapped(request, ctx);
-      };
+      return (request, ctx) => (this.filled ? wrapped(request, ctx) : this.whenFilled(wrapped, request, ctx));
     }
     if (!HANDSHAKES.has(method)) return wrapped;
     return async (request, ctx) => {
@@ -60,7 +61,14 @@ export class ObservedServer extends Server {
       return instructions ? { ...answer, instructions } : answer;
     };
   }
+  private async whenFilled(handler: Handler, request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
+    await this.filling.boxReady;
+    return handler(request, ctx);
+  }
 }
+
+/** A box that failed to fill fails each request that waits for it (`whenFilled`), not the process. */
+function ignore(): void {}
 
 /** `handler`, its ends reported to the gateway's records when the request is observed. */
 function observed(handler: Handler): Handler {
