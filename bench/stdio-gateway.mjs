@@ -9,7 +9,10 @@
 // Sequential calls in interleaved blocks, so load on a shared machine hits
 // every path alike. Prints p50/p99 per path, the hop ratio (gateway p50 /
 // direct p50; the bound: 2.0x), both floors, what indus adds over the
-// SDK's own floor, modern/legacy through the gateway, and the CPU the spawned process spent per call (from /proc, Linux).
+// SDK's own floor, modern/legacy through the gateway and through the bare
+// SDK forwarder (what the 2026-07-28 wire costs two SDK stacks alone), and the
+// CPU per call of the spawned process (from /proc, Linux) and of the bench's
+// own client (a 2026-07-28 client does more per call than a 2025 one).
 // The provider host's own hop, without the CLI, is
 // packages/provider-host/bench/stdio-hop.mjs.
 //
@@ -21,7 +24,7 @@
 //   see bench/hop-trace.mjs), beside the line relay's.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectPath, measurePaths, printPaths } from "../packages/provider-host/bench/stdio-paths.mjs";
@@ -73,10 +76,13 @@ const paths = [
   await path("indusr mcp serve (2026-07-28)", GATEWAY, "modern"),
   await path("line relay (floor)", [LINE_RELAY], "legacy"),
   await path("bare v2 SDK forwarder", [SDK_FORWARDER], "legacy"),
+  await path("bare v2 SDK forwarder (2026)", [SDK_FORWARDER], "modern"),
 ];
-const [direct, legacy, modern, relay, sdk] = paths;
+const [direct, legacy, modern, relay, sdk, sdkModern] = paths;
 
+const loadBefore = loadavg()[0];
 await measurePaths(paths, { blocks: BLOCKS, warmup: WARMUP });
+const loadAfter = loadavg()[0];
 // A CPU profile is written on a clean exit only: end the gateways by closing their stdin.
 for (const each of paths) await each.client.close();
 /** The processes write their trace on exit, a moment after their stdin closed. */
@@ -89,7 +95,7 @@ const traceOf = async (name) => {
 };
 
 console.log(
-  `stdio gateway hop, ${direct.samples.length} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}`,
+  `stdio gateway hop, ${direct.samples.length} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}, load ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)}`,
 );
 const p50 = printPaths(paths);
 const ratio = (a, b) => (p50[a.name] / p50[b.name]).toFixed(2);
@@ -101,6 +107,12 @@ console.log(`floor (line relay p50 / direct p50): ${ratio(relay, direct)}x`);
 console.log(`SDK floor (bare v2 SDK forwarder p50 / direct p50): ${ratio(sdk, direct)}x`);
 console.log(`indus over the SDK floor (indusr p50 / bare SDK forwarder p50, 2025 era): ${ratio(legacy, sdk)}x`);
 console.log(`modern / legacy p50 through the gateway: ${ratio(modern, legacy)}x`);
+console.log(`modern / legacy p50 through the bare SDK forwarder: ${ratio(sdkModern, sdk)}x`);
+const perCall = (each, field) => (each[field] * 1000) / each.samples.length;
+const cpuRatio = (a, b, field) => (perCall(a, field) / perCall(b, field)).toFixed(2);
+console.log(
+  `modern / legacy CPU per call: gateway ${cpuRatio(modern, legacy, "cpu")}x, bench client ${cpuRatio(modern, legacy, "clientCpu")}x (through the SDK forwarder: ${cpuRatio(sdkModern, sdk, "cpu")}x, client ${cpuRatio(sdkModern, sdk, "clientCpu")}x)`,
+);
 if (TRACE) {
   console.log(
     "own part of a call (p50 us): T1 client line read -> upstream written, T2 upstream line read -> client written",

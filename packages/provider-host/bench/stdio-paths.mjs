@@ -1,7 +1,7 @@
 // What the stdio hop benches share: a v2 client per path (a process it
 // spawns), sequential echo calls timed in interleaved blocks (load on a shared
 // machine hits every path alike), the CPU the spawned process spent per call
-// (/proc, Linux), and the p50/p99 table. Used by bench/stdio-hop.mjs here and
+// (/proc, Linux) and the CPU the bench's own client spent on it, and the p50/p99 table. Used by bench/stdio-hop.mjs here and
 // by the repository's bench/stdio-gateway.mjs (the real gateway).
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -22,7 +22,7 @@ export async function connectPath(name, args, era, spawn = {}) {
   const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "ignore", ...spawn });
   await client.connect(transport);
   if (era === "modern" && client.getProtocolEra() !== "modern") throw new Error(`${name}: no 2026-07-28 session`);
-  return { name, client, pid: transport.pid, samples: [], cpu: 0 };
+  return { name, client, pid: transport.pid, samples: [], cpu: 0, clientCpu: 0 };
 }
 
 /** CPU time (user + system, ms) a process has used, or undefined off Linux. */
@@ -52,7 +52,10 @@ export async function measurePaths(paths, { blocks, warmup }) {
   for (let block = 0; block < blocks; block++) {
     for (const each of paths) {
       const before = cpuMs(each.pid);
+      const own = process.cpuUsage();
       for (let n = 0; n < BLOCK; n++) each.samples.push(await call(each.client, n));
+      const ownSpent = process.cpuUsage(own);
+      each.clientCpu += (ownSpent.user + ownSpent.system) / 1000;
       const after = cpuMs(each.pid);
       if (before !== undefined && after !== undefined) each.cpu += after - before;
     }
@@ -66,14 +69,17 @@ function percentile(sorted, p) {
 /** Prints a row per path and returns each path's p50 (ms) by name. */
 export function printPaths(paths) {
   const p50 = {};
-  console.log("path                              p50 ms   p99 ms   CPU us/call (the process the client spawned)");
+  console.log(
+    "path                              p50 ms   p99 ms   CPU us/call: the process spawned, the bench's client",
+  );
   for (const each of paths) {
     const sorted = [...each.samples].sort((a, b) => a - b);
     p50[each.name] = percentile(sorted, 50);
     const cpu = ((each.cpu * 1000) / each.samples.length).toFixed(0);
+    const clientCpu = ((each.clientCpu * 1000) / each.samples.length).toFixed(0);
     const p99 = percentile(sorted, 99);
     console.log(
-      `${each.name.padEnd(32)} ${p50[each.name].toFixed(3).padStart(7)}  ${p99.toFixed(3).padStart(7)}  ${cpu.padStart(6)}`,
+      `${each.name.padEnd(32)} ${p50[each.name].toFixed(3).padStart(7)}  ${p99.toFixed(3).padStart(7)}  ${cpu.padStart(6)}  ${clientCpu.padStart(6)}`,
     );
   }
   return p50;
