@@ -14,11 +14,13 @@ import { everythingRow, writeConfig } from "./support/servers";
 jest.setTimeout(180_000);
 
 const HOSTILE = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures", "hostile-server.mjs");
-const hostileRow = (...options: string[]) => ({
-  command: process.execPath,
-  args: [HOSTILE, ...options],
-  listTimeoutMs: 5_000,
-});
+/**
+ * Deadlines past the run's own: a loaded machine makes a 30 MB discover or a 10,000-level schema slow, and a
+ * deadline firing first would replace the reason under test (the hang-list case sets its own list deadline).
+ */
+const PATIENT = { startupTimeoutMs: 150_000, listTimeoutMs: 150_000, toolTimeoutMs: 150_000 };
+const hostileRow = (...options: string[]) => ({ command: process.execPath, args: [HOSTILE, ...options], ...PATIENT });
+const peerRow = () => ({ ...everythingRow(), ...PATIENT });
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -37,7 +39,7 @@ interface StatusJson {
 }
 
 async function status(hostile: ReturnType<typeof hostileRow>): Promise<{ code: number | null; rows: StatusJson[] }> {
-  const config = writeConfig(sandbox.root, { peer: everythingRow(), hostile });
+  const config = writeConfig(sandbox.root, { peer: peerRow(), hostile });
   const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });
   return { code: result.code, rows: JSON.parse(result.stdout) as StatusJson[] };
 }
@@ -82,18 +84,18 @@ it("mcp status: a malformed catalog entry is named in zod's English words (the b
 });
 
 it("mcp status: a tools/list that never answers is degraded with the reason, never ready with 0 tools", async () => {
-  const { rows } = await status(hostileRow("hang-list"));
+  const { rows } = await status({ ...hostileRow("hang-list"), listTimeoutMs: 5_000 });
   expect(rows[0]).toEqual(peerReady);
   expect(rows[1]).toMatchObject({ name: "hostile", phase: "degraded", listFault: { kind: "timeout" } });
 });
 
 it("mcp status: a 2026 server that never acknowledges its listen stream is ready in its era", async () => {
-  const { rows } = await status({ ...hostileRow("era=modern", "silent-listen"), startupTimeoutMs: 120_000 } as never);
+  const { rows } = await status(hostileRow("era=modern", "silent-listen"));
   expect(rows[1]).toMatchObject({ name: "hostile", phase: expect.stringMatching(/^(ready|degraded)$/), tools: 1 });
 });
 
 it("indusr tools lists the peer's tools and the hostile server's good one beside a 10,000-level schema", async () => {
-  const config = writeConfig(sandbox.root, { peer: everythingRow(), hostile: hostileRow("deep-schema=10000") });
+  const config = writeConfig(sandbox.root, { peer: peerRow(), hostile: hostileRow("deep-schema=10000") });
   const result = await runCli(["tools", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });
   expect(result.code).toBe(0);
   const names = (JSON.parse(result.stdout) as { name: string }[]).map((tool) => tool.name);
@@ -104,18 +106,22 @@ it("indusr tools lists the peer's tools and the hostile server's good one beside
 
 it("the gateway keeps serving the peer beside a hostile server", async () => {
   const config = writeConfig(sandbox.root, {
-    peer: everythingRow(),
+    peer: peerRow(),
     deep: hostileRow("deep-schema=10000", "deep-result=10000"),
   });
-  const gateway = createServerEndpoint({
-    ...stdioServer(
-      "gw",
-      process.execPath,
-      [BIN, "mcp", "serve", "--stdio", "--profile", "survey", "--mcp", config],
-      sandbox.env as never,
-    ),
-    cwd: sandbox.cwd,
-  });
+  const gateway = createServerEndpoint(
+    {
+      ...stdioServer(
+        "gw",
+        process.execPath,
+        [BIN, "mcp", "serve", "--stdio", "--profile", "survey", "--mcp", config],
+        sandbox.env as never,
+      ),
+      cwd: sandbox.cwd,
+    },
+    undefined,
+    { timeouts: { startupMs: 150_000, listMs: 150_000, callMs: 150_000 } },
+  );
   try {
     await gateway.open();
     const names = (await gateway.listTools()).map((tool) => tool.ref.name);
