@@ -77,6 +77,31 @@ it.each<Era>(["2025", "2026"])(
   },
 );
 
+it("over stdio, a 2026-era client that asks server/discover again gets the instructions of the mounts that connected since", async () => {
+  const said = {
+    command: process.execPath,
+    args: [TINY, "a", `gate=${gate}`, "instructions=Echo with a__echo."],
+    trust: "off",
+  };
+  const saying = writeConfig(sandbox.root, { a: said });
+  const client = clientOf("2026");
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...SERVE, "--stdio", "--mcp", saying],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "ignore",
+  });
+  try {
+    expect(await handshakeThenList(client, () => client.connect(transport))).toEqual(["a__echo"]);
+    // Answered at once, the first handshake could not carry words of a mount still held.
+    expect(client.getInstructions() ?? "").not.toContain("Echo with a__echo.");
+    expect((await client.discover()).instructions).toContain("Echo with a__echo.");
+  } finally {
+    await client.close();
+  }
+});
+
 it.each<[string, Era, string[]]>([
   ["stateful, a 2025-era client", "2025", []],
   ["stateful, a 2026-era client", "2026", []],
