@@ -17,7 +17,7 @@ export type {
   ApprovedRow,
   ApprovedRows,
   SearchPath,
-} from "../mcp/config";
+} from "../mcp/config-types";
 export { MCP_DIALECTS, dialectOfFile } from "../mcp/dialect";
 export type { McpDialect } from "../mcp/dialect";
 export { approvalStateFile, approveProjectRows } from "../mcp/approval";

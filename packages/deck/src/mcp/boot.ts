@@ -10,7 +10,7 @@ import type { DeckFault } from "../vocabulary";
 import type { CapabilitySource } from "../tool-deck";
 import { type AttachOptions, attachBridgeCapabilities } from "./attach";
 import type { BridgeCapability } from "./bridge-capability";
-import type { McpConfigDiagnostic, McpServerOrigin } from "./config";
+import type { McpConfigDiagnostic, McpServerOrigin } from "./config-types";
 import type { EnvLookup } from "./placeholders";
 import { type DeckBridgeLedger, type LiveBridge, emptyBridgeLedger } from "./live-bridge";
 import { type McpInvocation, type ResolvedMcpConfig, resolveMcpConfig } from "./resolve";

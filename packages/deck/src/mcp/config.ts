@@ -15,21 +15,6 @@ import type { McpDialect } from "./dialect";
 import { homeOf } from "./materialize";
 import type { EnvLookup } from "./placeholders";
 
-export type {
-  McpConfigDiagnostic,
-  McpConfigLoad,
-  McpConfigScope,
-  McpDiagnosticKind,
-  McpLoadOptions,
-  McpServerOrigin,
-  PendingApproval,
-  PendingRow,
-  ApprovedRow,
-  ApprovedRows,
-  SearchPath,
-} from "./config-types";
-export { parseConfigDocument } from "./config-reader";
-
 /** The discovery locations, in precedence order. `env` supplies HOME and XDG_CONFIG_HOME. */
 export function mcpConfigSearchPaths(cwd: string, env: EnvLookup = process.env): SearchPath[] {
   const home = homeOf(env);

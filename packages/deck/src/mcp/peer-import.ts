@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parseConfigDocument } from "./config";
+import { parseConfigDocument } from "./config-reader";
 import { type McpDialect, dialectOfFile } from "./dialect";
 import { type Row, peerRowsOf } from "./peer-rows";
 import { RowError, translateRow } from "./translate-row";

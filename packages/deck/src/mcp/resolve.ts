@@ -7,13 +7,8 @@
  */
 import type { ServerConfig } from "@indus/contract";
 import { loadManagedPolicy, policyVerdict, type ManagedPolicy, type PolicySubject } from "./managed-policy";
-import {
-  type McpConfigDiagnostic,
-  type McpConfigLoad,
-  type McpLoadOptions,
-  type McpServerOrigin,
-  loadMcpConfig,
-} from "./config";
+import { loadMcpConfig } from "./config";
+import type { McpConfigDiagnostic, McpConfigLoad, McpLoadOptions, McpServerOrigin } from "./config-types";
 
 export interface McpInvocation {
   /** `--mcp` values: config files, or directories to discover under. Empty or absent: discover under the cwd. */
