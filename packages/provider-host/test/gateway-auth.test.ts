@@ -9,6 +9,7 @@
 import { serveHttp } from "@indus/provider-host";
 import type { HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { bearerGate } from "../src/auth/bearer-gate";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
 import { freePort, startIssuer } from "./support/issuer";
@@ -159,5 +160,17 @@ describe("OAuth resource server", () => {
       ).status;
     expect(await as(await issuer.token("memory-agent"))).toBe(404);
     expect(await as(full)).toBe(200);
+  });
+
+  it("reads a token once: a client's next request gets the same verified caller back", async () => {
+    // The gateway reads the caller and its grant once per verified AuthInfo object; a copy per request reads them again.
+    const introspection = { clientId: "gateway", clientSecret: "gateway-secret" };
+    const gate = bearerGate({ issuer: issuer.issuer, requiredScopes: ["mcp:tools"], introspection }, new URL(resource));
+    for (const token of [await issuer.token("full-agent"), await issuer.token("opaque-agent")]) {
+      const first = await gate.check(`Bearer ${token}`);
+      const again = await gate.check(`Bearer ${token}`);
+      expect(first).toMatchObject({ resourceMetadataUrl: gate.metadataUrl });
+      expect(again).toBe(first);
+    }
   });
 });

@@ -38,7 +38,7 @@ export interface BearerGate {
 export function bearerGate(options: OAuthResourceOptions, resource: URL): BearerGate {
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
-  const verifier = tokenVerifier(options, resource.href);
+  const verifier = tokenVerifier(options, resource.href, metadataUrl);
   const verifyOptions = { verifier, requiredScopes, resourceMetadataUrl: metadataUrl, expectedResource: resource };
   const metadata: OAuthProtectedResourceMetadata = {
     resource: resource.href,

@@ -4,7 +4,9 @@
  * (signature, `iss`, `aud` = this resource, `exp`, `nbf`), an opaque token by
  * RFC 7662 introspection when configured. `jose` is loaded on first use, so
  * a host without OAuth never loads it. A verified token is remembered until
- * it expires (bounded), so a client's next request costs a map lookup.
+ * it expires (bounded), so a client's next request costs a map lookup and
+ * gets the same `AuthInfo` back (the gateway reads its caller and grant once
+ * per token, keyed by that object).
  */
 import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import type { AuthInfo, OAuthTokenVerifier } from "@modelcontextprotocol/server";
@@ -23,8 +25,16 @@ const DEFAULT_CLOCK_TOLERANCE_S = 30;
 type Jose = typeof JoseModule;
 type KeySet = ReturnType<Jose["createRemoteJWKSet"]>;
 
-/** The verifier, and the audience it checks (the resource's URL). */
-export function tokenVerifier(options: OAuthResourceOptions, resource: string): OAuthTokenVerifier {
+/**
+ * The verifier, and the audience it checks (the resource's URL). Its answers
+ * name `resourceMetadataUrl` already, so the SDK's `verifyBearerToken` hands
+ * them on as they are rather than a copy per request.
+ */
+export function tokenVerifier(
+  options: OAuthResourceOptions,
+  resource: string,
+  resourceMetadataUrl?: string,
+): OAuthTokenVerifier {
   const remembered = new Map<string, { readonly info: AuthInfo; readonly until: number }>();
   let metadata: Promise<IssuerMetadata> | undefined;
   let keys: Promise<{ jose: Jose; keySet: KeySet }> | undefined;
@@ -36,18 +46,13 @@ export function tokenVerifier(options: OAuthResourceOptions, resource: string): 
     return metadata;
   };
   const keySet = () => {
-    keys ??= (async () => {
-      const jose = await import("jose");
-      const uri = options.jwksUri ?? (await issuerMetadata()).jwks_uri;
-      if (uri === undefined) throw new Error(`issuer ${options.issuer} publishes no jwks_uri`);
-      return { jose, keySet: jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: 10_000 }) };
-    })().catch((error: unknown) => {
+    keys ??= loadKeySet(options, issuerMetadata).catch((error: unknown) => {
       keys = undefined;
       throw error;
     });
     return keys;
   };
-  const claims = claimReader(options, resource);
+  const claims = claimReader(options, resource, resourceMetadataUrl);
 
   async function verifyJwt(token: string): Promise<AuthInfo> {
     const { jose, keySet: set } = await keySet().catch((error: unknown) => {
@@ -108,8 +113,16 @@ export function tokenVerifier(options: OAuthResourceOptions, resource: string): 
   };
 }
 
+/** `jose` and the issuer's key set (its `jwks_uri`, or the one configured). */
+async function loadKeySet(options: OAuthResourceOptions, issuerMetadata: () => Promise<IssuerMetadata>) {
+  const jose = await import("jose");
+  const uri = options.jwksUri ?? (await issuerMetadata()).jwks_uri;
+  if (uri === undefined) throw new Error(`issuer ${options.issuer} publishes no jwks_uri`);
+  return { jose, keySet: jose.createRemoteJWKSet(new URL(uri), { timeoutDuration: 10_000 }) };
+}
+
 /** A verified token's claims as the SDK's `AuthInfo`; who the caller is rides in `extra`. */
-function claimReader(options: OAuthResourceOptions, resource: string) {
+function claimReader(options: OAuthResourceOptions, resource: string, resourceMetadataUrl: string | undefined) {
   const groupsClaim = options.groupsClaim ?? "groups";
   return (token: string, claims: Record<string, unknown>): AuthInfo => {
     const clientId = stringClaim(claims["client_id"]) ?? stringClaim(claims["azp"]) ?? "";
@@ -121,6 +134,7 @@ function claimReader(options: OAuthResourceOptions, resource: string) {
       scopes: listClaim(claims["scope"] ?? claims["scp"]),
       ...(typeof exp === "number" && { expiresAt: exp }),
       resource: new URL(resource),
+      ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
       extra: { ...(subject !== undefined && { subject }), groups: listClaim(claims[groupsClaim]) },
     };
   };
