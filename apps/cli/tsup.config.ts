@@ -10,7 +10,9 @@ import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
  * zod's namespace exports (`z.locales`) keep every locale in the bundle (~360 KB of the ~2.5 MB a command
  * loads). indusr formats zod's messages in English only: its locales module is bundled with `en` alone.
  */
-const englishZod: NonNullable<Options["esbuildPlugins"]>[number] = {
+type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+const englishZod: Plugin = {
   name: "english-zod",
   setup(build) {
     build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
@@ -20,6 +22,29 @@ const englishZod: NonNullable<Options["esbuildPlugins"]>[number] = {
     );
     build.onLoad({ filter: /.*/, namespace: "english-zod" }, (args) => ({
       contents: 'export { default as en } from "./en.js";',
+      resolveDir: args.pluginData as string,
+    }));
+  },
+};
+
+/**
+ * The SDK client's Node shims bring its default JSON Schema validator, a bundled Ajv (~290 KB that every
+ * command connecting a server loads). The endpoint gives every client its own validator, so that default
+ * never runs: the bundle takes the SDK's own lighter default (its `validators/cf-worker` export) instead.
+ */
+const lightClientShims: Plugin = {
+  name: "light-client-shims",
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, (args) => ({
+      path: "client-shims",
+      namespace: "light-client-shims",
+      pluginData: args.resolveDir,
+    }));
+    build.onLoad({ filter: /.*/, namespace: "light-client-shims" }, (args) => ({
+      contents: [
+        "export const CORS_IS_POSSIBLE = false;",
+        'export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";',
+      ].join("\n"),
       resolveDir: args.pluginData as string,
     }));
   },
@@ -38,7 +63,7 @@ const cli: Options = {
   metafile: true,
   dts: false,
   noExternal: [/.*/],
-  esbuildPlugins: [englishZod],
+  esbuildPlugins: [englishZod, lightClientShims],
   shims: false,
   banner: {
     // Bundled CommonJS dependencies call require() for Node builtins.
