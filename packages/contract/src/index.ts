@@ -66,6 +66,7 @@ export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
 export { isRecord } from "./json";
 export { MAX_JSON_DEPTH, formatJsonPath, sameJson, tooDeepAt } from "./wire/json-bounds";
 export type { JsonPath } from "./wire/json-bounds";
+export { TEXT_SLICE_UNITS, textSlices } from "./wire/text-slices";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export { LOG_LEVELS } from "./call-logs";
 export type { CallLogs, LogLevel } from "./call-logs";

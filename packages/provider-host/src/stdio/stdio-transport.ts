@@ -15,7 +15,8 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
-import { ProtocolErrorCode, parseJSONRPCMessage, serializeMessage } from "@modelcontextprotocol/server";
+import { TEXT_SLICE_UNITS, textSlices } from "@indus/contract";
+import { ProtocolErrorCode, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { bodyTooDeep } from "../message-depth";
 
@@ -38,6 +39,8 @@ export class StdioHostTransport implements Transport {
   /** Messages waiting behind a response held after progress (see `PROGRESS_GAP_MS`). */
   private held: { message: JSONRPCMessage; written: () => void }[] = [];
   private releaseTimer: NodeJS.Timeout | undefined;
+  /** The large line being written slice by slice (see `afterSlicing`). */
+  private slicing: Promise<void> | undefined;
   private lastProgressAt = Number.NEGATIVE_INFINITY;
   private started = false;
   private closed = false;
@@ -87,8 +90,46 @@ export class StdioHostTransport implements Transport {
     if (this.closed || this.outputBroken || this.stdout.destroyed || this.stdout.writableEnded)
       return Promise.resolve();
     if ("method" in message && message.method === "notifications/progress") this.lastProgressAt = performance.now();
-    if (this.stdout.write(serializeMessage(message))) return Promise.resolve();
+    const line = JSON.stringify(message);
+    if (this.slicing || line.length > TEXT_SLICE_UNITS) return this.afterSlicing(line);
+    if (this.stdout.write(`${line}\n`)) return Promise.resolve();
     return new Promise((resolve) => this.stdout.once("drain", resolve));
+  }
+
+  /**
+   * A large line (a relayed 50 MB result) goes out in slices, each after the
+   * pipe has taken the one before, and apart from its newline: written whole,
+   * or all its slices at once, it is held once more as bytes until the client
+   * has read it, and `line + "\n"` is one more copy. Later lines wait behind it.
+   */
+  private afterSlicing(line: string): Promise<void> {
+    const written = (this.slicing ?? Promise.resolve()).then(() => this.writeInSlices(line));
+    this.slicing = written;
+    void written.then(() => {
+      if (this.slicing === written) this.slicing = undefined;
+    });
+    return written;
+  }
+
+  private async writeInSlices(line: string): Promise<void> {
+    for (const slice of textSlices(line)) {
+      if (this.outputBroken || this.stdout.destroyed) return;
+      if (!this.stdout.write(slice)) await this.drained();
+    }
+    if (!this.stdout.write("\n")) await this.drained();
+  }
+
+  /** Resolves once the output takes more, or can take nothing more. */
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.stdout.off("drain", done);
+        this.stdout.off("close", done);
+        resolve();
+      };
+      this.stdout.once("drain", done);
+      this.stdout.once("close", done);
+    });
   }
 
   private sinceProgress(): number {

@@ -1,0 +1,32 @@
+/**
+ * A large message goes out in slices, each after the output has taken the one
+ * before (so it is never held whole as bytes too), and what is sent meanwhile
+ * follows it: lines never interleave, and a slice never splits a surrogate pair.
+ */
+import { PassThrough } from "node:stream";
+import { StdioHostTransport } from "@indus/provider-host";
+
+it("writes a 3 MB result whole and in order with the messages sent while it drains", async () => {
+  // A small high-water mark: the output pushes back after every slice.
+  const stdout = new PassThrough({ highWaterMark: 1024 });
+  const transport = new StdioHostTransport(new PassThrough(), stdout);
+  await transport.start();
+  const text = "\u{1F600}x".repeat(1_000_000);
+  const big = transport.send({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } });
+  const after = transport.send({
+    jsonrpc: "2.0",
+    method: "notifications/message",
+    params: { level: "info", data: "after" },
+  });
+  const chunks: Buffer[] = [];
+  stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  await Promise.all([big, after]);
+  const lines = Buffer.concat(chunks).toString("utf8").split("\n");
+  expect(lines).toHaveLength(3);
+  expect(lines[2]).toBe("");
+  const first = JSON.parse(lines[0]!) as { id: number; result: { content: { text: string }[] } };
+  expect(first.id).toBe(1);
+  expect(first.result.content[0]!.text === text).toBe(true);
+  expect(JSON.parse(lines[1]!)).toMatchObject({ method: "notifications/message", params: { data: "after" } });
+  await transport.close();
+});
