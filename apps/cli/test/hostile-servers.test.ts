@@ -58,6 +58,11 @@ it.each([
   ["a negative ttlMs", ["era=modern", "ttl=-5"], /ttlMs -5 is not a whole number/],
   ['ttlMs "NaN"', ["era=modern", 'ttl="NaN"'], /ttlMs "NaN" is not a whole number/],
   ["ttlMs without cacheScope", ["era=modern", "no-scope"], /cacheScope absent is neither/],
+  [
+    "prompt and resource lists answered with an error (2026)",
+    ["era=modern", "fail-catalog"],
+    /^resources\/list: .*catalog store unavailable/,
+  ],
 ])(
   "mcp status: with %s the peer is ready, the hostile server degraded naming the field",
   async (_what, options, reason) => {
@@ -87,6 +92,16 @@ it("mcp status: a tools/list that never answers is degraded with the reason, nev
   const { rows } = await status({ ...hostileRow("hang-list"), listTimeoutMs: 5_000 });
   expect(rows[0]).toEqual(peerReady);
   expect(rows[1]).toMatchObject({ name: "hostile", phase: "degraded", listFault: { kind: "timeout" } });
+});
+
+it("mcp status: prompt and resource lists that never answer make the server degraded with the reason, never ready", async () => {
+  const { rows } = await status({ ...hostileRow("hang-catalog"), listTimeoutMs: 5_000 });
+  expect(rows[0]).toEqual(peerReady);
+  expect(rows[1]).toMatchObject({
+    name: "hostile",
+    phase: "degraded",
+    issues: expect.arrayContaining([expect.stringMatching(/^prompts\/list: .*timed out/)]),
+  });
 });
 
 it("mcp status: a 2026 server that never acknowledges its listen stream is ready in its era", async () => {

@@ -18,7 +18,7 @@ import { progressFeed, silentProgress, type ProgressSink } from "./progress";
 import { startRunLogs } from "./run-logs";
 import { reportsOf } from "./server-reports";
 import { TrustSession } from "../trust/trust-session";
-import { CatalogScreening } from "../trust/screen-catalogs";
+import { CatalogScreening, withCatalogIssues } from "../trust/screen-catalogs";
 
 export interface ConnectOptions {
   readonly cwd: string;
@@ -112,7 +112,12 @@ export async function connectMcp(options: ConnectOptions): Promise<ConnectedMcp>
   } finally {
     sink.finish();
   }
-  return { ...connected(mcp, connectMs, trust, mounted), ...(catalogs ? { catalogs } : {}) };
+  const screened = catalogs;
+  const all = connected(mcp, connectMs, trust, mounted);
+  if (screened === undefined) return all;
+  // A catalog listing that failed makes its server degraded in every report.
+  const reports = () => all.reports().map((report) => withCatalogIssues(report, screened));
+  return { ...all, reports, catalogs: screened };
 }
 
 /** The fleet behind the deck's mount port, with this process's endpoint options. */
