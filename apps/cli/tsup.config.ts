@@ -50,6 +50,25 @@ const lightClientShims: Plugin = {
   },
 };
 
+/** The same for the SDK server's shims: the provider host gives every server its own (cf-worker) validator. */
+const lightServerShims: Plugin = {
+  name: "light-server-shims",
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) => ({
+      path: "server-shims",
+      namespace: "light-server-shims",
+      pluginData: args.resolveDir,
+    }));
+    build.onLoad({ filter: /.*/, namespace: "light-server-shims" }, (args) => ({
+      contents: [
+        'export { default as process } from "node:process";',
+        'export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";',
+      ].join("\n"),
+      resolveDir: args.pluginData as string,
+    }));
+  },
+};
+
 const cli: Options = {
   entry: { program: "src/program.ts" },
   format: ["esm"],
@@ -63,7 +82,7 @@ const cli: Options = {
   metafile: true,
   dts: false,
   noExternal: [/.*/],
-  esbuildPlugins: [englishZod, lightClientShims],
+  esbuildPlugins: [englishZod, lightClientShims, lightServerShims],
   shims: false,
   banner: {
     // Bundled CommonJS dependencies call require() for Node builtins.

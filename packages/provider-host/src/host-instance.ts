@@ -18,7 +18,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import { canRead, hearsServer } from "./access/caller-box";
 import { ObservedServer, type FillingBox } from "./observe/observed-server";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { ArgumentValidator } from "./tools/argument-validator";
 import { registerCatalogHandlers } from "./catalog/catalog-handlers";
 import { createClientRelay, sessionsOf } from "./relay/client-relay";
@@ -123,7 +123,7 @@ const LIST_CHANGED_METHODS = [
 
 const DEFAULT_LIST_TTL_MS = 60_000;
 
-let sharedElicitationValidator: AjvJsonSchemaValidator | undefined;
+let sharedElicitationValidator: CfWorkerJsonSchemaValidator | undefined;
 
 /** Builds fresh instances for one box; the argument validator is shared by all of them. */
 export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: ProviderHostOptions): InstanceBuilder {
@@ -148,8 +148,8 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
 
   const build = (oneWire = false, view: ToolBox = box, era?: "legacy" | "modern"): HostInstance => {
     // The SDK builds a validator per server unless given one; it only checks
-    // elicitation answers, which the host never requests.
-    sharedElicitationValidator ??= new AjvJsonSchemaValidator();
+    // elicitation answers, which the host never requests: the SDK's lightest serves.
+    sharedElicitationValidator ??= new CfWorkerJsonSchemaValidator();
     const server = new ObservedServer(
       identity,
       {
