@@ -9,17 +9,16 @@ import path from "node:path";
 import { stdioServer } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
-import { everythingRow, writeConfig } from "./support/servers";
+import { everythingRow, fixtureRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(180_000);
 
-const HOSTILE = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures", "hostile-server.mjs");
 /**
  * Deadlines past the run's own: a loaded machine makes a 30 MB discover or a 10,000-level schema slow, and a
  * deadline firing first would replace the reason under test (the hang-list case sets its own list deadline).
  */
 const PATIENT = { startupTimeoutMs: 150_000, listTimeoutMs: 150_000, toolTimeoutMs: 150_000 };
-const hostileRow = (...options: string[]) => ({ command: process.execPath, args: [HOSTILE, ...options], ...PATIENT });
+const hostileRow = (...options: string[]) => ({ ...fixtureRow("hostile-server.mjs", ...options), ...PATIENT });
 const peerRow = () => ({ ...everythingRow(), ...PATIENT });
 
 let sandbox: Sandbox;

@@ -9,19 +9,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
-import { writeConfig } from "./support/servers";
+import { fixtureRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(120_000);
 
-const fixtures = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures");
-const modernRow = (...args: string[]) => ({
-  command: process.execPath,
-  args: [path.join(fixtures, "modern-server.mjs"), ...args],
-});
-const rmcpRow = (spawnLog: string) => ({
-  command: process.execPath,
-  args: [path.join(fixtures, "rmcp-style-server.mjs"), spawnLog],
-});
+const modernRow = (...args: string[]) => fixtureRow("modern-server.mjs", ...args);
+const rmcpRow = (spawnLog: string) => fixtureRow("rmcp-style-server.mjs", spawnLog);
 const spawns = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n").length : 0);
 
 let sandbox: Sandbox;
@@ -29,7 +22,7 @@ let http: ChildProcess | undefined;
 let httpUrl: string;
 
 beforeAll(async () => {
-  http = spawn(process.execPath, [path.join(fixtures, "modern-server.mjs"), "http"], {
+  http = spawn(process.execPath, fixtureRow("modern-server.mjs", "http").args, {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<string>((resolve) => {

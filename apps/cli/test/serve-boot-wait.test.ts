@@ -13,15 +13,11 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
 import { servedUrl, stopChild } from "./support/relay-client";
-import { writeConfig } from "./support/servers";
+import { fixtureRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(120_000);
 
-const FIXTURES = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures");
-const fixture = (name: string, ...args: string[]) => ({
-  command: process.execPath,
-  args: [path.join(FIXTURES, name), ...args],
-});
+const fixture = fixtureRow;
 
 let sandbox: Sandbox;
 beforeEach(() => {

@@ -1,13 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { createServerEndpoint, type EndpointOptions } from "@indus/endpoint";
 import { stdioServer, streamableHttpServer } from "@indus/contract";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
-import { everythingRow, writeConfig } from "./support/servers";
+import { everythingRow, fixtureRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(120_000);
-
-const FIXTURES = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures");
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -158,7 +155,7 @@ describe("indusr mcp serve", () => {
   });
 
   it("answers what a client sent while the mounted servers were still starting", async () => {
-    const slow = { command: process.execPath, args: [path.join(FIXTURES, "modern-server.mjs"), "delay=1500"] };
+    const slow = fixtureRow("modern-server.mjs", "delay=1500");
     const config = writeConfig(sandbox.root, { slow });
     const child = spawn(
       process.execPath,

@@ -7,12 +7,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
-import { writeConfig } from "./support/servers";
+import { fixtureRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(180_000);
 
 const WRITERS = 10;
-const fixtures = path.join(__dirname, "..", "..", "..", "packages", "testkit", "fixtures");
 
 let sandbox: Sandbox;
 const stateHome = () => path.join(sandbox.root, "state");
@@ -28,7 +27,7 @@ const each = <T>(body: (i: number) => Promise<T>): Promise<T[]> =>
 it(`keeps the era verdict of every server when ${WRITERS} processes connect at once`, async () => {
   const results = await each((i) => {
     // A distinct argument per process: a distinct server identity, so a verdict of its own.
-    const row = { command: process.execPath, args: [path.join(fixtures, "modern-server.mjs"), `writer=${i}`] };
+    const row = fixtureRow("modern-server.mjs", `writer=${i}`);
     const config = writeConfig(path.join(sandbox.root, `c${i}`), { [`m${i}`]: row });
     return runCli(["mcp", "status", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });
   });

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { FIXTURES } from "@indus/testkit";
 
 const app = path.join(__dirname, "..", "..");
 
@@ -20,6 +21,12 @@ export const memoryRow = (file: string) => ({
   command: process.execPath,
   args: [serverBin("server-memory")],
   env: { MEMORY_FILE_PATH: file },
+});
+
+/** One of testkit's fixture servers (packages/testkit/fixtures/<name>) run with `args`. */
+export const fixtureRow = (name: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [path.join(FIXTURES, name), ...args],
 });
 
 /** A server that writes to stderr and exits before the handshake. */
