@@ -203,9 +203,8 @@ describe("task edges (testkit/fixtures/task-server.mjs)", () => {
     const endpoint = await taskServer(log, ["hang-list"], 300);
     // Which tools are task-only only the listing says: the first call lists first, and that listing times out.
     await endpoint.invoke("quick", {}).catch(() => undefined);
-    const started = Date.now();
+    // One listing on the wire is the proof the second call did not list (and wait out its 300 ms) again.
     await endpoint.invoke("quick", {}).catch(() => undefined);
     expect(sent(log).filter((m) => m.method === "tools/list")).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(300);
   });
 });
