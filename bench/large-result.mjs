@@ -8,11 +8,12 @@
 // payload's own cost per byte shows: (peak - base) / payload. Sizes and paths
 // alternate round by round.
 //
-// Streaming parse past 1 MiB: a line longer than that is parsed as its bytes
-// arrive (@streamparser/json, in the endpoint's stdio transport), so the line
-// is never a string beside its parsed value; shorter lines keep a whole-line
-// JSON.parse. What remains is the text itself, its pieces until the first use
-// flattens them, and whatever garbage the GC has not collected yet.
+// Whole-line parse, not streaming: a line over 1 MiB is decoded to text as its
+// bytes arrive (the endpoint's stdio transport drops each chunk once decoded)
+// and JSON.parse'd whole at its newline; a streaming JSON parser in JavaScript
+// was tens of times slower (docs/decisions/decode-long-lines.md). The floor is
+// about base + 2 bytes per payload byte (the line's text + the parsed text),
+// plus whatever garbage the GC has not collected yet.
 //
 //   pnpm build && node bench/large-result.mjs        (10 and 50 MB, call and gateway, 5 rounds)
 //   BENCH_QUICK=1 node bench/large-result.mjs        (10 MB, 3 rounds; bench/ci.sh)
@@ -139,7 +140,7 @@ const measures = { call: callPeak, gateway: gatewayPeak };
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 console.log(
-  "streaming parse past 1 MiB (@streamparser/json; whole-line JSON.parse below it); peak RSS of the indusr process, median of alternating rounds",
+  "whole-line parse (not streaming; lines past 1 MiB decoded as they arrive); peak RSS of the indusr process, median of alternating rounds",
 );
 for (const sizeMb of SIZES_MB) {
   const payload = sizeMb * MB;

@@ -3,13 +3,12 @@
  * wants. Unlike the SDK's `ReadBuffer` (which re-concatenates its whole buffer
  * on every chunk, quadratic in the message size, and caps messages at 10 MiB)
  * this keeps the pending chunks in a list and decodes them once per line. A
- * line past `streamPastBytes` is parsed while it arrives (`StreamedValue`), so
- * a large result is never held as bytes, line and value at once; shorter
- * lines keep `JSON.parse`, which is faster for them.
+ * line past `decodePastBytes` is decoded while it arrives (`LongLine`), so a
+ * large result is never held as chunks, joined bytes and text at once.
  */
-import { StreamedValue, type Line } from "./streamed-value";
+import { LongLine, type Line } from "./long-line";
 
-export type { Line } from "./streamed-value";
+export type { Line } from "./long-line";
 
 export class MessageTooLargeError extends Error {
   override readonly name = "MessageTooLargeError";
@@ -18,17 +17,17 @@ export class MessageTooLargeError extends Error {
   }
 }
 
-/** Lines longer than this are parsed as they arrive. */
-export const STREAM_PAST_BYTES = 1024 * 1024;
+/** Lines longer than this are decoded as they arrive. */
+export const DECODE_PAST_BYTES = 1024 * 1024;
 
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private streamed: StreamedValue | undefined;
+  private long: LongLine | undefined;
 
   constructor(
     private readonly maxLineBytes: number,
-    private readonly streamPastBytes = STREAM_PAST_BYTES,
+    private readonly decodePastBytes = DECODE_PAST_BYTES,
   ) {}
 
   /** Calls `onLine` for every complete line in `chunk`; throws `MessageTooLargeError`. */
@@ -43,31 +42,31 @@ export class LineSplitter {
     if (start < chunk.length) this.keep(chunk.subarray(start));
   }
 
-  /** Holds (or, past the threshold, parses) the start of a line still missing its newline. */
+  /** Holds (or, past the threshold, decodes) the start of a line still missing its newline. */
   private keep(rest: Buffer): void {
     this.pendingBytes += rest.length;
     if (this.pendingBytes > this.maxLineBytes) this.overflow();
-    if (this.streamed) {
-      this.streamed.write(rest);
+    if (this.long) {
+      this.long.write(rest);
       return;
     }
     this.pending.push(rest);
-    if (this.pendingBytes <= this.streamPastBytes) return;
-    const streamed = new StreamedValue();
-    for (const held of this.pending) streamed.write(held);
+    if (this.pendingBytes <= this.decodePastBytes) return;
+    const long = new LongLine();
+    for (const held of this.pending) long.write(held);
     this.pending = [];
-    this.streamed = streamed;
+    this.long = long;
   }
 
   /** The line that `piece` completes. None of its bytes is referenced once it is returned. */
   private take(piece: Buffer): Line {
     const total = this.pendingBytes + piece.length;
     if (total > this.maxLineBytes) this.overflow();
-    const streamed = this.streamed;
-    if (streamed) {
+    const long = this.long;
+    if (long) {
       this.clear();
-      streamed.write(piece);
-      return streamed.end();
+      long.write(piece);
+      return long.end();
     }
     return { kind: "text", text: this.decode(piece, total) };
   }
@@ -91,6 +90,6 @@ export class LineSplitter {
   clear(): void {
     this.pending = [];
     this.pendingBytes = 0;
-    this.streamed = undefined;
+    this.long = undefined;
   }
 }

@@ -11,7 +11,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import {
   deserializeMessage,
-  parseJSONRPCMessage,
   serializeMessage,
   type JSONRPCMessage,
   type Transport,
@@ -226,13 +225,12 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private onLine(line: Line): void {
-    if (line.kind === "blank" || (line.kind === "text" && line.text.trim().length === 0)) return;
+    if (line.kind === "blank" || line.text.trim().length === 0) return;
     let message: JSONRPCMessage;
     try {
-      if (line.kind === "unparsable") throw new Error(line.reason);
-      message = line.kind === "text" ? deserializeMessage(line.text) : parseJSONRPCMessage(line.value);
+      message = deserializeMessage(line.text);
     } catch {
-      this.onGarbage(line.kind === "text" ? line.text : line.head);
+      this.onGarbage(line.text);
       return;
     }
     this.inbound.push(message);
