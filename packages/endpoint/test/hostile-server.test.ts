@@ -6,6 +6,9 @@
  * streams never hold the connect, and every drop or repair is an issue naming
  * the method, the item or field and the value.
  */
+import { existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { isRecord, serverCondition, type RemoteCallResult, type ServerConfig } from "@indus/contract";
 import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
 import { hostile } from "@indus/testkit";
@@ -30,6 +33,16 @@ async function connect(options: readonly string[], endpointOptions: EndpointOpti
 const names = async (endpoint: McpServerEndpoint) => (await endpoint.listTools()).map((tool) => tool.ref.name);
 const textOf = (result: RemoteCallResult) =>
   result.content.map((block) => (isRecord(block) && typeof block["text"] === "string" ? block["text"] : "")).join("");
+
+it("connects a 2026 server whose probe answer arrives after the probe gave up, in 2026, on a fresh process", async () => {
+  // The fixture holds its first process's discover answer until `initialize` comes, as a
+  // 30 MB answer on a loaded machine arrives after the probe's deadline; initialize is refused.
+  const marker = path.join(mkdtempSync(path.join(os.tmpdir(), "late-discover-")), "held");
+  const endpoint = await connect(["era=modern", `late-discover=${marker}`], { timeouts: { eraProbeMs: 300 } });
+  expect(existsSync(marker)).toBe(true);
+  expect(endpoint.era).toBe("2026-07-28");
+  expect(await names(endpoint)).toEqual(["echo"]);
+});
 
 describe.each(["legacy", "modern"])("%s era", (era) => {
   it("drops a tool whose inputSchema nests 10,000 levels, keeps the others, and says which and where", async () => {

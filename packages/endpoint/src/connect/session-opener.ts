@@ -159,6 +159,7 @@ export class SessionOpener {
     return {
       attempt: (mode, prior) => this.connectTransport(config, track, cancelled, { mode, prior }),
       diedOnItsOwn: () => this.diedOnItsOwn(config),
+      answeredProbeLate: () => config.transport === "stdio" && this.lastStdio?.answeredProbeLate === true,
       beginRetry: () => {
         const first = this.lastStdio;
         const restoreTail = this.setup.stderr.reset();

@@ -1,10 +1,11 @@
 /**
  * Connecting in `auto`: reuse the server's remembered era verdict (zero
  * probe round trips); without one, probe once and remember the outcome.
- * Two servers need a second process: one that exits on the unknown probe
- * (rmcp-style; retried as legacy) and a modern-only one whose probe went
+ * Three servers need a second process: one that exits on the unknown probe
+ * (rmcp-style; retried as legacy), a modern-only one whose probe went
  * unanswered because it started slowly (`npx` installing it), so
- * `initialize` was refused (retried in the era it named). One that dies
+ * `initialize` was refused (retried in the era it named), and one whose
+ * probe answer arrived only after the probe gave up (retried in 2026). One that dies
  * whatever it is sent is remembered as legacy: the next run starts it once.
  * Over HTTP a probe that fails (times out, is cut, or spoils a stateful
  * upstream so its `initialize` is refused) is followed by a legacy attempt
@@ -31,6 +32,8 @@ export interface EraAttempts {
   attempt(mode: ProtocolMode, prior?: PriorDiscovery): Promise<Session>;
   /** The stdio server of the latest attempt exited before it was ready, without being told to. */
   diedOnItsOwn(): boolean;
+  /** The stdio server of the latest attempt answered the `server/discover` probe, if only after it gave up. */
+  answeredProbeLate(): boolean;
   /** Begin a retry on a fresh process; the function returned restores the first attempt's traces. */
   beginRetry(): () => void;
   /** The connect was cancelled (deadline or close). */
@@ -104,6 +107,7 @@ async function negotiateEra(attempts: EraAttempts, memory: EraMemory): Promise<N
     if (isModernOnlyRefusal(error) && !attempts.cancelled()) {
       return negotiated(await attempts.attempt("2026-07-28"), "answered");
     }
+    if (attempts.answeredProbeLate() && !attempts.cancelled()) return modernOnFreshProcess(attempts);
     if (attempts.overHttp && spoiledByProbe(error) && !attempts.cancelled()) {
       return legacyOnFreshConnection(attempts, error);
     }
@@ -120,6 +124,16 @@ async function negotiateEra(attempts: EraAttempts, memory: EraMemory): Promise<N
       throw error;
     }
   }
+}
+
+/**
+ * The probe's answer came after its deadline (a large or slow `server/discover`
+ * on a loaded machine), so the legacy `initialize` that followed it on the
+ * same process failed: the server speaks 2026. Start it again in that era.
+ */
+async function modernOnFreshProcess(attempts: EraAttempts): Promise<Negotiated> {
+  attempts.beginRetry();
+  return negotiated(await attempts.attempt("2026-07-28"), "answered");
 }
 
 /** A legacy attempt on a fresh connection after a failed probe; the probe's error when that fails too. */

@@ -112,6 +112,19 @@ export class ProcessStdioTransport implements Transport {
 
   private endedByHostValue = false;
 
+  /**
+   * True when the server answered the SDK's `server/discover` probe (the only
+   * request with a string id; the client's own ids are numbers) after the
+   * client had moved on to numbered requests: the probe gave up on a 2026
+   * server that was slow to answer, not on a legacy one.
+   */
+  get answeredProbeLate(): boolean {
+    return this.answeredProbeLateValue;
+  }
+
+  private answeredProbeLateValue = false;
+  private sentNumbered = false;
+
   get exitInfo(): ExitInfo | undefined {
     return this.exitInfoValue;
   }
@@ -233,6 +246,7 @@ export class ProcessStdioTransport implements Transport {
       this.onGarbage(line.text);
       return;
     }
+    if (this.sentNumbered && "result" in message && typeof message.id === "string") this.answeredProbeLateValue = true;
     this.inbound.push(message);
   }
 
@@ -247,6 +261,7 @@ export class ProcessStdioTransport implements Transport {
     if (!stdin || this.closing || this.finished || !stdin.writable) return Promise.reject(new Error("Not connected"));
     // Like the SDK: resolve once the data is queued; under backpressure, senders
     // share one wait for `drain` (one listener set, however many are waiting).
+    if ("id" in message && typeof message.id === "number") this.sentNumbered = true;
     if (stdin.write(serializeMessage(message))) return Promise.resolve();
     this.drained ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
