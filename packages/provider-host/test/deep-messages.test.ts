@@ -19,21 +19,19 @@ const WITNESS = {
   method: "tools/call",
   params: { name: "echo", arguments: { message: "still here" } },
 };
-/** A guard only: a host starting on a loaded machine may take many seconds. */
-const GUARD_MS = 50_000;
 const TOO_DEEP = /^Invalid Request: params nests deeper than 128 levels \(at params\.arguments\.message\.a/;
 
 it("stdio: a request nested 10,000 levels gets an error naming the path, and the host keeps serving", async () => {
   const line = spawnLineChild(STDIO_HOST);
   try {
     line.send({ ...INITIALIZE, id: "init" });
-    await line.next((message) => message.id === "init", GUARD_MS);
+    await line.next((message) => message.id === "init", "the answer to initialize");
     line.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     line.child.stdin.write(`${deepCall("deep", 10_000)}\n`);
-    const refused = await line.next((message) => message.id === "deep", GUARD_MS);
+    const refused = await line.next((message) => message.id === "deep", "the refusal of the deep request");
     expect(refused.error).toEqual({ code: -32600, message: expect.stringMatching(TOO_DEEP) });
     line.send(WITNESS);
-    const witness = await line.next((message) => message.id === "witness", GUARD_MS);
+    const witness = await line.next((message) => message.id === "witness", "the witness call's answer");
     expect(witness.result?.content).toEqual([{ type: "text", text: "Echo: still here" }]);
     expect(line.stderr()).not.toMatch(/UNHANDLED|UNCAUGHT/);
     line.child.stdin.end();

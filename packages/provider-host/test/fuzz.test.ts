@@ -79,7 +79,10 @@ describe(`fuzzing with ${FRAMES} frames per transport (seed ${SEED})`, () => {
         method: "tools/call",
         params: { name: "echo", arguments: { message: "still here" } },
       });
-      const witness = await line.next((message) => message.id === "witness", 60_000);
+      const witness = await line.next(
+        (message) => message.id === "witness",
+        "the witness call's answer after the fuzzed frames",
+      );
       expect(witness.result?.content).toEqual([{ type: "text", text: "Echo: still here" }]);
       expect(line.child.exitCode).toBeNull();
       expect(line.stderr()).not.toMatch(/UNHANDLED|UNCAUGHT/);
@@ -132,6 +135,6 @@ async function heapUsed(client: Client): Promise<number> {
 
 async function stdioHeap(line: LineChild, id: string): Promise<number> {
   line.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "memory", arguments: {} } });
-  const answer = await line.next((message) => message.id === id, 60_000);
+  const answer = await line.next((message) => message.id === id, `the answer to ${id}`);
   return JSON.parse(answer.result!.content![0]!.text!).heapUsed as number;
 }

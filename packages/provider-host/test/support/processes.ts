@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { waitFor } from "@indus/testkit";
 
 export const PACKAGE_DIR = join(__dirname, "..", "..");
 export const STDIO_HOST = join(PACKAGE_DIR, "test", "fixtures", "host-stdio.mjs");
@@ -29,7 +30,8 @@ export interface LineChild {
   stderr(): string;
   send(frame: unknown): void;
   writeRaw(text: string): void;
-  next(predicate: (message: RpcMessage) => boolean, timeoutMs?: number): Promise<RpcMessage>;
+  /** The first message `predicate` accepts (no deadline of its own; ends early if the child exits). */
+  next(predicate: (message: RpcMessage) => boolean, what?: string): Promise<RpcMessage>;
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -37,7 +39,11 @@ export function spawnLineChild(script: string, args: string[] = [], nodeArgs: st
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["pipe", "pipe", "pipe"] });
   const messages: RpcMessage[] = [];
   let stderr = "";
-  const waiters: Array<{ predicate: (message: RpcMessage) => boolean; resolve: (message: RpcMessage) => void }> = [];
+  // Set once the child exited and its output is all read: no message can come after.
+  let closed = false;
+  child.once("close", () => {
+    closed = true;
+  });
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
@@ -51,12 +57,6 @@ export function spawnLineChild(script: string, args: string[] = [], nodeArgs: st
       message = { unparsable: line };
     }
     messages.push(message);
-    for (const waiter of [...waiters]) {
-      if (waiter.predicate(message)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(message);
-      }
-    }
   });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }));
@@ -67,20 +67,10 @@ export function spawnLineChild(script: string, args: string[] = [], nodeArgs: st
     stderr: () => stderr,
     send: (frame) => child.stdin.write(`${JSON.stringify(frame)}\n`),
     writeRaw: (text) => child.stdin.write(text),
-    next(predicate, timeoutMs = 15_000) {
-      const found = messages.find(predicate);
-      if (found !== undefined) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching message; stderr: ${stderr}`)), timeoutMs);
-        waiters.push({
-          predicate,
-          resolve: (message) => {
-            clearTimeout(timer);
-            resolve(message);
-          },
-        });
-      });
-    },
+    next: (predicate, what = "a matching message from the child") =>
+      waitFor(what, () => messages.find(predicate), {
+        failure: () => (closed ? `the child exited; stderr: ${stderr}` : undefined),
+      }),
     exited: () => exit,
   };
 }
