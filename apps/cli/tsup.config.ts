@@ -28,46 +28,31 @@ const englishZod: Plugin = {
 };
 
 /**
- * The SDK client's Node shims bring its default JSON Schema validator, a bundled Ajv (~290 KB that every
- * command connecting a server loads). The endpoint gives every client its own validator, so that default
- * never runs: the bundle takes the SDK's own lighter default (its `validators/cf-worker` export) instead.
+ * The SDK's Node shims bring its default JSON Schema validator, a bundled Ajv (~290 KB in each of the client and
+ * the server that every command connecting or serving loads). The endpoint and the provider host give every client
+ * and server their own validator, so that default never runs: the bundle takes the SDK's own lighter default (its
+ * `validators/cf-worker` export) instead. `lines` are the shim module's other exports.
  */
-const lightClientShims: Plugin = {
-  name: "light-client-shims",
-  setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/client\/_shims$/ }, (args) => ({
-      path: "client-shims",
-      namespace: "light-client-shims",
-      pluginData: args.resolveDir,
-    }));
-    build.onLoad({ filter: /.*/, namespace: "light-client-shims" }, (args) => ({
-      contents: [
-        "export const CORS_IS_POSSIBLE = false;",
-        'export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";',
-      ].join("\n"),
-      resolveDir: args.pluginData as string,
-    }));
-  },
-};
+function lightShims(sdk: "client" | "server", lines: readonly string[]): Plugin {
+  const namespace = `light-${sdk}-shims`;
+  return {
+    name: namespace,
+    setup(build) {
+      const filter = new RegExp(`^@modelcontextprotocol/${sdk}/_shims$`);
+      build.onResolve({ filter }, (args) => ({ path: `${sdk}-shims`, namespace, pluginData: args.resolveDir }));
+      build.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents: [
+          ...lines,
+          `export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from "@modelcontextprotocol/${sdk}/validators/cf-worker";`,
+        ].join("\n"),
+        resolveDir: args.pluginData as string,
+      }));
+    },
+  };
+}
 
-/** The same for the SDK server's shims: the provider host gives every server its own (cf-worker) validator. */
-const lightServerShims: Plugin = {
-  name: "light-server-shims",
-  setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) => ({
-      path: "server-shims",
-      namespace: "light-server-shims",
-      pluginData: args.resolveDir,
-    }));
-    build.onLoad({ filter: /.*/, namespace: "light-server-shims" }, (args) => ({
-      contents: [
-        'export { default as process } from "node:process";',
-        'export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";',
-      ].join("\n"),
-      resolveDir: args.pluginData as string,
-    }));
-  },
-};
+const lightClientShims = lightShims("client", ["export const CORS_IS_POSSIBLE = false;"]);
+const lightServerShims = lightShims("server", ['export { default as process } from "node:process";']);
 
 const cli: Options = {
   entry: { program: "src/program.ts" },
