@@ -2,6 +2,7 @@
 // HTTP, calling `echo` and checking the answer. Used by http-gateway.mjs in
 // its own thread (one client) and by http-client-worker.mjs (many clients).
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { inBatches } from "./raw-mcp-client.mjs";
 
 export const MODERN = "2026-07-28";
 
@@ -15,13 +16,8 @@ export async function connect(url, era, headers = {}) {
   return client;
 }
 
-export async function connectMany(url, era, count, headers = {}) {
-  const clients = [];
-  while (clients.length < count) {
-    const batch = Math.min(8, count - clients.length);
-    clients.push(...(await Promise.all(Array.from({ length: batch }, () => connect(url, era, headers)))));
-  }
-  return clients;
+export function connectMany(url, era, count, headers = {}) {
+  return inBatches(count, () => connect(url, era, headers));
 }
 
 /**

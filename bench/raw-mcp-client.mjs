@@ -145,11 +145,16 @@ export async function connectRaw(url, era, headers = {}) {
   return client;
 }
 
-export async function connectManyRaw(url, era, count, headers = {}) {
-  const clients = [];
-  while (clients.length < count) {
-    const batch = Math.min(8, count - clients.length);
-    clients.push(...(await Promise.all(Array.from({ length: batch }, () => connectRaw(url, era, headers)))));
+/** `count` results of `open`, opened 8 at a time (a gateway's accept queue is not the measure). */
+export async function inBatches(count, open) {
+  const opened = [];
+  while (opened.length < count) {
+    const batch = Math.min(8, count - opened.length);
+    opened.push(...(await Promise.all(Array.from({ length: batch }, open))));
   }
-  return clients;
+  return opened;
+}
+
+export function connectManyRaw(url, era, count, headers = {}) {
+  return inBatches(count, () => connectRaw(url, era, headers));
 }

@@ -43,6 +43,17 @@ function clientOf(era: Era): Client {
   );
 }
 
+/** `indusr mcp serve --stdio` of the config at `mcpPath`, as a client spawns it. */
+function serveOverStdio(mcpPath: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...SERVE, "--stdio", "--mcp", mcpPath],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "ignore",
+  });
+}
+
 /**
  * Connects while the three mounts are held, then lists: the handshake was
  * answered with the gate still shut, and the listing sent then returns once
@@ -61,13 +72,7 @@ it.each<Era>(["2025", "2026"])(
   "over stdio, a %s-era client's handshake is answered while every mount is held",
   async (era) => {
     const client = clientOf(era);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, ...SERVE, "--stdio", "--mcp", config],
-      cwd: sandbox.cwd,
-      env: sandbox.env as Record<string, string>,
-      stderr: "ignore",
-    });
+    const transport = serveOverStdio(config);
     try {
       const names = await handshakeThenList(client, () => client.connect(transport));
       expect(names).toEqual(["a__echo", "b__echo", "c__echo"]);
@@ -85,13 +90,7 @@ it("over stdio, a 2026-era client that asks server/discover again gets the instr
   };
   const saying = writeConfig(sandbox.root, { a: said });
   const client = clientOf("2026");
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, ...SERVE, "--stdio", "--mcp", saying],
-    cwd: sandbox.cwd,
-    env: sandbox.env as Record<string, string>,
-    stderr: "ignore",
-  });
+  const transport = serveOverStdio(saying);
   try {
     expect(await handshakeThenList(client, () => client.connect(transport))).toEqual(["a__echo"]);
     // Answered at once, the first handshake could not carry words of a mount still held.
