@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { isRecord, serverCondition, type RemoteCallResult, type ServerConfig } from "@indus/contract";
 import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
-import { hostile } from "@indus/testkit";
+import { hostile, waitFor } from "@indus/testkit";
 
 const open: McpServerEndpoint[] = [];
 afterEach(async () => {
@@ -99,7 +99,7 @@ it("caps 30 MB of server/discover instructions, and remembers only a small verdi
   });
   expect(endpoint.instructions).toHaveLength(64 * 1024);
   expect(endpoint.issues).toEqual(["server/discover: instructions cut to 65536 of 30000000 characters"]);
-  while (saved.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitFor("the era verdict saved", () => saved.length > 0);
   expect(JSON.stringify(saved).length).toBeLessThan(80 * 1024);
 });
 
@@ -126,7 +126,7 @@ it("connects a 2026 server that never acknowledges its listen stream without wai
   });
   expect(endpoint.phase).toBe("ready");
   expect(await names(endpoint)).toEqual(["echo"]);
-  while (endpoint.issues.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  await waitFor("the unacknowledged listen stream named in the issues", () => endpoint.issues.length > 0);
   expect(endpoint.issues).toEqual([expect.stringMatching(/^subscriptions\/listen: not acknowledged within 10000 ms/)]);
 });
 

@@ -9,6 +9,7 @@
 import { serveHttp } from "@indus/provider-host";
 import type { HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { waitFor } from "@indus/testkit";
 import { bearerGate } from "../src/auth/bearer-gate";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
@@ -114,7 +115,7 @@ describe("OAuth resource server", () => {
       oauth: { issuer: issuer.issuer, resource, clockToleranceSeconds: 0 },
     });
     try {
-      while (Date.now() / 1000 <= exp + 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor("the token's expiry to pass", () => Date.now() / 1000 > exp + 1);
       const response = await rawRequest(strict.url, {
         headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` },
         body: JSON.stringify(INITIALIZE),
