@@ -82,8 +82,14 @@ function levelsOf(logs: readonly Logged[], tag: string): string[] {
   return logs.filter((log) => log.tag === tag).map((log) => log.level);
 }
 
-async function settle(ms = 300): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Proof that no more logs of earlier calls are on their way to `who`: a later call by `who` to `server`, waited
+ * for until its error log (every level admits it) arrives. The server logged the earlier calls before this one,
+ * and the gateway relays a server's messages in order.
+ */
+async function barrier(who: { client: Client; logs: Logged[] }, server: string, tag: string, era: Era) {
+  await call(who.client, server, "log", tag, era === "2026-07-28" ? "error" : undefined);
+  await waitFor(`${tag}'s error log (the barrier)`, () => levelsOf(who.logs, tag).includes("error"));
 }
 
 describe("a 2026-07-28 server's logs", () => {
@@ -98,7 +104,8 @@ describe("a 2026-07-28 server's logs", () => {
       "A's 2 and B's 4 log messages",
       () => levelsOf(a.logs, "A").length === 2 && levelsOf(b.logs, "B").length === 4,
     );
-    await settle();
+    await barrier(a, "modern", "A-then", "2025");
+    await barrier(b, "modern", "B-then", "2025");
     expect(levelsOf(a.logs, "A")).toEqual(["warning", "error"]);
     expect(levelsOf(b.logs, "B")).toEqual(["debug", "info", "warning", "error"]);
     expect(levelsOf(a.logs, "B")).toEqual([]);
@@ -112,7 +119,8 @@ describe("a 2026-07-28 server's logs", () => {
       const other = await loggingClient("http", "2025");
       await call(c.client, "modern", "log", `C-${wire}`, "info");
       await waitFor(`3 log messages of C-${wire}`, () => levelsOf(c.logs, `C-${wire}`).length === 3);
-      await settle();
+      await barrier(c, "modern", `C-${wire}-then`, "2026-07-28");
+      await barrier(other, "modern", `other-${wire}-then`, "2025");
       expect(levelsOf(c.logs, `C-${wire}`)).toEqual(["info", "warning", "error"]);
       expect(levelsOf(other.logs, `C-${wire}`)).toEqual([]);
     },
@@ -136,7 +144,8 @@ describe("a 2026-07-28 server's logs", () => {
       "P26's 2 and P25's 1 log messages",
       () => levelsOf(c.logs, "P26").length === 2 && levelsOf(d.logs, "P25").length === 1,
     );
-    await settle();
+    await barrier(c, "modern", "P26-then", "2026-07-28");
+    await barrier(d, "modern", "P25-then", "2025");
     expect(levelsOf(c.logs, "P26")).toEqual(["warning", "error"]);
     expect(levelsOf(d.logs, "P25")).toEqual(["error"]);
     expect(levelsOf(d.logs, "P26")).toEqual([]);
@@ -146,7 +155,7 @@ describe("a 2026-07-28 server's logs", () => {
   test("a 2026-07-28 request that asks for no level gets no logs (the revision's opt-out)", async () => {
     const c = await loggingClient("http", "2026-07-28");
     await call(c.client, "modern", "log", "quiet");
-    await settle(500);
+    await barrier(c, "modern", "quiet-then", "2026-07-28");
     expect(levelsOf(c.logs, "quiet")).toEqual([]);
   });
 
@@ -155,7 +164,7 @@ describe("a 2026-07-28 server's logs", () => {
     await d.client.setLoggingLevel("info");
     await call(d.client, "modern", "log", "D");
     await waitFor("3 log messages of D", () => levelsOf(d.logs, "D").length === 3);
-    await settle();
+    await barrier(d, "modern", "D-then", "2025");
     expect(levelsOf(d.logs, "D")).toEqual(["info", "warning", "error"]);
   });
 });
@@ -170,15 +179,18 @@ describe("a 2025-era stdio server's logs (they name no call)", () => {
 
   test("reach a 2026-07-28 client with several calls in flight once, not once per call", async () => {
     const c = await loggingClient("stdio", "2026-07-28");
+    // `held` and G each wait at the server for the other to arrive: both are in flight while either logs.
     const held = c.client.request({
       method: "tools/call",
-      params: { name: "legacy__log", arguments: { tag: "held", waitMs: 800 }, _meta: { [LOG_LEVEL]: "info" } },
+      params: { name: "legacy__log", arguments: { tag: "held", meet: "G" }, _meta: { [LOG_LEVEL]: "info" } },
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await call(c.client, "legacy", "log", "G", "info");
+    await c.client.request({
+      method: "tools/call",
+      params: { name: "legacy__log", arguments: { tag: "G", meet: "held" }, _meta: { [LOG_LEVEL]: "info" } },
+    });
     await held;
     await waitFor("3 log messages of the held call", () => levelsOf(c.logs, "held").length === 3);
-    await settle();
+    await barrier(c, "legacy", "held-then", "2026-07-28");
     expect(levelsOf(c.logs, "G")).toEqual(["info", "warning", "error"]);
     expect(levelsOf(c.logs, "held")).toEqual(["info", "warning", "error"]);
   });
@@ -189,7 +201,8 @@ describe("a 2025-era stdio server's logs (they name no call)", () => {
     await strict.client.setLoggingLevel("error");
     await call(open.client, "legacy", "log", "F");
     await waitFor("4 log messages of F", () => levelsOf(open.logs, "F").length === 4);
-    await settle();
+    await barrier(open, "legacy", "F-then", "2025");
+    await barrier(strict, "legacy", "F-then-strict", "2025");
     expect(levelsOf(open.logs, "F")).toEqual(["debug", "info", "warning", "error"]);
     expect(levelsOf(strict.logs, "F")).toEqual(["error"]);
   });
