@@ -69,6 +69,7 @@ it("exports exactly these runtime names", () => {
       "textSlices",
       "tooDeepAt",
       "withNameSuffix",
+      "writeSlices",
     ].sort(),
   );
 });

@@ -80,12 +80,12 @@ export function schemaProblems(descriptor: ToolDescriptor, args: unknown): strin
   });
 }
 
-function printOutcome(outcome: ToolOutcome): void {
+async function printOutcome(outcome: ToolOutcome): Promise<void> {
   const out = outcome.isError ? process.stderr : process.stdout;
   for (const block of outcome.content) {
     if (block.type === "text") {
       // Apart from its newline, in slices: a large result is never copied whole (see `writeText`).
-      writeText(out, block.text);
+      await writeText(out, block.text);
       if (!block.text.endsWith("\n")) out.write("\n");
     } else out.write(`${JSON.stringify(block.value, null, 2)}\n`);
   }
@@ -169,7 +169,7 @@ async function runOnce(
     // The server's own copy of the result (`wire`, for gateways) would only repeat the content.
     const { wire: _wire, ...shown } = outcome;
     if (json) process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-    else printOutcome(outcome);
+    else await printOutcome(outcome);
     return outcome.isError ? EXIT.failed : EXIT.ok;
   } finally {
     for (const signal of STOPS) process.off(signal, onSignal);

@@ -1,15 +1,16 @@
 /**
- * Writes a large string in slices (see `textSlices`): a 50 MB tool result
- * printed in one write would be held as its text and a 50 MB copy at once.
+ * Writes a large string in slices (see `writeSlices`): a 50 MB tool result
+ * printed in one write, or in slices all written at once to a pipe, would be
+ * held as its text and once more as queued bytes.
  */
 import type { Writable } from "node:stream";
-import { TEXT_SLICE_UNITS, textSlices } from "@indus/contract";
+import { TEXT_SLICE_UNITS, writeSlices } from "@indus/contract";
 
-/** Writes `text` to `out`, in slices when it is large. */
-export function writeText(out: Writable, text: string): void {
+/** Writes `text` to `out`, in slices when it is large; resolves once the last slice is handed over. */
+export async function writeText(out: Writable, text: string): Promise<void> {
   if (text.length <= TEXT_SLICE_UNITS) {
     out.write(text);
     return;
   }
-  for (const slice of textSlices(text)) out.write(slice);
+  await writeSlices(out, text);
 }

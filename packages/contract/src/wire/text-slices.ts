@@ -23,3 +23,40 @@ export function* textSlices(text: string): Generator<string> {
     start = end;
   }
 }
+
+/** What `writeSlices` needs of its output: a Node `Writable` is one. */
+export interface SliceOutput {
+  write(chunk: string): boolean;
+  once(event: "drain" | "close" | "error", listener: () => void): unknown;
+  off(event: "drain" | "close" | "error", listener: () => void): unknown;
+  readonly destroyed: boolean;
+}
+
+/**
+ * Writes `text` slice by slice, each once the output has taken the one
+ * before: a pipe that cannot take a write at once queues its bytes (three
+ * per UTF-16 unit reserved), so slices written all at once are held again
+ * whole. Resolves when the last slice is handed over, or when the output
+ * breaks or closes (a reader that went away must not hang the writer).
+ */
+export async function writeSlices(out: SliceOutput, text: string): Promise<void> {
+  for (const slice of textSlices(text)) {
+    if (out.destroyed) return;
+    if (!out.write(slice)) await drained(out);
+  }
+}
+
+/** Resolves once `out` takes more, or can take nothing more. */
+function drained(out: SliceOutput): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      out.off("error", done);
+      resolve();
+    };
+    out.once("drain", done);
+    out.once("close", done);
+    out.once("error", done);
+  });
+}
