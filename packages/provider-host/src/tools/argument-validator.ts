@@ -8,11 +8,13 @@
  * `$schema` (2020-12 when absent, as MCP says), formats are not asserted (the
  * tool itself is the judge of those), and a schema Ajv cannot compile is not
  * enforced at all rather than blocking the tool.
+ *
+ * Ajv is imported on the first check of a schema in its dialect, not with
+ * the host: a gateway answers its first handshake without compiling Ajv
+ * (~270 KB), and one that only republishes mounted tools never loads it.
  */
-import Ajv from "ajv";
+import type Ajv from "ajv";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import Ajv2019 from "ajv/dist/2019.js";
-import Ajv2020 from "ajv/dist/2020.js";
 import type { JsonSchema, ToolDescriptor } from "@indus/contract";
 
 export type ArgumentCheck = { readonly ok: true } | { readonly ok: false; readonly message: string };
@@ -26,21 +28,35 @@ const MAX_REPORTED_ERRORS = 5;
 type Dialect = "draft-07" | "2019-09" | "2020-12";
 type Compiled = ValidateFunction | null;
 
+const ENGINE_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  validateFormats: false,
+  validateSchema: false,
+  addUsedSchema: false,
+} as const;
+
+/** Each dialect's Ajv, its module imported when a schema in it is first checked. */
+const ENGINES: Record<Dialect, () => Promise<Ajv>> = {
+  "draft-07": async () => new (await import("ajv")).default(ENGINE_OPTIONS),
+  "2019-09": async () => new (await import("ajv/dist/2019.js")).default(ENGINE_OPTIONS),
+  "2020-12": async () => new (await import("ajv/dist/2020.js")).default(ENGINE_OPTIONS),
+};
+
 export class ArgumentValidator {
-  private readonly engines = new Map<Dialect, Ajv>();
+  private readonly engines = new Map<Dialect, Promise<Ajv>>();
   private readonly byText = new Map<string, Compiled>();
   private readonly bySchema = new WeakMap<JsonSchema, Compiled>();
 
-  check(descriptor: ToolDescriptor, input: unknown): ArgumentCheck {
-    const validate = this.validatorFor(descriptor.parameters);
+  async check(descriptor: ToolDescriptor, input: unknown): Promise<ArgumentCheck> {
+    const known = this.bySchema.get(descriptor.parameters);
+    const validate = known !== undefined ? known : await this.validatorFor(descriptor.parameters);
     if (validate === null) return OK;
     if (validate(input)) return OK;
     return { ok: false, message: describeFailure(descriptor.name, validate.errors ?? []) };
   }
 
-  private validatorFor(schema: JsonSchema): Compiled {
-    const known = this.bySchema.get(schema);
-    if (known !== undefined) return known;
+  private async validatorFor(schema: JsonSchema): Promise<Compiled> {
     let text: string;
     try {
       text = JSON.stringify(schema);
@@ -49,7 +65,7 @@ export class ArgumentValidator {
     }
     let compiled = this.byText.get(text);
     if (compiled === undefined) {
-      compiled = this.compile(schema);
+      compiled = await this.compile(schema);
       this.byText.set(text, compiled);
       if (this.byText.size > CACHE_LIMIT) {
         const oldest = this.byText.keys().next().value as string;
@@ -60,11 +76,11 @@ export class ArgumentValidator {
     return compiled;
   }
 
-  private compile(schema: JsonSchema): Compiled {
+  private async compile(schema: JsonSchema): Promise<Compiled> {
     // A root `$id` would register the schema globally in Ajv and clash with
     // another tool reusing the same id; validation never needs it.
     const { $id: _ignored, ...local } = schema;
-    const engine = this.engine(dialectOf(schema));
+    const engine = await this.engine(dialectOf(schema));
     try {
       const validate = engine.compile(local);
       // Ajv also caches by schema object; the text cache above is the one bound.
@@ -75,18 +91,11 @@ export class ArgumentValidator {
     }
   }
 
-  private engine(dialect: Dialect): Ajv {
+  /** One engine per dialect, however many checks wait for its import at once. */
+  private engine(dialect: Dialect): Promise<Ajv> {
     let engine = this.engines.get(dialect);
     if (engine === undefined) {
-      const options = {
-        strict: false,
-        allErrors: true,
-        validateFormats: false,
-        validateSchema: false,
-        addUsedSchema: false,
-      } as const;
-      engine =
-        dialect === "2020-12" ? new Ajv2020(options) : dialect === "2019-09" ? new Ajv2019(options) : new Ajv(options);
+      engine = ENGINES[dialect]();
       this.engines.set(dialect, engine);
     }
     return engine;

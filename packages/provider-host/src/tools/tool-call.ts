@@ -69,7 +69,7 @@ export async function callTool(
   // A republished tool is checked by its own server, against its own schema:
   // the gateway must not refuse what that server would accept.
   if (scope.validator !== undefined && descriptor.wire === undefined) {
-    const check = scope.validator.check(descriptor, input);
+    const check = await scope.validator.check(descriptor, input);
     if (!check.ok) return toolErrorResult(check.message);
   }
   return isModern(ctx) ? roundTrip(scope, name, input, ctx) : oneRequest(scope, name, input, ctx);
