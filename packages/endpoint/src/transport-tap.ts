@@ -20,22 +20,16 @@ export interface TransportTap {
 }
 
 export function tapTransport(transport: Transport, tap: TransportTap): Transport {
+  // Made once per tap, not per property read: the SDK reads `send` for every
+  // message it sends, through each stacked tap.
+  const send = tap.sending && tappedSend(transport, tap.sending);
+  const close = tap.closing && tappedClose(transport, tap.closing);
+  const bound = new BoundMethods(transport);
   return new Proxy(transport, {
     get(target, key) {
-      if (key === "send" && tap.sending !== undefined) {
-        return (message: JSONRPCMessage, options?: unknown) => {
-          tap.sending!(message);
-          return target.send(message, options as never);
-        };
-      }
-      if (key === "close" && tap.closing !== undefined) {
-        return () => {
-          tap.closing!();
-          return target.close();
-        };
-      }
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (key === "send" && send !== undefined) return send;
+      if (key === "close" && close !== undefined) return close;
+      return bound.read(key);
     },
     set(target, key, value: unknown) {
       if (key === "onmessage" && typeof value === "function" && tap.inbound !== undefined) {
@@ -45,4 +39,40 @@ export function tapTransport(transport: Transport, tap: TransportTap): Transport
       return Reflect.set(target, key, value, target);
     },
   });
+}
+
+function tappedSend(transport: Transport, sending: (message: JSONRPCMessage) => void): Transport["send"] {
+  return (message, options) => {
+    sending(message);
+    return transport.send(message, options);
+  };
+}
+
+function tappedClose(transport: Transport, closing: () => void): Transport["close"] {
+  return () => {
+    closing();
+    return transport.close();
+  };
+}
+
+type Method = (...args: unknown[]) => unknown;
+
+/**
+ * The transport's own properties, its methods bound to it; a method is bound
+ * once and handed out again while the transport keeps the same function.
+ */
+class BoundMethods {
+  private readonly methods = new Map<PropertyKey, { readonly own: Method; readonly bound: Method }>();
+
+  constructor(private readonly target: Transport) {}
+
+  read(key: PropertyKey): unknown {
+    const value: unknown = Reflect.get(this.target, key, this.target);
+    if (typeof value !== "function") return value;
+    const known = this.methods.get(key);
+    if (known?.own === value) return known.bound;
+    const bound = (value as Method).bind(this.target);
+    this.methods.set(key, { own: value as Method, bound });
+    return bound;
+  }
 }
