@@ -15,3 +15,5 @@ BENCH_QUICK=1 node bench/teams-gateway.mjs
 BENCH_QUICK=1 node bench/large-result.mjs
 # Cross-package: what pinning (the trust gate) adds to `indusr mcp status` with 20 servers and to one call, against trust "off".
 BENCH_QUICK=1 node bench/trust-pinning.mjs
+# Cross-package: how soon `indusr mcp serve` with three mounts answers a handshake, against node's start and a bare SDK server.
+BENCH_QUICK=1 node bench/serve-first-answer.mjs

@@ -8,10 +8,15 @@
 // start-up (node, the CLI's modules, the config) and not the slowest mount.
 // Rounds interleave the paths, so load on a shared machine hits each alike.
 // Prints min/median/max wall time from spawn to the answer, the CPU the
-// spawned process spent by then (from /proc, Linux), and the load.
+// spawned process spent by then (from /proc, Linux), and the load. Two floors
+// run beside it: node itself (a process that prints one line at start) and a
+// bare v2 SDK server (bench/bare-sdk-server.mjs); the gateway's own start is
+// its answer less node's. INDUSR_BASE=<another build's indusr.js> adds that
+// build's gateway, with the per-round ratios of this build to it.
 //
 //   pnpm build && node bench/serve-first-answer.mjs   (full: 15 rounds)
 //   BENCH_QUICK=1 node bench/serve-first-answer.mjs   (5 rounds)
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
@@ -34,13 +39,22 @@ process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 const everything = { command: process.execPath, args: [EVERYTHING, "stdio"], trust: "off" };
 const config = join(work, "mcp.json");
 writeFileSync(config, JSON.stringify({ servers: { one: everything, two: everything, three: everything } }));
-const gateway = [INDUSR, "mcp", "serve", "--stdio", "--no-builtins", "--profile", "survey", "--mcp", config];
+const gatewayOf = (bin) => [bin, "mcp", "serve", "--stdio", "--no-builtins", "--profile", "survey", "--mcp", config];
+const gateway = gatewayOf(INDUSR);
 const env = { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, "xdg") };
+const BASE = process.env.INDUSR_BASE;
+const NODE_START = "node start (prints a line)";
+const BARE_SDK = "bare SDK server, initialize";
+const GATEWAY = "gateway (3 mounts), initialize";
+const GATEWAY_BASE = "gateway, INDUSR_BASE build, initialize";
 
 const PATHS = {
-  "bare server, initialize": { args: [EVERYTHING, "stdio"], era: "2025" },
-  "gateway (3 mounts), initialize": { args: gateway, era: "2025" },
+  [NODE_START]: { args: ["-e", "process.stdout.write('up\\n'); setInterval(() => {}, 1e9)"], era: "none" },
+  [BARE_SDK]: { args: [join(root, "bench", "bare-sdk-server.mjs")], era: "2025" },
+  "bare server-everything, initialize": { args: [EVERYTHING, "stdio"], era: "2025" },
+  [GATEWAY]: { args: gateway, era: "2025" },
   "gateway (3 mounts), server/discover": { args: gateway, era: "2026" },
+  ...(BASE ? { [GATEWAY_BASE]: { args: gatewayOf(BASE), era: "2025" } } : {}),
 };
 
 /** CPU the process has spent so far, in ms (utime + stime). */
@@ -56,8 +70,22 @@ function cpuMs(pid) {
  */
 class InPlaceTransport extends StdioClientTransport {}
 
+/** Spawn to the first line the process writes (no protocol): wall ms, and its CPU ms then. */
+function firstLine(args) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd: work, stdio: ["ignore", "pipe", "ignore"] });
+    child.on("error", reject);
+    child.stdout.once("data", () => {
+      resolve({ wall: performance.now() - started, cpu: cpuMs(child.pid) });
+      child.kill("SIGKILL");
+    });
+  });
+}
+
 /** Spawn to the handshake's answer: wall ms, and the answering process's CPU ms then (read as it answers). */
 async function firstAnswer({ args, era }) {
+  if (era === "none") return firstLine(args);
   const client = new Client(
     { name: "first-answer-bench", version: "1.0.0" },
     era === "2026" ? { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } } : { capabilities: {} },
@@ -108,14 +136,30 @@ for (let round = 0; round < ROUNDS; round += 1) {
 console.log(
   `first answer after start, ${ROUNDS} rounds interleaved; load (1 min) ${stats(loads).min.toFixed(1)}-${stats(loads).max.toFixed(1)}`,
 );
-const bare = stats(results["bare server, initialize"].map((r) => r.wall)).median;
+const median = (name, of) => stats(results[name].map(of)).median;
+const nodeStart = { wall: median(NODE_START, (r) => r.wall), cpu: median(NODE_START, (r) => r.cpu) };
 for (const [name, runs] of Object.entries(results)) {
   const wall = stats(runs.map((r) => r.wall));
   const cpu = stats(runs.map((r) => r.cpu));
-  const verdict = name.startsWith("gateway")
-    ? `  ${wall.median <= BOUND_MS ? "within" : "OVER"} ${BOUND_MS} ms; ${(wall.median / bare).toFixed(2)}x the bare server`
-    : "";
   console.log(
-    `  ${name.padEnd(36)} wall min/median/max ${ms(wall.min)} / ${ms(wall.median)} / ${ms(wall.max)}; CPU median ${ms(cpu.median)}${verdict}`,
+    `  ${name.padEnd(38)} wall min/median/max ${ms(wall.min)} / ${ms(wall.median)} / ${ms(wall.max)}; CPU median ${ms(cpu.median)}${verdictOf(name, wall.median, cpu.median)}`,
+  );
+}
+if (BASE) {
+  // Both ran in the same rounds: each round's ratio saw the same load.
+  const paired = (of) => stats(results[GATEWAY].map((r, i) => of(r) / of(results[GATEWAY_BASE][i]))).median;
+  console.log(
+    `  this build / INDUSR_BASE build, initialize: CPU ${paired((r) => r.cpu).toFixed(2)}x, wall ${paired((r) => r.wall).toFixed(2)}x (median of per-round ratios)`,
+  );
+}
+
+/** A gateway row: the bound, its ratio to the bare SDK server, and its own start (less node's). */
+function verdictOf(name, wall, cpu) {
+  if (!name.startsWith("gateway")) return "";
+  const bare = { wall: median(BARE_SDK, (r) => r.wall), cpu: median(BARE_SDK, (r) => r.cpu) };
+  return (
+    `\n      ${wall <= BOUND_MS ? "within" : "OVER"} ${BOUND_MS} ms; ${(wall / bare.wall).toFixed(2)}x wall, ` +
+    `${(cpu / bare.cpu).toFixed(2)}x CPU the bare SDK server; own start past node's: ` +
+    `${ms(wall - nodeStart.wall)} wall, ${ms(cpu - nodeStart.cpu)} CPU`
   );
 }
