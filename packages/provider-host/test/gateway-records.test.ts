@@ -112,6 +112,26 @@ describe("audit log", () => {
     expect(lines.filter((line) => line["outcome"] === "unauthorized")).toHaveLength(1);
   });
 
+  it("loses no line when the process exits without closing the gateway", async () => {
+    const file = join(dir, "abrupt", "gateway.log");
+    const calls = 30;
+    // initialize, notifications/initialized, then the calls: the host exits as the last answer leaves,
+    // its line still waiting for the batch write.
+    const gateway = await spawnHttpHost(["team"], {
+      PH_GATEWAY: JSON.stringify({ auditLog: { file } }),
+      PH_EXIT_AFTER_POSTS: String(2 + calls),
+    });
+    const client = await connect({ url: gateway.url } as HttpProviderHost);
+    for (let i = 0; i < calls; i++) await client.callTool({ name: "alpha__echo", arguments: { message: `m${i}` } });
+    expect(await gateway.stop()).toBe(0);
+    await client.close().catch(() => {});
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line["method"] === "tools/call" && line["outcome"] === "ok")).toHaveLength(calls);
+  });
+
   it("rotates by size, keeping the newest lines in the live file", async () => {
     const file = join(dir, "rotating.log");
     const { host } = await start({ auditLog: { file, maxBytes: 4096, keep: 2 } });

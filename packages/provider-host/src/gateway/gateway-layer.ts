@@ -13,11 +13,11 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { compileAccessPolicy } from "../access/access-grants";
 import type { AccessGrants } from "../access/access-grants";
 import { callerBox } from "../access/caller-box";
-import { PUBLISHED_NAME_OWNERS, type ItemOwners } from "../access/item-owners";
+import { PUBLISHED_NAME_OWNERS } from "../access/item-owners";
 import { bearerGate, isRefusal } from "../auth/bearer-gate";
 import type { BearerGate } from "../auth/bearer-gate";
 import { auditLog } from "../observe/audit-log";
-import { bindExchange } from "../observe/exchanges";
+import { bindExchange, recordsById } from "../observe/exchanges";
 import { gatewayMetrics } from "../observe/gateway-metrics";
 import type { GatewayMetrics } from "../observe/gateway-metrics";
 import { gatewayTracing, tracesEndpoint } from "../observe/gateway-tracing";
@@ -51,15 +51,24 @@ export interface LayerContext {
   readonly sessions: () => number;
 }
 
-/** Who a request's credentials name, and the key callers are told apart by. */
+/** Who a request's credentials name, the key callers are told apart by, and what their records start from. */
 interface Identity {
   readonly caller: Caller;
   readonly key: string;
+  readonly records: RecordContext;
 }
 
-type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
+/**
+ * The caller an admitted request's `AuthInfo` names, on a private symbol of
+ * that per-request object (a `WeakMap` entry per request was garbage-collector
+ * work).
+ */
+const IDENTITY = Symbol("indus.gateway.identity");
 
-const NOBODY: Identity = { caller: { groups: [], scopes: [] }, key: "" };
+type AdmittedAuth = AuthInfo & { [IDENTITY]?: Identity };
+type AuthedRequest = IncomingMessage & { auth?: AdmittedAuth };
+
+const NO_CALLER: Caller = { groups: [], scopes: [] };
 
 /** What the layer's steps share once built from the options. */
 interface LayerParts {
@@ -68,8 +77,11 @@ interface LayerParts {
   readonly grants: AccessGrants | undefined;
   readonly metrics: GatewayMetrics | undefined;
   readonly tracing: RecordContext["tracing"];
-  readonly owners: ItemOwners;
+  /** Callers by the verified token's `AuthInfo` (one object per token while it is remembered). */
   readonly identities: WeakMap<AuthInfo, Identity>;
+  /** The identity of requests without a token (no OAuth gate). */
+  readonly nobody: Identity;
+  readonly recordsFor: (caller: Caller) => RecordContext;
   readonly finish: ReturnType<typeof finisher>;
   readonly budgets: CallerBudgets;
 }
@@ -86,6 +98,13 @@ export async function gatewayLayer(options: GatewayOptions, context: LayerContex
     ...(options.auditLog === undefined ? [] : [auditLog(options.auditLog)]),
     ...(metrics === undefined ? [] : [metrics]),
   ];
+  const owners = options.owners ?? PUBLISHED_NAME_OWNERS;
+  const recordsFor = (caller: Caller): RecordContext => ({
+    caller,
+    owners,
+    tracing,
+    hashArgs: options.auditLog !== undefined,
+  });
   const parts: LayerParts = {
     options,
     gate:
@@ -95,8 +114,9 @@ export async function gatewayLayer(options: GatewayOptions, context: LayerContex
     grants: options.access === undefined ? undefined : compileAccessPolicy(policyOf(options.access), options.owners),
     metrics,
     tracing,
-    owners: options.owners ?? PUBLISHED_NAME_OWNERS,
+    recordsFor,
     identities: new WeakMap<AuthInfo, Identity>(),
+    nobody: { caller: NO_CALLER, key: "", records: recordsFor(NO_CALLER) },
     finish: finisher(observers),
     budgets: new CallerBudgets(),
   };
@@ -116,44 +136,41 @@ export async function gatewayLayer(options: GatewayOptions, context: LayerContex
   };
 }
 
-function identityOf({ identities }: LayerParts, auth: AuthInfo | undefined): Identity {
-  return auth === undefined ? NOBODY : (identities.get(auth) ?? NOBODY);
+function identityOf({ nobody }: LayerParts, auth: AdmittedAuth | undefined): Identity {
+  return auth?.[IDENTITY] ?? nobody;
 }
 
 /** Checks a request's credentials: true once `request.auth` names the caller, false after a refusal. */
 async function admit(parts: LayerParts, request: AuthedRequest, response: ServerResponse): Promise<boolean> {
-  const { gate, identities, tracing, finish } = parts;
+  const { gate, identities, tracing, finish, nobody } = parts;
   if (gate === undefined) {
-    request.auth = { token: "", clientId: "", scopes: [] };
-    identities.set(request.auth, NOBODY);
+    request.auth = { token: "", clientId: "", scopes: [], [IDENTITY]: nobody };
     return true;
   }
   const verdict = await gate.check(request.headers.authorization);
   if (isRefusal(verdict)) {
-    const record = refusedRecord(request, NOBODY.caller, tracing);
+    const record = refusedRecord(request, nobody.caller, tracing);
     finish(record, verdict.status === 403 ? "forbidden" : "unauthorized", undefined, verdict.status);
     response.writeHead(verdict.status, { ...verdict.headers, "Content-Type": "application/json" });
     response.end(verdict.body);
     return false;
   }
-  // A fresh object per request: it keys this exchange's records (see `exchanges`).
-  const auth: AuthInfo = { ...verdict };
   let identity = identities.get(verdict);
   if (identity === undefined) {
-    identity = identityFromToken(verdict);
+    identity = identityFromToken(verdict, parts.recordsFor);
     identities.set(verdict, identity);
   }
-  identities.set(auth, identity);
-  request.auth = auth;
+  // A fresh object per request: it carries this exchange's records (see `exchanges`).
+  request.auth = { ...verdict, [IDENTITY]: identity };
   return true;
 }
 
 /** Takes a POST from the caller's budget and records its requests; false after a refusal (429). */
 function observe(parts: LayerParts, request: IncomingMessage, response: ServerResponse, body: unknown): boolean {
-  const { grants, options, budgets, finish, owners, tracing } = parts;
+  const { grants, options, budgets, finish } = parts;
   const auth = (request as AuthedRequest).auth;
   const identity = identityOf(parts, auth);
-  const recordContext: RecordContext = { caller: identity.caller, owners, tracing };
+  const recordContext = identity.records;
   const limit = grants?.grantFor(identity.caller).rateLimit ?? options.rateLimit;
   if (limit !== undefined) {
     const verdict = budgets.take(identity.key, limit);
@@ -165,9 +182,9 @@ function observe(parts: LayerParts, request: IncomingMessage, response: ServerRe
   }
   const records = requestRecords(body, request, recordContext);
   if (records.length === 0 || auth === undefined) return true;
-  const byId = new Map(records.map((record) => [record.id!, record]));
-  bindExchange(auth, { records: byId, finish: (record, outcome, code) => finish(record, outcome, code) });
-  response.once("close", () => {
+  bindExchange(auth, { record: recordsById(records), finish });
+  // `close` comes once per response: `on` spares the `once` wrapper.
+  response.on("close", () => {
     const cut = !response.writableFinished;
     for (const record of records) {
       if (record.outcome !== undefined) continue;
@@ -204,7 +221,7 @@ function grantOf(grants: AccessGrants, caller: Caller) {
   return grants.grantFor(caller);
 }
 
-function identityFromToken(auth: AuthInfo): Identity {
+function identityFromToken(auth: AuthInfo, recordsFor: (caller: Caller) => RecordContext): Identity {
   const extra = auth.extra as { subject?: unknown; groups?: unknown } | undefined;
   const subject = typeof extra?.subject === "string" ? extra.subject : undefined;
   const groups = Array.isArray(extra?.groups) ? (extra.groups as string[]) : [];
@@ -214,7 +231,8 @@ function identityFromToken(auth: AuthInfo): Identity {
     groups,
     scopes: auth.scopes,
   };
-  return { caller, key: JSON.stringify([caller.clientId ?? null, caller.subject ?? null]) };
+  const key = JSON.stringify([caller.clientId ?? null, caller.subject ?? null]);
+  return { caller, key, records: recordsFor(caller) };
 }
 
 function routeOwn(

@@ -3,7 +3,7 @@
  * (hostile input: only strings are taken as names, arguments are hashed and
  * never kept).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Caller, TraceContext } from "@indus/contract";
 import type { ItemOwners } from "../access/item-owners";
@@ -33,6 +33,8 @@ export interface RecordContext {
   readonly caller: Caller;
   readonly owners: ItemOwners;
   readonly tracing: GatewayTracing | undefined;
+  /** Whether records carry a hash of the arguments (only the audit log reads it). */
+  readonly hashArgs: boolean;
 }
 
 /** One record per request (messages with an id and a method) in `body`. */
@@ -42,7 +44,7 @@ export function requestRecords(body: unknown, request: IncomingMessage, context:
   for (const message of messages) {
     const { id, method } = (message ?? {}) as Message;
     if (typeof method !== "string" || (typeof id !== "string" && typeof id !== "number")) continue;
-    records.push(recordOf({ ...(message as Message), method, id }, request, context));
+    records.push(recordOf(message as Message, { method, id }, request, context));
   }
   return records;
 }
@@ -66,15 +68,15 @@ interface RecordHead {
 }
 
 function recordOf(
-  message: Message & { readonly method: string; readonly id: string | number },
+  { params }: Message,
+  { method, id }: { readonly method: string; readonly id: string | number },
   request: IncomingMessage,
   context: RecordContext,
 ): RequestRecord {
-  const { method, id, params } = message;
   const tool = method === "tools/call" ? nameOf(params?.name) : undefined;
   const target = method === "tools/call" ? undefined : targetOf(params);
   const server = tool !== undefined ? context.owners.tool(tool) : ownerOf(method, params, target, context.owners);
-  const args = params?.arguments ?? params?.argument;
+  const args = context.hashArgs ? (params?.arguments ?? params?.argument) : undefined;
   const era = eraOf(method, params, request);
   const fields = { era, server, tool, target, argsHash: args === undefined ? undefined : hashOf(args) };
   return start({ method, id, fields, meta: params?._meta }, request, context);
@@ -144,8 +146,7 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
   return typeof value === "string" ? value.slice(0, MAX_NAME) : undefined;
 }
 
+/** SHA-256 (hex) of the arguments as JSON; the one-shot `hash` skips a `Hash` object per request. */
 function hashOf(value: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify(value) ?? "")
-    .digest("hex");
+  return hash("sha256", JSON.stringify(value) ?? "", "hex");
 }

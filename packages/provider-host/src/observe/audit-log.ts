@@ -3,12 +3,13 @@
  * method, server and tool, a hash of the arguments, outcome, latency, trace
  * id), appended to a file and rotated by size (`file` → `file.1` → ... →
  * `file.<keep>`). Never a token or an argument value: a record holds
- * neither. Lines are written in batches off the request path, at most
- * `FLUSH_DELAY_MS` late; `close()` writes what is left.
+ * neither. Lines are written in batches, at most `FLUSH_DELAY_MS` late, each
+ * batch one synchronous write: a promise write per batch cost the gateway
+ * more CPU than the write itself (measured, decision record
+ * gateway-access-and-auth.md). `close()` and the process's `exit` write what
+ * is left, so a process that ends without closing loses no line.
  */
-import { mkdirSync } from "node:fs";
-import { open, rename, rm, stat } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { RequestObserver, RequestRecord } from "./request-record";
 import { traceIdOf } from "./trace-context";
@@ -42,53 +43,44 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
   );
   let pending: string[] = [];
   let pendingBytes = 0;
-  let flushing: Promise<void> | undefined;
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
 
-  const writeOut = async () => {
-    while (pending.length > 0) {
-      const lines = pending;
-      pending = [];
-      pendingBytes = 0;
-      await file.write(lines);
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const lines = pending;
+    pending = [];
+    pendingBytes = 0;
+    try {
+      file.write(lines);
+    } catch (error) {
+      process.emitWarning(`indus audit log ${options.file}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  const flush = (): Promise<void> => {
-    scheduled = false;
-    flushing ??= writeOut()
-      .catch((error: unknown) => {
-        process.emitWarning(
-          `indus audit log ${options.file}: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      })
-      .finally(() => {
-        flushing = undefined;
-        if (pending.length > 0) void flush();
-      });
-    return flushing;
-  };
+  // However the process ends (a teardown cut short, `process.exit`), the lines waiting are written.
+  process.on("exit", flush);
 
   return {
     finished(record) {
       const line = `${JSON.stringify(auditLine(record))}\n`;
       pending.push(line);
       pendingBytes += line.length;
-      if (pendingBytes >= FLUSH_BYTES) void flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setTimeout(() => void flush(), FLUSH_DELAY_MS).unref();
-      }
+      if (pendingBytes >= FLUSH_BYTES) flush();
+      else timer ??= setTimeout(flush, FLUSH_DELAY_MS).unref();
     },
-    async close() {
-      while (pending.length > 0 || flushing !== undefined) await flush();
-      await file.close();
+    close() {
+      process.off("exit", flush);
+      flush();
+      file.close();
+      return Promise.resolve();
     },
   };
 }
 
 /** An append-only file rotated by size: `path` → `path.1` → ... → `path.<keep>`. */
 class RotatingFile {
-  private file: { handle: FileHandle; size: number } | undefined;
+  private file: { fd: number; size: number } | undefined;
 
   constructor(
     private readonly path: string,
@@ -97,13 +89,13 @@ class RotatingFile {
   ) {}
 
   /** Writes `lines` in order, rotating before a line that would grow the file past `maxBytes`. */
-  async write(lines: readonly string[]): Promise<void> {
+  write(lines: readonly string[]): void {
     let index = 0;
     while (index < lines.length) {
-      let target = await this.open();
+      let target = this.open();
       if (target.size > 0 && target.size + Buffer.byteLength(lines[index]!) > this.maxBytes) {
-        await this.rotate();
-        target = await this.open();
+        this.rotate();
+        target = this.open();
       }
       const first = index;
       let bytes = 0;
@@ -112,54 +104,62 @@ class RotatingFile {
         if (index > first && target.size + bytes + size > this.maxBytes) break;
         bytes += size;
       }
-      await target.handle.write(lines.slice(first, index).join(""));
+      writeAll(target.fd, Buffer.from(lines.slice(first, index).join("")));
       target.size += bytes;
     }
   }
 
-  async close(): Promise<void> {
-    await this.file?.handle.close();
+  close(): void {
+    if (this.file !== undefined) closeSync(this.file.fd);
     this.file = undefined;
   }
 
-  private async open(): Promise<{ handle: FileHandle; size: number }> {
+  private open(): { fd: number; size: number } {
     if (this.file !== undefined) return this.file;
-    const handle = await open(this.path, "a", 0o600);
-    const size = (await stat(this.path).catch(() => ({ size: 0 }))).size;
-    this.file = { handle, size };
+    const fd = openSync(this.path, "a", 0o600);
+    this.file = { fd, size: fstatSync(fd).size };
     return this.file;
   }
 
-  private async rotate(): Promise<void> {
-    await this.close();
+  private rotate(): void {
+    this.close();
     const { path, keep } = this;
-    await rm(`${path}.${keep}`, { force: true });
-    for (let index = keep - 1; index >= 1; index--) {
-      await rename(`${path}.${index}`, `${path}.${index + 1}`).catch(() => {});
-    }
-    await rename(path, `${path}.1`).catch(() => {});
+    rmSync(`${path}.${keep}`, { force: true });
+    for (let index = keep - 1; index >= 1; index--) renameIfThere(`${path}.${index}`, `${path}.${index + 1}`);
+    renameIfThere(path, `${path}.1`);
   }
 }
 
-/** The line's fields, in a fixed order; absent ones left out. */
+function writeAll(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written);
+}
+
+function renameIfThere(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/** The line's fields, in a fixed order; absent ones left out (assigned one by one: no spread per field). */
 function auditLine(record: RequestRecord): Record<string, unknown> {
   const { caller } = record;
-  return {
-    time: new Date(record.time).toISOString(),
-    caller: {
-      ...(caller.clientId !== undefined && caller.clientId !== "" && { clientId: caller.clientId }),
-      ...(caller.subject !== undefined && { subject: caller.subject }),
-    },
-    ...(record.era !== undefined && { era: record.era }),
-    method: record.method,
-    ...(record.server !== undefined && { server: record.server }),
-    ...(record.tool !== undefined && { tool: record.tool }),
-    ...(record.target !== undefined && { target: record.target }),
-    ...(record.argsHash !== undefined && { argsHash: record.argsHash }),
-    outcome: record.outcome ?? "refused",
-    ...(record.errorCode !== undefined && { errorCode: record.errorCode }),
-    ...(record.status !== undefined && { status: record.status }),
-    latencyMs: record.latencyMs ?? 0,
-    traceId: traceIdOf(record.trace),
-  };
+  const who: { clientId?: string; subject?: string } = {};
+  if (caller.clientId !== undefined && caller.clientId !== "") who.clientId = caller.clientId;
+  if (caller.subject !== undefined) who.subject = caller.subject;
+  const line: Record<string, unknown> = { time: new Date(record.time).toISOString(), caller: who };
+  if (record.era !== undefined) line["era"] = record.era;
+  line["method"] = record.method;
+  if (record.server !== undefined) line["server"] = record.server;
+  if (record.tool !== undefined) line["tool"] = record.tool;
+  if (record.target !== undefined) line["target"] = record.target;
+  if (record.argsHash !== undefined) line["argsHash"] = record.argsHash;
+  line["outcome"] = record.outcome ?? "refused";
+  if (record.errorCode !== undefined) line["errorCode"] = record.errorCode;
+  if (record.status !== undefined) line["status"] = record.status;
+  line["latencyMs"] = record.latencyMs ?? 0;
+  line["traceId"] = traceIdOf(record.trace);
+  return line;
 }

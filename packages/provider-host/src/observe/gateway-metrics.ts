@@ -3,9 +3,13 @@
  * metrics are on): requests, errors and latency by method and server,
  * rate-limited requests, open sessions and upstream health. Label values
  * come from callers, so they are bounded: an unknown method, or a server
- * beyond the first few dozen seen, is counted as `other`.
+ * beyond the first few dozen seen, is counted as `other`. Process figures
+ * are read at scrape time only: prom-client's default collectors watch every
+ * garbage collection and sample the event loop's delay all the time, work
+ * the gateway paid for on every request whether anyone scraped or not.
  */
 import type { ServerResponse } from "node:http";
+import type * as PromClient from "prom-client";
 import type { RequestObserver, RequestRecord } from "./request-record";
 
 /** One mounted server's health, as the gateway's owner reports it. */
@@ -54,7 +58,7 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
   // A CommonJS module: however it is imported, its exports sit on `default`.
   const prom = (await import("prom-client")).default;
   const registry = new prom.Registry();
-  prom.collectDefaultMetrics({ register: registry, prefix: "indus_gateway_" });
+  processMetrics(prom, registry);
   const labelNames = ["method", "server"] as const;
   const requests = new prom.Counter({
     name: "indus_gateway_requests_total",
@@ -162,4 +166,35 @@ function boundSeries(metrics: {
     }
     return series;
   };
+}
+
+type Prom = typeof PromClient;
+
+/** The process's CPU time and memory, read when scraped (nothing runs between scrapes). */
+function processMetrics(prom: Prom, registry: PromClient.Registry): void {
+  new prom.Gauge({
+    name: "indus_gateway_process_cpu_seconds",
+    help: "User and system CPU time the gateway's process has spent, in seconds",
+    registers: [registry],
+    collect() {
+      const { user, system } = process.cpuUsage();
+      this.set((user + system) / 1e6);
+    },
+  });
+  new prom.Gauge({
+    name: "indus_gateway_process_resident_memory_bytes",
+    help: "Resident memory of the gateway's process, in bytes",
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  new prom.Gauge({
+    name: "indus_gateway_heap_used_bytes",
+    help: "JavaScript heap in use, in bytes",
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage().heapUsed);
+    },
+  });
 }
