@@ -111,6 +111,9 @@ console.log(`modern / legacy p50 through the bare SDK forwarder: ${ratio(sdkMode
 const perCall = (each, field) => (each[field] * 1000) / each.samples.length;
 const cpuRatio = (a, b, field) => (perCall(a, field) / perCall(b, field)).toFixed(2);
 console.log(
+  `indus over the SDK floor in CPU per call (gateway / bare SDK forwarder): ${cpuRatio(legacy, sdk, "cpu")}x (2025 era), ${cpuRatio(modern, sdkModern, "cpu")}x (2026-07-28)`,
+);
+console.log(
   `modern / legacy CPU per call: gateway ${cpuRatio(modern, legacy, "cpu")}x, bench client ${cpuRatio(modern, legacy, "clientCpu")}x (through the SDK forwarder: ${cpuRatio(sdkModern, sdk, "cpu")}x, client ${cpuRatio(sdkModern, sdk, "clientCpu")}x)`,
 );
 if (TRACE) {
