@@ -30,3 +30,34 @@ it("writes a 3 MB result whole and in order with the messages sent while it drai
   expect(JSON.parse(lines[1]!)).toMatchObject({ method: "notifications/message", params: { data: "after" } });
   await transport.close();
 });
+
+it("writes a large message as exactly JSON.stringify's text, without ever building its whole line", async () => {
+  const stdout = new PassThrough({ highWaterMark: 1024 });
+  const transport = new StdioHostTransport(new PassThrough(), stdout);
+  await transport.start();
+  // Escapes at every slice boundary: quotes, backslashes, control characters, a lone surrogate, emoji.
+  const text = `${'a"b\\c\n\u0001\ud800z\u{1F600}'.repeat(400_000)}end`;
+  const message = {
+    jsonrpc: "2.0" as const,
+    id: 7,
+    result: {
+      content: [
+        { type: "text", text, annotations: undefined },
+        { type: "text", text: "small" },
+      ],
+      structuredContent: { list: [1, undefined, "two"], empty: {}, none: null },
+      isError: false,
+    },
+  };
+  const stringify = jest.spyOn(JSON, "stringify");
+  const chunks: Buffer[] = [];
+  stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  await transport.send(message);
+  const longest = Math.max(...stringify.mock.results.map((r) => (typeof r.value === "string" ? r.value.length : 0)));
+  stringify.mockRestore();
+  const line = JSON.stringify(message);
+  expect(Buffer.concat(chunks).toString("utf8")).toBe(`${line}\n`);
+  // The longest text built is one slice's escapes, never the whole line (9.6 MB here).
+  expect(longest).toBeLessThan(line.length / 2);
+  await transport.close();
+});

@@ -15,10 +15,11 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
-import { TEXT_SLICE_UNITS, textSlices } from "@indus/contract";
+import { TEXT_SLICE_UNITS, writeSlices } from "@indus/contract";
 import { ProtocolErrorCode, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { bodyTooDeep } from "../message-depth";
+import { holdsLongString, jsonPieces } from "./json-pieces";
 
 /**
  * How long after a progress notification a response is held, so the client
@@ -90,20 +91,22 @@ export class StdioHostTransport implements Transport {
     if (this.closed || this.outputBroken || this.stdout.destroyed || this.stdout.writableEnded)
       return Promise.resolve();
     if ("method" in message && message.method === "notifications/progress") this.lastProgressAt = performance.now();
+    // A relayed large result is written from its parts, never as one more whole copy.
+    if (holdsLongString(message)) return this.afterSlicing(jsonPieces(message));
     const line = JSON.stringify(message);
-    if (this.slicing || line.length > TEXT_SLICE_UNITS) return this.afterSlicing(line);
+    if (this.slicing || line.length > TEXT_SLICE_UNITS) return this.afterSlicing([line]);
     if (this.stdout.write(`${line}\n`)) return Promise.resolve();
     return new Promise((resolve) => this.stdout.once("drain", resolve));
   }
 
   /**
    * A large line (a relayed 50 MB result) goes out in slices, each after the
-   * pipe has taken the one before, and apart from its newline: written whole,
-   * or all its slices at once, it is held once more as bytes until the client
-   * has read it, and `line + "\n"` is one more copy. Later lines wait behind it.
+   * pipe has taken the one before: written whole, or all its slices at once,
+   * it is held once more as bytes until the client has read it. Later lines
+   * wait behind it.
    */
-  private afterSlicing(line: string): Promise<void> {
-    const written = (this.slicing ?? Promise.resolve()).then(() => this.writeInSlices(line));
+  private afterSlicing(pieces: Iterable<string>): Promise<void> {
+    const written = (this.slicing ?? Promise.resolve()).then(() => this.writePieces(pieces));
     this.slicing = written;
     void written.then(() => {
       if (this.slicing === written) this.slicing = undefined;
@@ -111,25 +114,21 @@ export class StdioHostTransport implements Transport {
     return written;
   }
 
-  private async writeInSlices(line: string): Promise<void> {
-    for (const slice of textSlices(line)) {
+  /** Writes a line's pieces and its newline: short ones gathered into one write, long ones in slices. */
+  private async writePieces(pieces: Iterable<string>): Promise<void> {
+    let pending = "";
+    for (const piece of pieces) {
       if (this.outputBroken || this.stdout.destroyed) return;
-      if (!this.stdout.write(slice)) await this.drained();
+      if (pending.length + piece.length <= TEXT_SLICE_UNITS) {
+        pending += piece;
+        continue;
+      }
+      await writeSlices(this.stdout, pending);
+      pending = "";
+      if (piece.length > TEXT_SLICE_UNITS) await writeSlices(this.stdout, piece);
+      else pending = piece;
     }
-    if (!this.stdout.write("\n")) await this.drained();
-  }
-
-  /** Resolves once the output takes more, or can take nothing more. */
-  private drained(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.stdout.off("drain", done);
-        this.stdout.off("close", done);
-        resolve();
-      };
-      this.stdout.once("drain", done);
-      this.stdout.once("close", done);
-    });
+    if (!this.outputBroken) await writeSlices(this.stdout, `${pending}\n`);
   }
 
   private sinceProgress(): number {
