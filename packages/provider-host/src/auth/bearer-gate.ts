@@ -4,7 +4,9 @@
  * with the SDK's own `verifyBearerToken`; a refusal is the SDK's answer (401
  * `invalid_token` or 403 `insufficient_scope` naming the scope, each with a
  * `WWW-Authenticate` challenge pointing at the protected resource metadata).
- * It also serves that metadata (RFC 9728), which names the issuer.
+ * It also serves that metadata (RFC 9728), which names the issuer. A header
+ * that passed is let through again on a map lookup until its token expires,
+ * or `RECHECK_MS` passed (an introspected token is asked about again then).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -35,6 +37,10 @@ export interface BearerGate {
   readonly metadataUrl: string;
 }
 
+/** A passed header is checked in full again after this long, however long its token lives. */
+const RECHECK_MS = 60_000;
+const MAX_PASSED = 10_000;
+
 export function bearerGate(options: OAuthResourceOptions, resource: URL): BearerGate {
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
@@ -50,12 +56,19 @@ export function bearerGate(options: OAuthResourceOptions, resource: URL): Bearer
   };
   const metadataBody = JSON.stringify(metadata);
   const metadataPaths = new Set([new URL(metadataUrl).pathname, "/.well-known/oauth-protected-resource"]);
+  const passed = new Map<string, { readonly info: AuthInfo; readonly until: number }>();
   return {
     resource,
     metadataUrl,
     async check(authorization) {
+      const known = authorization === undefined ? undefined : passed.get(authorization);
+      if (known !== undefined && known.until > Date.now()) return known.info;
       try {
-        return await verifyBearerToken(authorization, verifyOptions);
+        const info = await verifyBearerToken(authorization, verifyOptions);
+        if (passed.size >= MAX_PASSED) passed.clear();
+        // verifyBearerToken refuses a token without a numeric `expiresAt`.
+        passed.set(authorization!, { info, until: Math.min(info.expiresAt! * 1000, Date.now() + RECHECK_MS) });
+        return info;
       } catch (error) {
         const answer = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl: metadataUrl });
         const headers: Record<string, string> = {};
