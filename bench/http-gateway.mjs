@@ -7,10 +7,11 @@
 //   supergateway `supergateway --stdio ... --outputTransport streamableHttp
 //                --stateful` mounting it over stdio (the baseline for throughput)
 //
-// from v2 `@modelcontextprotocol/client` clients: 1 client calling one at a
-// time (p50/p95) and 64 clients calling at once (calls/s; the clients spread
-// over worker threads, as one thread of SDK clients would be the bottleneck
-// rather than the target), in the 2025 era on
+// from raw-mcp-client.mjs clients (JSON-RPC written on node:http, one
+// keep-alive socket each, all in this thread; SDK clients cost about as much
+// CPU per call as a gateway and pulled every ratio towards 1): 1 client
+// calling one at a time (p50/p95) and 64 clients calling at once (calls/s),
+// in the 2025 era on
 // all three (server-everything and supergateway speak only that one) and in
 // the 2026-07-28 era on indusr. CPU per call is read from /proc for each
 // target's process tree (the gateway and the server processes it spawned) and
@@ -35,8 +36,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
-import { MODERN, connect, echo, resent } from "./http-clients.mjs";
+import { MODERN, connectManyRaw, connectRaw, resent } from "./raw-mcp-client.mjs";
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -196,28 +196,6 @@ const PATHS = [
   { name: `indusr --http ${MODERN}`, target: "indusr", era: MODERN },
 ];
 
-/** Worker threads sharing the concurrent clients (every path's clients are spread over all of them). */
-const WORKERS = 4;
-const workers = Array.from({ length: WORKERS }, () => new Worker(new URL("./http-client-worker.mjs", import.meta.url)));
-
-/** Sends one message to every worker and resolves with their replies. */
-function broadcast(messageFor) {
-  return Promise.all(
-    workers.map(
-      (worker, index) =>
-        new Promise((resolve, reject) => {
-          worker.once("message", (reply) =>
-            reply.kind === "failed" ? reject(new Error(reply.error)) : resolve(reply),
-          );
-          worker.postMessage(messageFor(index));
-        }),
-    ),
-  );
-}
-
-/** How many of `total` clients worker `index` holds. */
-const shareOf = (total, index) => Math.floor(total / WORKERS) + (index < total % WORKERS ? 1 : 0);
-
 /** Runs `work`, returning wall ms and the CPU ticks the target (tree and gateway alone) spent meanwhile. */
 async function metered(target, work) {
   const pid = target.child.pid;
@@ -240,7 +218,7 @@ async function sequentialRound(path, record) {
   const spent = await metered(path.server, async () => {
     for (let n = 0; n < PLAN.sequential; n++) {
       const started = performance.now();
-      await echo(path.single, path.server.tool, `s${n}`);
+      await path.single.echo(path.server.tool, `s${n}`);
       samples.push(performance.now() - started);
     }
   });
@@ -249,10 +227,15 @@ async function sequentialRound(path, record) {
 }
 
 async function concurrentRound(path, record) {
-  const spent = await metered(path.server, async () => {
-    const replies = await broadcast(() => ({ kind: "round", path: path.name, calls: PLAN.perClient }));
-    path.resent += replies.reduce((total, reply) => total + reply.resent, 0);
-  });
+  const before = resent.count;
+  const spent = await metered(path.server, () =>
+    Promise.all(
+      path.clients.map(async (client, index) => {
+        for (let n = 0; n < PLAN.perClient; n++) await client.echo(path.server.tool, `c${index}-${n}`);
+      }),
+    ),
+  );
+  path.resent += resent.count - before;
   const calls = PLAN.clients * PLAN.perClient;
   record.rates.push((calls / spent.ms) * 1000);
   record.cpu.push(cpuPerCall(spent, calls));
@@ -286,8 +269,8 @@ const paths = PATHS.map((path) => ({ ...path, server: servers[path.target] }));
 
 // 1 client, one call at a time.
 for (const path of paths) {
-  path.single = await connect(path.server.url, path.era);
-  for (let n = 0; n < PLAN.warmup; n++) await echo(path.single, path.server.tool, `w${n}`);
+  path.single = await connectRaw(path.server.url, path.era);
+  for (let n = 0; n < PLAN.warmup; n++) await path.single.echo(path.server.tool, `w${n}`);
   path.sequential = { latencies: [], cpu: [], rounds: [] };
 }
 for (let round = 0; round < PLAN.rounds; round++) {
@@ -304,14 +287,8 @@ const connectStarted = performance.now();
 for (const path of paths) {
   const started = performance.now();
   const { url, tool } = path.server;
-  await broadcast((index) => ({
-    kind: "connect",
-    path: path.name,
-    url: url.href,
-    era: path.era,
-    tool,
-    count: shareOf(PLAN.clients, index),
-  }));
+  path.clients = await connectManyRaw(url, path.era, PLAN.clients);
+  await Promise.all(path.clients.map((client, index) => client.echo(tool, `w${index}`)));
   path.connectSeconds = (performance.now() - started) / 1000;
   path.concurrent = { rates: [], cpu: [] };
   path.resent = 0;
@@ -320,8 +297,7 @@ const connectSeconds = (performance.now() - connectStarted) / 1000;
 for (let round = 0; round < PLAN.rounds; round++) {
   for (const path of paths) await concurrentRound(path, path.concurrent);
 }
-await broadcast(() => ({ kind: "close" }));
-await Promise.all(workers.map((worker) => worker.terminate()));
+await Promise.all(paths.flatMap((path) => path.clients.map((client) => client.close().catch(() => {}))));
 
 const header = (label) => `${pad(label, 12)} ${pad("CPU µs/call", 11)} ${pad("gw alone", 8)} ${pad("client", 7)}`;
 const cpuColumns = (cpu) =>
@@ -381,7 +357,7 @@ const resentByPath = Object.fromEntries(
 );
 if (resent.count > 0 || Object.keys(resentByPath).length > 0) {
   console.log(
-    `\ncalls sent again after a keep-alive race: 1 client ${resent.count}; ${PLAN.clients} clients ${JSON.stringify(resentByPath)}`,
+    `\ncalls sent again after a keep-alive race: 1 client ${resent.count - sum(paths.map((path) => path.resent))}; ${PLAN.clients} clients ${JSON.stringify(resentByPath)}`,
   );
 }
 console.log(

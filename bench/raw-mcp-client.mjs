@@ -52,6 +52,8 @@ function answerOf(reply, id) {
         .split("\n")
         .filter((line) => line.startsWith("data:"))
         .map((line) => line.slice(5))
+        // A resumable stream (server-everything's own HTTP mode) opens with an empty priming event.
+        .filter((data) => data.trim() !== "")
     : [reply.text];
   for (const body of bodies) {
     const message = JSON.parse(body);
