@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, fail, lastToolResults, rateLimited, say, type Protocol } from "./fake-model/fake-model-server";
-import { alive, crashyServer, events, everythingServer, runAgent, startAgent, waitUntil } from "./support/agent-cli";
+import { waitFor } from "@indus/testkit";
+import { alive, crashyServer, events, everythingServer, runAgent, startAgent } from "./support/agent-cli";
 import { modelArgs, useAgentTest } from "./support/agent-test";
 
 jest.setTimeout(120_000);
@@ -131,10 +132,9 @@ test("Ctrl-C (SIGINT) mid-tool cancels the tool and kills its process group", as
   ]);
   const pidFile = path.join(t.sandbox.cwd, "sleep.pid");
   const agent = startAgent(["-p", "sleep a while", "--allow", "bash", ...modelArgs(server)], t.sandbox);
-  await waitUntil(
-    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
-    60_000,
+  await waitFor(
     "sleep.pid written",
+    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
   );
   const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
   expect(alive(pid)).toBe(true);
@@ -142,7 +142,8 @@ test("Ctrl-C (SIGINT) mid-tool cancels the tool and kills its process group", as
   const done = await agent.done;
   expect(done.code).toBe(130);
   expect(done.stderr).toContain("interrupted; stopping running tools");
-  await waitUntil(() => !alive(pid), 15_000, `sleep ${pid} gone`);
+  // `sleep 1000` never ends by itself: its being gone at all is the proof.
+  await waitFor(`sleep ${pid} gone`, () => !alive(pid));
 });
 
 test("a server that crashes mid-turn becomes a tool error the model sees, and the session goes on", async () => {

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { callTool, lastToolResults, say } from "./fake-model/fake-model-server";
-import { alive, everythingServer, waitUntil } from "./support/agent-cli";
+import { waitFor } from "@indus/testkit";
+import { alive, everythingServer } from "./support/agent-cli";
 import { useAgentTest } from "./support/agent-test";
 import { waitForPrompt } from "./support/tmux";
 
@@ -81,16 +82,16 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   await tmux.waitFor(/\? allow bash sleep 1000/);
   tmux.type("y", false);
   const pidFile = path.join(t.sandbox.cwd, "sleep.pid");
-  await waitUntil(
-    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
-    60_000,
+  await waitFor(
     "sleep.pid written",
+    () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8").trim().length > 0,
   );
   const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
   expect(alive(pid)).toBe(true);
   tmux.keys("C-c");
   await tmux.waitFor(/⏹ interrupted/);
-  await waitUntil(() => !alive(pid), 15_000, `sleep ${pid} gone`);
+  // `sleep 1000` never ends by itself: its being gone at all is the proof.
+  await waitFor(`sleep ${pid} gone`, () => !alive(pid));
   await waitForPrompt(tmux);
 
   // 5. The session goes on, and the model saw the interrupted call.

@@ -11,6 +11,7 @@ import type { AgentEvent } from "../../src/agent/events";
 import { runAgentCommand, type AgentFlags, type BootOptions } from "../../src/agent/run-agent";
 import { silentProgress } from "../../src/boot/progress";
 import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-model/fake-model-server";
+import { waitFor } from "@indus/testkit";
 import { fakeDeck, text, type FakeDeck } from "./support/fake-deck";
 
 jest.setTimeout(30_000);
@@ -132,11 +133,7 @@ test("off a terminal the model error is reported while servers are still startin
       env: { HOME: path.join(root, "home") },
     },
   );
-  const started = Date.now();
-  while (!err.includes("cannot reach")) {
-    if (Date.now() - started > 10_000) throw new Error(`no early error; stderr: ${err}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor('the early "cannot reach" error on stderr', () => err.includes("cannot reach"));
   release();
   expect(await done).toBe(1);
   expect(err.match(/cannot reach/g)).toHaveLength(1);

@@ -22,6 +22,7 @@ import {
   type Protocol,
   type Step,
 } from "./fake-model/fake-model-server";
+import { waitFor } from "@indus/testkit";
 import { fakeDeck, text, waitsForAbort, type FakeTool } from "./support/fake-deck";
 
 jest.setTimeout(30_000);
@@ -346,7 +347,7 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     });
     const controller = new AbortController();
     const running = h.run("go slow", controller.signal);
-    await waitFor(() => h.deck.started.length === 1);
+    await waitFor("the deck tool started", () => h.deck.started.length === 1);
     controller.abort();
     const result = await running;
     expect(result.subtype).toBe("interrupted");
@@ -368,7 +369,7 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     );
     const controller = new AbortController();
     const running = h.run("talk slowly", controller.signal);
-    await waitFor(() => h.events.some((e) => e.type === "text_delta"));
+    await waitFor("a text_delta event", () => h.events.some((e) => e.type === "text_delta"));
     controller.abort();
     const result = await running;
     expect(result.subtype).toBe("interrupted");
@@ -447,11 +448,3 @@ describe.each<Protocol>(["openai", "anthropic"])("session over %s", (protocol) =
     expect(lines.at(-1)!.type).toBe("result");
   });
 });
-
-async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -183,14 +183,6 @@ export function alive(pid: number): boolean {
   }
 }
 
-export async function waitUntil(check: () => boolean, timeoutMs = 30_000, what = "condition"): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what} not met after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Parse stream-json output into events. */
 export function events(stdout: string): Record<string, unknown>[] {
   return stdout
