@@ -15,6 +15,8 @@ import { z } from "zod";
 export interface RecordedRequest {
   readonly method: string;
   readonly headers: http.IncomingHttpHeaders;
+  /** The JSON-RPC method of a POST, when the server read its body (`resetFirst`). */
+  readonly rpcMethod?: string;
 }
 
 export interface TestHttpServer {
@@ -64,6 +66,23 @@ function buildMcpServer(name: string): McpServer {
   return server;
 }
 
+/** True the first time each of `methods` is asked about. */
+function resetOnce(methods: readonly string[]): (method: string | undefined) => boolean {
+  const left = new Set(methods);
+  return (method) => method !== undefined && left.delete(method);
+}
+
+/** A request's body parsed as JSON (undefined when it is not JSON). */
+async function jsonBody(req: http.IncomingMessage): Promise<unknown> {
+  let text = "";
+  for await (const chunk of req) text += (chunk as Buffer).toString();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface StreamableTestServer extends TestHttpServer {
   readonly requests: RecordedRequest[];
   /** Session ids the server saw a DELETE for. */
@@ -76,7 +95,13 @@ export interface StreamableTestServer extends TestHttpServer {
 
 /** A stateful Streamable HTTP MCP server built on the SDK's server transport. */
 export async function startStreamableServer(
-  options: { name?: string; jsonResponse?: boolean; path?: string } = {},
+  options: {
+    name?: string;
+    jsonResponse?: boolean;
+    path?: string;
+    /** JSON-RPC methods whose first POST has its connection reset before any answer. */
+    resetFirst?: readonly string[];
+  } = {},
 ): Promise<StreamableTestServer> {
   const name = options.name ?? "http-fixture";
   const path = options.path ?? "/mcp";
@@ -84,9 +109,16 @@ export async function startStreamableServer(
   const requests: RecordedRequest[] = [];
   const terminated: string[] = [];
   let initialized = 0;
+  const resetter = options.resetFirst === undefined ? undefined : resetOnce(options.resetFirst);
   const httpServer = http.createServer((req, res) => {
-    requests.push({ method: req.method ?? "", headers: req.headers });
     void (async () => {
+      const body = resetter === undefined || req.method !== "POST" ? undefined : await jsonBody(req);
+      const rpcMethod = (body as { method?: string } | undefined)?.method;
+      requests.push({ method: req.method ?? "", headers: req.headers, ...(rpcMethod ? { rpcMethod } : {}) });
+      if (resetter?.(rpcMethod) === true) {
+        req.socket.destroy();
+        return;
+      }
       if (!req.url?.startsWith(path)) {
         res.writeHead(404).end();
         return;
@@ -100,7 +132,7 @@ export async function startStreamableServer(
           return;
         }
         if (req.method === "DELETE") terminated.push(sessionId);
-        await session.transport.handleRequest(req, res);
+        await session.transport.handleRequest(req, res, body);
         return;
       }
       if (req.method !== "POST") {
@@ -117,7 +149,7 @@ export async function startStreamableServer(
         },
       });
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body);
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });

@@ -5,13 +5,16 @@
  * late headers, would die for no reason. Our own deadlines govern instead, so
  * both undici timeouts are off (0) unless a caller sets one. Each endpoint owns
  * its dispatcher and destroys it on close, so no keep-alive socket outlives it.
- * Response bodies are capped (see `response-cap.ts`). undici itself loads on
+ * A request that only reads is sent once more when its connection was reset
+ * before an answer (see `repeat-on-reset.ts`). Response bodies are capped
+ * (see `response-cap.ts`). undici itself loads on
  * the first request: a run with only stdio servers never pays for it (a large
  * module, 40-90 ms of startup here).
  */
 import type * as Undici from "undici";
 import type { FetchLike } from "@modelcontextprotocol/client";
 import { capResponse, type ResponseTooLargeError } from "./response-cap";
+import { repeatableAfter } from "./repeat-on-reset";
 
 export interface HttpFetch {
   readonly fetch: FetchLike;
@@ -43,9 +46,16 @@ export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
   const fetch: FetchLike = async (url, init) => {
     const { Agent, fetch: undiciFetch } = await loadUndici();
     if (closed) throw new Error("HTTP client closed");
-    dispatcher ??= new Agent({ bodyTimeout: options.bodyTimeoutMs, headersTimeout: options.bodyTimeoutMs });
+    const agent = (dispatcher ??= new Agent({
+      bodyTimeout: options.bodyTimeoutMs,
+      headersTimeout: options.bodyTimeoutMs,
+    }));
     // undici's own fetch, so the dispatcher and the fetch are one version.
-    const response = await undiciFetch(url, { ...(init as object), dispatcher });
+    const send = () => undiciFetch(url, { ...(init as object), dispatcher: agent });
+    const response = await send().catch((error: unknown) => {
+      if (closed || !repeatableAfter(error, init)) throw error;
+      return send();
+    });
     return capResponse(response, options.maxResponseBytes, options.onTooLarge);
   };
   return {

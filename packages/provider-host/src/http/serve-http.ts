@@ -35,6 +35,12 @@ export type { HttpHostOptions, HttpProviderHost } from "./http-options";
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const DEFAULT_MAX_SESSIONS = 1000;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/**
+ * How long an idle client connection stays open. A server that closes one as
+ * its client reuses it fails that request with a reset; Node's default (5 s)
+ * is shorter than many clients' pools, and proxies close theirs at 60 s.
+ */
+const IDLE_CONNECTION_MS = 65_000;
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /** What answering a request needs, and what closing reads: the two legs, the guard, the counters. */
@@ -73,6 +79,8 @@ export async function serveHttp(box: ToolBox, options: HttpHostOptions = {}): Pr
       else response.destroy();
     });
   });
+  httpServer.keepAliveTimeout = IDLE_CONNECTION_MS;
+  httpServer.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   httpServer.on("clientError", (_error, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
     else socket.destroy();
