@@ -23,11 +23,12 @@
 // entries that now pass are reported, and fail the run only under --strict.
 //
 //   node conformance/run-gateway.mjs [--run 0.1.16,2026-07-28,2025-11-25,tasks] [--target reference:gateway-url,...]
-//                                    [--scenario <name>] [--strict] [--why]
+//                                    [--scenario <name>] [--strict] [--why] [--jobs <n>]
 //
-// --why prints every failing check's message, baselined or not.
+// --why prints every failing check's message, baselined or not. --jobs: how many targets are measured at
+// once (default 4; each has its own gateway and results, and the suite mostly waits on the servers).
 //
-// Everything listens on 127.0.0.1; the suite needs Node 22, fetched by npx.
+// Everything listens on 127.0.0.1; the suite needs Node 22, resolved once per suite version by npx.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -35,6 +36,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { inPool, resolveSuite, spawnSuite } from "../../../scripts/conformance-suite.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const INDUSR = join(here, "..", "dist", "indusr.js");
@@ -108,6 +110,7 @@ function parseArgs(argv) {
     scenario: value("--scenario"),
     strict: argv.includes("--strict"),
     why: argv.includes("--why"),
+    jobs: Number(value("--jobs") ?? 4),
   };
 }
 
@@ -213,14 +216,18 @@ function runIndusr(args, env) {
 }
 
 async function startGateway(sandbox, env, flags, mount, stateless = false) {
-  const config = join(sandbox, `mcp-${process.hrtime.bigint()}.json`);
+  // Each gateway its own config and project: targets are measured at once.
+  const own = join(sandbox, `gateway-${process.hrtime.bigint()}`);
+  const project = join(own, "project");
+  mkdirSync(project, { recursive: true });
+  const config = join(own, "mcp.json");
   writeFileSync(config, JSON.stringify({ mcpServers: { server: mount } }));
   // A stateless replica writes no pins: it runs what the lock file beside its config approves.
-  if (stateless) await runIndusr(["mcp", "approve", "server", "--mcp", config, "-C", join(sandbox, "project")], env);
+  if (stateless) await runIndusr(["mcp", "approve", "server", "--mcp", config, "-C", project], env);
   if (stateless) flags = [...flags, "--stateless"];
   // The suite talks to what is mounted at once: wait for every server however loaded the machine is.
   const args = [INDUSR, "mcp", "serve", "--http", "--port", "0", "--boot-wait", "120000", ...flags, "--mcp", config];
-  const gateway = start([...args, "-C", join(sandbox, "project")], env, /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+  const gateway = start([...args, "-C", project], env, /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
   return { url: await gateway.ready, stop: () => stop(gateway.child) };
 }
 
@@ -236,17 +243,14 @@ async function runSuite(url, outDir, run, scenario) {
 /** One `conformance server` process against `url`: `scenario`, or the run's selection. */
 async function runConformance(url, outDir, run, scenario) {
   const { version, select, one = [] } = RUNS[run];
-  const args = ["-y", "-p", "node@22", "-p", `@modelcontextprotocol/conformance@${version}`, "conformance", "server"];
-  args.push("--url", url, "-o", outDir, ...(scenario ? ["--scenario", scenario, ...one] : select));
+  const suite = await resolveSuite(`@modelcontextprotocol/conformance@${version}`);
+  const args = ["server", "--url", url, "-o", outDir, ...(scenario ? ["--scenario", scenario, ...one] : select)];
   await new Promise((resolve) => {
-    const child = spawn("npx", args, {
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, npm_config_yes: "true" },
-    });
+    const child = spawnSuite(suite, args, { stdio: ["ignore", "ignore", "pipe"] });
     child.stderr.resume();
     child.once("close", resolve);
     child.once("error", (error) => {
-      process.stderr.write(`could not run npx: ${error.message}\n`);
+      process.stderr.write(`could not run the conformance suite: ${error.message}\n`);
       resolve();
     });
   });
@@ -332,7 +336,7 @@ function report(keys, results) {
 }
 
 async function main() {
-  const { runs, targets, scenario, strict, why } = parseArgs(process.argv.slice(2));
+  const { runs, targets, scenario, strict, why, jobs } = parseArgs(process.argv.slice(2));
   const sandbox = mkdtempSync(join(tmpdir(), "indusr-gateway-conformance-"));
   const env = { PATH: process.env.PATH, HOME: join(sandbox, "home"), XDG_CONFIG_HOME: join(sandbox, "xdg") };
   for (const dir of [env.HOME, env.XDG_CONFIG_HOME, join(sandbox, "project")]) mkdirSync(dir, { recursive: true });
@@ -344,11 +348,12 @@ async function main() {
   process.stdout.write(`gateway: indusr mcp serve --http ${flags.join(" ")}\n`);
   const results = new Map();
   try {
-    for (const key of keys) {
-      const [run, target] = key.split(" ");
-      const gateway = (mount, stateless) => startGateway(sandbox, env, flags, mount, stateless);
-      results.set(key, await measure(run, target, servers, gateway, sandbox, scenario));
-    }
+    const gateway = (mount, stateless) => startGateway(sandbox, env, flags, mount, stateless);
+    const measured = await inPool(
+      keys.map((key) => () => measure(...key.split(" "), servers, gateway, sandbox, scenario)),
+      jobs,
+    );
+    keys.forEach((key, at) => results.set(key, measured[at]));
   } finally {
     await servers.stop();
     rmSync(sandbox, { recursive: true, force: true });

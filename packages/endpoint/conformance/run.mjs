@@ -13,11 +13,12 @@
  * The endpoint under test is a fresh bundle of src/ (not dist/), so a run
  * always measures the current source.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { resolveSuite, spawnSuite } from "../../../scripts/conformance-suite.mjs";
 import { bundleSource } from "../scripts/bundle-source.mjs";
 
 /** The suite version; `INDUS_CONFORMANCE_SUITE` picks another (e.g. `@modelcontextprotocol/conformance@0.2.0-alpha.12`). */
@@ -59,17 +60,6 @@ function bundleEndpoint() {
   return bundleSource(path.join(here, ".build"));
 }
 
-/** Node 22 and the suite's entry point, fetched once through npx and cached there. */
-function resolveSuite() {
-  const out = execFileSync(
-    "npx",
-    ["-y", "-p", "node@22", "-p", SUITE_PACKAGE, "--", "sh", "-c", "command -v node; command -v conformance"],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 },
-  );
-  const [node, conformance] = out.trim().split("\n").slice(-2);
-  return { node, conformance: fs.realpathSync(conformance) };
-}
-
 function listClientScenarios(suite) {
   const out = execFileSync(suite.node, [suite.conformance, "list"], { encoding: "utf8" });
   const client = out.slice(out.indexOf("Client scenarios"));
@@ -81,9 +71,9 @@ function runScenario(suite, scenario, adapterEnv) {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "indus-conformance-"));
   const command = `${process.execPath} ${path.join(here, "client.mjs")}`;
   return new Promise((resolve) => {
-    const child = spawn(
-      suite.node,
-      [suite.conformance, "client", "--command", command, "--scenario", scenario, "--timeout", "30000", "-o", outDir],
+    const child = spawnSuite(
+      suite,
+      ["client", "--command", command, "--scenario", scenario, "--timeout", "30000", "-o", outDir],
       { env: { ...process.env, ...adapterEnv }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let log = "";
@@ -120,7 +110,7 @@ async function main() {
   const single = args.includes("--scenario") ? args[args.indexOf("--scenario") + 1] : undefined;
 
   const endpointModule = await bundleEndpoint();
-  const suite = resolveSuite();
+  const suite = await resolveSuite(SUITE_PACKAGE);
   const scenarios = single ? [single] : all ? listClientScenarios(suite) : CI_SCENARIOS;
   const baseline = fs.existsSync(baselineFile) ? JSON.parse(fs.readFileSync(baselineFile, "utf8")) : { scenarios: {} };
 
