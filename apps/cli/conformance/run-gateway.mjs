@@ -26,7 +26,8 @@
 //                                    [--scenario <name>] [--strict] [--why] [--jobs <n>]
 //
 // --why prints every failing check's message, baselined or not. --jobs: how many targets are measured at
-// once (default 4; each has its own gateway and results, and the suite mostly waits on the servers).
+// once (each has its own gateway and results); default 4 for tasks (40 suite processes that mostly wait on
+// the servers), 1 for the others (their timed checks, e.g. a stateless server's logs, want a quiet server).
 //
 // Everything listens on 127.0.0.1; the suite needs Node 22, resolved once per suite version by npx.
 import { spawn } from "node:child_process";
@@ -82,6 +83,7 @@ const RUNS = {
     one: ["--spec-version", "2026-07-28", "--force"],
     servers: ["tasks"],
     modes: [...MODES, "gateway-stateless"],
+    jobs: 4,
   },
 };
 const targetsOf = (run) =>
@@ -110,7 +112,7 @@ function parseArgs(argv) {
     scenario: value("--scenario"),
     strict: argv.includes("--strict"),
     why: argv.includes("--why"),
-    jobs: Number(value("--jobs") ?? 4),
+    jobs: value("--jobs") === undefined ? undefined : Number(value("--jobs")),
   };
 }
 
@@ -274,9 +276,9 @@ function verdictOf(checks) {
   return { pass: false, why: failed.map((check) => `${check.id}: ${check.errorMessage ?? "failed"}`).join("; ") };
 }
 
-async function measure(run, target, servers, gateway, sandbox, scenario) {
+async function measure(run, target, servers, gateway, sandbox, scenario, attempt = "first") {
   const [server, mode] = target.split(":");
-  const outDir = join(sandbox, "results", run, target.replace(":", "-"));
+  const outDir = join(sandbox, "results", run, target.replace(":", "-"), attempt);
   mkdirSync(outDir, { recursive: true });
   const started = Date.now();
   if (mode === "direct") return finish(await runSuite(servers[server].url, outDir, run, scenario), started);
@@ -349,11 +351,17 @@ async function main() {
   const results = new Map();
   try {
     const gateway = (mount, stateless) => startGateway(sandbox, env, flags, mount, stateless);
-    const measured = await inPool(
-      keys.map((key) => () => measure(...key.split(" "), servers, gateway, sandbox, scenario)),
-      jobs,
+    for (const run of runs) {
+      const ofRun = keys.filter((key) => key.startsWith(`${run} `));
+      const measured = await inPool(
+        ofRun.map((key) => () => measure(run, key.slice(run.length + 1), servers, gateway, sandbox, scenario)),
+        jobs ?? RUNS[run].jobs ?? 1,
+      );
+      ofRun.forEach((key, at) => results.set(key, measured[at]));
+    }
+    await retryRegressions(keys, results, (run, target, one) =>
+      measure(run, target, servers, gateway, sandbox, one, `retry-${one}`),
     );
-    keys.forEach((key, at) => results.set(key, measured[at]));
   } finally {
     await servers.stop();
     rmSync(sandbox, { recursive: true, force: true });
@@ -361,6 +369,23 @@ async function main() {
   report(keys, results);
   if (why) explain(keys, results);
   return verdictLines(keys, results, strict);
+}
+
+/**
+ * A scenario that would count as a regression runs once more, on its own: the suite's own short waits
+ * (e.g. 500 ms for a stateless server's logging call) lose to a loaded machine, directly and through the
+ * gateway alike. A real regression fails twice; a pass on the second try is reported.
+ */
+async function retryRegressions(keys, results, measureOne) {
+  for (const key of keys) {
+    const [run, target] = key.split(" ");
+    for (const { scenario } of judge(run, target, results).regressions) {
+      const again = (await measureOne(run, target, scenario)).verdicts.get(scenario);
+      if (again?.pass !== true) continue;
+      results.get(key).verdicts.set(scenario, again);
+      process.stdout.write(`retried ${key} ${scenario}: passes on its own\n`);
+    }
+  }
 }
 
 /** Every failing scenario's failed checks, per target. */
