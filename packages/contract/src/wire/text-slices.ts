@@ -15,10 +15,10 @@ function sliceEnd(text: string, end: number): number {
   return unit >= 0xd800 && unit <= 0xdbff ? end - 1 : end;
 }
 
-/** `text` in slices of at most `TEXT_SLICE_UNITS` units, none ending inside a surrogate pair. */
-export function* textSlices(text: string): Generator<string> {
+/** `text` in slices of at most `units` UTF-16 units, none ending inside a surrogate pair. */
+export function* textSlices(text: string, units = TEXT_SLICE_UNITS): Generator<string> {
   for (let start = 0; start < text.length;) {
-    const end = sliceEnd(text, start + TEXT_SLICE_UNITS);
+    const end = sliceEnd(text, start + units);
     yield text.slice(start, end);
     start = end;
   }

@@ -19,7 +19,7 @@ import { TEXT_SLICE_UNITS, writeSlices } from "@indus/contract";
 import { ProtocolErrorCode, parseJSONRPCMessage } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/server";
 import { bodyTooDeep } from "../message-depth";
-import { holdsLongString, jsonPieces } from "./json-pieces";
+import { ESCAPE_UNITS, holdsLongString, jsonPieces } from "./json-pieces";
 
 /**
  * How long after a progress notification a response is held, so the client
@@ -119,13 +119,13 @@ export class StdioHostTransport implements Transport {
     let pending = "";
     for (const piece of pieces) {
       if (this.outputBroken || this.stdout.destroyed) return;
-      if (pending.length + piece.length <= TEXT_SLICE_UNITS) {
+      if (pending.length + piece.length <= ESCAPE_UNITS) {
         pending += piece;
         continue;
       }
       await writeSlices(this.stdout, pending);
       pending = "";
-      if (piece.length > TEXT_SLICE_UNITS) await writeSlices(this.stdout, piece);
+      if (piece.length > ESCAPE_UNITS) await writeSlices(this.stdout, piece);
       else pending = piece;
     }
     if (!this.outputBroken) await writeSlices(this.stdout, `${pending}\n`);
