@@ -8,6 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { waitFor } from "@indus/testkit";
 import { callTool, lastToolResults, say, type FakeModelServer } from "./fake-model/fake-model-server";
 import { askingServer, everythingServer } from "./support/agent-cli";
 import { useAgentTest } from "./support/agent-test";
@@ -168,11 +169,10 @@ test("a question a server asks while no turn runs takes the prompt line, then th
 });
 
 async function waitUntilPrompt(session: TmuxSession, first: string): Promise<void> {
-  const started = Date.now();
-  let screen = first;
-  while (lastLine(screen) !== "›") {
-    if (Date.now() - started > 10_000) throw new Error(`the prompt did not come back:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 100));
-    screen = session.screen();
-  }
+  if (lastLine(first) === "›") return;
+  await waitFor("the prompt back", () => {
+    const screen = session.screen();
+    if (lastLine(screen) !== "›") throw new Error(`no prompt yet:\n${screen}`);
+    return true;
+  });
 }
