@@ -115,7 +115,7 @@ test("an interactive session: streaming, MCP tools, permissions, Ctrl-C, slash c
   tmux.type("/mcp enable everything");
   await tmux.waitFor(/everything enabled for this session/);
   tmux.type("/mcp reconnect everything");
-  screen = await tmux.waitFor(/reconnecting everything…\n(✓|✗) everything/, 60_000);
+  screen = await tmux.waitFor(/reconnecting everything…\n(✓|✗) everything/);
   expect(screen).toMatch(/reconnecting everything…\n✓ everything\s+stdio\s+\d+ tools/);
   await waitForPrompt(tmux);
 

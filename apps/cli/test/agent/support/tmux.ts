@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { requireTool } from "@indus/testkit";
+import { requireTool, waitFor } from "@indus/testkit";
 
 export class TmuxSession {
   private readonly socket: string;
@@ -62,15 +62,13 @@ export class TmuxSession {
     return Number(this.tmux(["display-message", "-p", "-t", this.name, "#{pane_pid}"]).trim());
   }
 
-  async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-    const started = Date.now();
-    for (;;) {
-      const screen = this.screen();
-      if (pattern.test(screen)) return screen;
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`no ${pattern} on screen after ${timeoutMs} ms:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  /** The screen once `pattern` is on it (no deadline of its own: Jest's ceiling; a hang reports the screen). */
+  async waitFor(pattern: RegExp): Promise<string> {
+    return onScreen(
+      `${pattern} on screen`,
+      () => this.screen(),
+      (screen) => pattern.test(screen),
+    );
   }
 
   /** Count how many times a pattern occurs on screen (for "the prompt is back"). */
@@ -82,14 +80,12 @@ export class TmuxSession {
     ).length;
   }
 
-  async waitForCount(pattern: RegExp, count: number, timeoutMs = 60_000): Promise<string> {
-    const started = Date.now();
-    for (;;) {
-      if (this.count(pattern) >= count) return this.screen();
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`fewer than ${count} of ${pattern} on screen after ${timeoutMs} ms:\n${this.screen()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  async waitForCount(pattern: RegExp, count: number): Promise<string> {
+    return onScreen(
+      `${count} of ${pattern} on screen`,
+      () => this.screen(),
+      () => this.count(pattern) >= count,
+    );
   }
 
   kill(): void {
@@ -108,12 +104,21 @@ export function promptReady(screen: string): boolean {
 }
 
 /** Waits until the session shows its bare prompt; the screen then. */
-export async function waitForPrompt(session: TmuxSession, timeoutMs = 60_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const screen = session.screen();
-    if (promptReady(screen)) return screen;
-    if (Date.now() - started > timeoutMs) throw new Error(`no prompt after ${timeoutMs} ms:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export async function waitForPrompt(session: TmuxSession): Promise<string> {
+  return onScreen("the bare prompt", () => session.screen(), promptReady);
+}
+
+/** Polls `read` until `ready` holds of it; a wait still pending at the ceiling reports the last screen. */
+async function onScreen(what: string, read: () => string, ready: (screen: string) => boolean): Promise<string> {
+  let screen = "";
+  await waitFor(
+    what,
+    () => {
+      screen = read();
+      if (!ready(screen)) throw new Error(`not yet; screen:\n${screen}`);
+      return true;
+    },
+    { every: 100 },
+  );
+  return screen;
 }
