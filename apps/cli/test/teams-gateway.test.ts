@@ -11,11 +11,10 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { waitFor } from "@indus/testkit";
+import { freePort, waitFor } from "@indus/testkit";
 import { loginThroughBrowser } from "./support/browser-login";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
@@ -31,17 +30,6 @@ interface Example {
   readonly lines: Record<string, string>;
   readonly gateway: URL;
   stop(): Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -9,10 +9,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import readline from "node:readline";
-import { waitFor } from "@indus/testkit";
+import { freePort, waitFor } from "@indus/testkit";
 import { loginThroughBrowser } from "./support/browser-login";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { stopChild } from "./support/relay-client";
@@ -32,17 +31,6 @@ const ports = { a: 0, b: 0, front: 0 };
 let issuerUrl: string;
 
 const front = (route = "/mcp") => new URL(`http://127.0.0.1:${ports.front}${route}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits for `url` to answer 200 (Jest's ceiling is the only deadline); a hang reports the replicas' logs. */
 async function answering(url: URL | string, logs: () => string): Promise<void> {

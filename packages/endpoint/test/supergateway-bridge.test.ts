@@ -6,23 +6,12 @@
  * attempt on a fresh connection, and that verdict is remembered.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { memoryEraVerdictStore, streamableHttpServer, type EraVerdict, type EraVerdictStore } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
-import { npmServerEntry } from "@indus/testkit";
+import { freePort, npmServerEntry } from "@indus/testkit";
 
 const SUPERGATEWAY = path.join(path.dirname(require.resolve("supergateway/package.json")), "dist", "index.js");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 /** The bridge, resolved once it says it listens. */
 async function startBridge(extra: readonly string[]): Promise<{ child: ChildProcess; url: string }> {

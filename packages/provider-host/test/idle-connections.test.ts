@@ -17,7 +17,7 @@ function keepAliveOf(url: URL): Promise<string | undefined> {
     request.once("error", reject);
     request.once("response", (response) => {
       response.resume();
-      response.once("end", () => resolve(response.headers["keep-alive"]));
+      response.once("end", () => resolve(response.headers["keep-alive"]?.toString()));
     });
     request.end();
   });

@@ -5,7 +5,6 @@
  */
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import readline from "node:readline";
 import { PACKAGE_DIR } from "./processes";
@@ -57,13 +56,4 @@ export async function startIssuer(resources: readonly string[]): Promise<Issuer>
 }
 
 /** A port free right now on 127.0.0.1 (the gateway's URL must be known before the issuer starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "@indus/testkit";
