@@ -7,6 +7,7 @@
  */
 import type { Client, StandardSchemaV1 } from "@modelcontextprotocol/client";
 import type { ToolProgress } from "@indus/contract";
+import type { ClientWaits } from "./relay/client-waits";
 
 /** Thrown when a request outlives its deadline. */
 export class DeadlineExceeded extends Error {
@@ -38,6 +39,8 @@ export interface DeadlineOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Hand a 2026-era `input_required` result back as it is (the SDK's manual mode) instead of answering it. */
   readonly allowInputRequired?: boolean | undefined;
+  /** The server's questions to its client: time waiting on them is not idle time. */
+  readonly clientWaits?: ClientWaits | undefined;
 }
 
 /**
@@ -91,6 +94,7 @@ export async function requestWithDeadline<T>(
   // progress notification).
   const check = () => {
     const now = Date.now();
+    if (options.clientWaits) lastActivity = Math.max(lastActivity, options.clientWaits.lastWaitAt(now));
     const idleLeft = lastActivity + options.timeoutMs - now;
     const totalLeft = started + totalMs - now;
     if (totalLeft <= 0 && idleLeft > 0) return handle.abort(new DeadlineExceeded(totalMs, true));

@@ -10,6 +10,7 @@ import type { EndpointTimeouts } from "./endpoint-options";
 import type { FaultSite } from "./faults/fault-sites";
 import type { Session } from "./session";
 import type { QuestionMethod } from "./relay/client-host";
+import type { ClientWaits } from "./relay/client-waits";
 
 /** Where a request on a live session fails (connecting is the lifecycle's). */
 export type RequestSite = Exclude<FaultSite, "connect">;
@@ -20,6 +21,8 @@ export type RequestWhat = string | (() => string);
 export interface SessionPort {
   readonly server: string;
   readonly timeouts: EndpointTimeouts;
+  /** The server's questions open with a client (a call's idle deadline pauses for them). */
+  readonly clientWaits: ClientWaits;
   /** The live session, if any, in whatever phase. */
   current(): Session | undefined;
   /** The live session of a ready endpoint, or a `not-connected` fault naming `what`. */

@@ -29,6 +29,7 @@ import type { RequestSite, RequestWhat, SessionPort } from "../session-port";
 import { ProcessStdioTransport } from "../stdio/process-stdio-transport";
 import type { StderrTail } from "../stdio/stderr-tail";
 import type { SessionOpener } from "./session-opener";
+import type { ClientWaits } from "../relay/client-waits";
 
 /** The endpoint's phase and live session: written by its lifecycle alone. */
 export interface LiveState {
@@ -58,6 +59,10 @@ export interface AccessSetup {
 export class SessionAccess implements SessionPort {
   readonly server: string;
   readonly timeouts: EndpointTimeouts;
+
+  get clientWaits(): ClientWaits {
+    return this.setup.router.waits;
+  }
 
   constructor(
     private readonly state: LiveState,

@@ -110,7 +110,11 @@ export interface ServerQuestion {
  * One question of `server`, answered by the client the router chooses (the
  * call's relayTo, or the host): its answer as the wire has it.
  */
-export async function answerQuestion(
+export function answerQuestion(router: RelayRouter, server: string, question: ServerQuestion): Promise<JsonObject> {
+  return router.waits.during(() => askClient(router, server, question));
+}
+
+async function askClient(
   router: RelayRouter,
   server: string,
   { method, params, signal, key }: ServerQuestion,

@@ -22,6 +22,7 @@ import {
   type ClientCapabilities,
 } from "@modelcontextprotocol/client";
 import { currentCall, runInCall, type CallScope } from "./call-context";
+import { ClientWaits } from "./client-waits";
 
 /** What a server asked for, as far as choosing a client goes. */
 export type InputNeed =
@@ -82,6 +83,8 @@ export function missingCapability(need: InputNeed): ProtocolError {
 /** Tracks one endpoint's calls in flight and picks the client for each request for input. */
 export class RelayRouter {
   private readonly inFlight = new Set<CallScope>();
+  /** The server's questions open with a client, which pause its calls' idle deadlines. */
+  readonly waits = new ClientWaits();
 
   /**
    * `scoped` says whether a request of the server can arrive now in the async

@@ -111,6 +111,7 @@ export class ToolCalls {
       signal: options.signal,
       onProgress: options.onProgress,
       headers: declared ? paramHeaderValues(declared, args) : undefined,
+      clientWaits: this.port.clientWaits,
     };
   }
 
