@@ -13,7 +13,8 @@ import { waitFor } from "@indus/testkit";
 import { bearerGate } from "../src/auth/bearer-gate";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
-import { freePort, startIssuer } from "./support/issuer";
+import { freePort } from "@indus/testkit";
+import { startIssuer } from "./support/issuer";
 import type { Issuer } from "./support/issuer";
 
 jest.setTimeout(120_000);

@@ -14,7 +14,8 @@ import { waitFor } from "@indus/testkit";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import type { TeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
-import { freePort, startIssuer } from "./support/issuer";
+import { freePort } from "@indus/testkit";
+import { startIssuer } from "./support/issuer";
 import type { Issuer } from "./support/issuer";
 
 jest.setTimeout(180_000);

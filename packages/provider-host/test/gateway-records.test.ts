@@ -17,7 +17,8 @@ import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
-import { freePort, startIssuer } from "./support/issuer";
+import { freePort } from "@indus/testkit";
+import { startIssuer } from "./support/issuer";
 import { spawnHttpHost } from "./support/processes";
 import type { Issuer } from "./support/issuer";
 

@@ -56,4 +56,3 @@ export async function startIssuer(resources: readonly string[]): Promise<Issuer>
 }
 
 /** A port free right now on 127.0.0.1 (the gateway's URL must be known before the issuer starts). */
-export { freePort } from "@indus/testkit";
