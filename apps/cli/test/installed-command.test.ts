@@ -27,6 +27,22 @@ describe.each(Object.entries(manifest.bin))("the installed command %s (%s)", (_n
     expect(stdout).toBe(`${manifest.version}\n`);
   });
 
+  // `--version` is the yardstick of the start: it must cost no more of Node than `node -e 0` does.
+  it("loads no more of Node's own modules for --version than node -e 0", async () => {
+    const counter = path.join(sandbox.root, "count-modules.cjs");
+    fs.writeFileSync(
+      counter,
+      'process.on("exit", () => require("node:fs").writeSync(2, `modules ${process.moduleLoadList.length}\\n`));',
+    );
+    const modules = async (args: string[]): Promise<number> => {
+      const { stderr } = await run(process.execPath, ["-r", counter, ...args], { cwd: sandbox.cwd, env: sandbox.env });
+      return Number(/modules (\d+)/.exec(stderr)?.[1]);
+    };
+    const [indusr, bare] = [await modules([bin, "--version"]), await modules(["-e", "0"])];
+    expect(indusr).toBeGreaterThan(0);
+    expect(indusr).toBeLessThanOrEqual(bare);
+  });
+
   it("runs a command from the command tree", async () => {
     const { stdout } = await run(process.execPath, [bin, "tools", "--no-tools"], {
       cwd: sandbox.cwd,
