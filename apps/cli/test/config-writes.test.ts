@@ -98,7 +98,7 @@ it("takes over a lock left behind by a crashed writer", async () => {
   fs.mkdirSync(`${file}.lock`, { recursive: true });
   const old = new Date(Date.now() - 60_000);
   fs.utimesSync(`${file}.lock`, old, old);
-  const added = await runCli(["mcp", "add", "after-crash", "--", "node", "x.js"], { sandbox, timeoutMs: 20_000 });
+  const added = await runCli(["mcp", "add", "after-crash", "--", "node", "x.js"], { sandbox });
   expect(added.code).toBe(0);
   expect(serversIn(file)).toEqual(["after-crash"]);
   expect(fs.existsSync(`${file}.lock`)).toBe(false);

@@ -37,7 +37,7 @@ async function manyRuns(args: readonly string[]): Promise<Map<number | null, num
   const worker = async () => {
     while (next < RUNS) {
       next += 1;
-      const { code } = await runCli(args, { sandbox, timeoutMs: 60_000 });
+      const { code } = await runCli(args, { sandbox });
       codes.set(code, (codes.get(code) ?? 0) + 1);
     }
   };

@@ -39,7 +39,7 @@ interface StatusJson {
 
 async function status(hostile: ReturnType<typeof hostileRow>): Promise<{ code: number | null; rows: StatusJson[] }> {
   const config = writeConfig(sandbox.root, { peer: peerRow(), hostile });
-  const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });
+  const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
   return { code: result.code, rows: JSON.parse(result.stdout) as StatusJson[] };
 }
 
@@ -110,7 +110,7 @@ it("mcp status: a 2026 server that never acknowledges its listen stream is ready
 
 it("indusr tools lists the peer's tools and the hostile server's good one beside a 10,000-level schema", async () => {
   const config = writeConfig(sandbox.root, { peer: peerRow(), hostile: hostileRow("deep-schema=10000") });
-  const result = await runCli(["tools", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });
+  const result = await runCli(["tools", "--json", "--mcp", config], { sandbox });
   expect(result.code).toBe(0);
   const names = (JSON.parse(result.stdout) as { name: string }[]).map((tool) => tool.name);
   expect(names).toEqual(expect.arrayContaining(["peer__echo", "hostile__echo"]));

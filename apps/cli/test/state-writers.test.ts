@@ -29,7 +29,7 @@ it(`keeps the era verdict of every server when ${WRITERS} processes connect at o
     // A distinct argument per process: a distinct server identity, so a verdict of its own.
     const row = fixtureRow("modern-server.mjs", `writer=${i}`);
     const config = writeConfig(path.join(sandbox.root, `c${i}`), { [`m${i}`]: row });
-    return runCli(["mcp", "status", "--json", "--mcp", config], { sandbox, timeoutMs: 150_000 });
+    return runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
   });
   expect(results.map((result) => [result.code, result.stderr])).toEqual(results.map(() => [0, ""]));
   const verdicts = JSON.parse(fs.readFileSync(path.join(stateHome(), "indusr", "mcp-eras.json"), "utf8")) as Record<

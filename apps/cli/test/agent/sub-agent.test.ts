@@ -64,7 +64,7 @@ test("a general sub-agent is judged by the gate as task, and its mutating calls 
 test("Ctrl-C stops the sub-agent with its parent: its model request is abandoned and the run ends interrupted", async () => {
   const fake = await t.model([callTool("task", { objective: "think forever" }), { kind: "hang" }]);
   const running = startAgent(["-p", "go", ...modelArgs(fake)], t.sandbox);
-  await fake.waitForRequests(2, 30_000);
+  await fake.waitForRequests(2);
   expect(fake.requests[1]!.system).toContain("You are a sub-agent of indusr");
   running.child.kill("SIGINT");
   const done = await running.done;

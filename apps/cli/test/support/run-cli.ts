@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { exited, tracked } from "./children";
 
 export const BIN = path.join(__dirname, "..", "..", "dist", "indusr.js");
 
@@ -59,14 +60,13 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(
+export async function runCli(
   args: readonly string[],
   options: {
     sandbox: Sandbox;
     cwd?: string;
     input?: string;
     env?: NodeJS.ProcessEnv;
-    timeoutMs?: number;
     asUser?: boolean;
   },
 ): Promise<CliResult> {
@@ -74,29 +74,23 @@ export function runCli(
   const argv = [process.execPath, BIN, ...args];
   if (options.asUser && process.getuid?.() === 0)
     argv.unshift("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), {
+  const child = tracked(
+    spawn(argv[0]!, argv.slice(1), {
       cwd: options.cwd ?? options.sandbox.cwd,
       env: { ...options.sandbox.env, ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(
-        new Error(
-          `indusr ${args.join(" ")} did not finish in ${options.timeoutMs ?? 60_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
-        ),
-      );
-    }, options.timeoutMs ?? 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? "");
-  });
+    }),
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdin.end(options.input ?? "");
+  // No deadline of its own: Jest's per-test ceiling is the guard (see children.ts).
+  const { code } = await exited(
+    child,
+    `indusr ${args.join(" ")} to exit`,
+    () => `stdout: ${stdout.slice(-2_000)}\nstderr: ${stderr.slice(-2_000)}`,
+  );
+  return { code, stdout, stderr };
 }

@@ -9,6 +9,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { waitFor } from "@indus/testkit";
 
 export type Protocol = "openai" | "anthropic";
 
@@ -433,8 +434,8 @@ export interface FakeModelServer {
   push(...steps: Step[]): void;
   /** Replies not yet consumed. */
   remaining(): number;
-  /** Resolves when `count` model requests have arrived. */
-  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Resolves when `count` model requests have arrived (no deadline of its own: the test's ceiling). */
+  waitForRequests(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -442,7 +443,6 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
   const script: Step[] = [...(options.script ?? [])];
   const requests: SeenRequest[] = [];
   const preflights: { protocol: Protocol; headers: http.IncomingHttpHeaders }[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
   const hanging = new Set<http.ServerResponse>();
   const models = options.models ?? ["fake-model"];
 
@@ -487,12 +487,6 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Json;
     const seen = isChat ? normaliseOpenAI(body, req.headers) : normaliseAnthropic(body, req.headers);
     requests.push(seen);
-    for (const waiter of [...waiters]) {
-      if (requests.length >= waiter.count) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
     const step = script.shift();
     const reply: Reply =
       step === undefined
@@ -532,21 +526,12 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     preflights,
     push: (...steps) => script.push(...steps),
     remaining: () => script.length,
-    waitForRequests: (count, timeoutMs = 60_000) =>
-      new Promise<void>((resolve, reject) => {
-        if (requests.length >= count) return resolve();
-        const timer = setTimeout(
-          () => reject(new Error(`fake model: ${requests.length} of ${count} requests after ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        waiters.push({
-          count,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-        });
-      }),
+    waitForRequests: async (count) => {
+      await waitFor(`${count} model requests`, () => {
+        if (requests.length >= count) return true;
+        throw new Error(`${requests.length} so far`);
+      });
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

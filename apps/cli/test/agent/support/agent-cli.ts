@@ -7,6 +7,8 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { waitFor } from "@indus/testkit";
+import { exited, tracked } from "../../support/children";
 
 export const APP = path.join(__dirname, "..", "..", "..");
 const DIST = path.join(APP, "dist");
@@ -101,71 +103,52 @@ export interface Running {
   readonly child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves once stdout+stderr match. */
-  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  /** Resolves once stdout+stderr match (no deadline of its own: the test's ceiling). */
+  waitForOutput(pattern: RegExp): Promise<void>;
+  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
+/** The agent as a child process, killed if still running when its test ends (children.ts). */
 export function startAgent(args: readonly string[], sandbox: AgentSandbox, env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [bin(), "--session-dir", sandbox.sessions, ...args], {
-    cwd: sandbox.cwd,
-    env: { ...sandbox.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = tracked(
+    spawn(process.execPath, [bin(), "--session-dir", sandbox.sessions, ...args], {
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
   let out = "";
   let err = "";
-  const watchers = new Set<() => void>();
-  child.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-    for (const w of watchers) w();
-  });
-  child.stderr.on("data", (d: Buffer) => {
-    err += d.toString();
-    for (const w of watchers) w();
-  });
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   child.stdin.end();
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => {
-      child.on("close", (code, signal) => resolve({ code, signal, stdout: out, stderr: err }));
-    },
-  );
+  const output = () => `stdout:\n${out.slice(-2_000)}\nstderr:\n${err.slice(-2_000)}`;
+  let done: Running["done"] | undefined;
   return {
     child,
     stdout: () => out,
     stderr: () => err,
-    waitForOutput: (pattern, timeoutMs = 60_000) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(out) || pattern.test(err)) {
-            watchers.delete(check);
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        const timer = setTimeout(() => {
-          watchers.delete(check);
-          reject(new Error(`no ${pattern} in output after ${timeoutMs} ms\nstdout:\n${out}\nstderr:\n${err}`));
-        }, timeoutMs);
-        watchers.add(check);
-        check();
-      }),
-    done,
+    waitForOutput: async (pattern) => {
+      await waitFor(`${pattern} in the agent's output`, () => {
+        if (pattern.test(out) || pattern.test(err)) return true;
+        throw new Error(output());
+      });
+    },
+    // Waited for only when a test asks: a test that stops the agent its own way leaves no pending wait.
+    get done() {
+      return (done ??= exited(child, `indusr ${args.join(" ")} to exit`, output).then(({ code, signal }) => ({
+        code,
+        signal,
+        stdout: out,
+        stderr: err,
+      })));
+    },
   };
 }
 
-export async function runAgent(
-  args: readonly string[],
-  sandbox: AgentSandbox,
-  env: NodeJS.ProcessEnv = {},
-  timeoutMs = 90_000,
-) {
-  const running = startAgent(args, sandbox, env);
-  const timer = setTimeout(() => running.child.kill("SIGKILL"), timeoutMs);
-  try {
-    return await running.done;
-  } finally {
-    clearTimeout(timer);
-  }
+/** Runs the agent to its exit; Jest's per-test ceiling is the only deadline. */
+export async function runAgent(args: readonly string[], sandbox: AgentSandbox, env: NodeJS.ProcessEnv = {}) {
+  return startAgent(args, sandbox, env).done;
 }
 
 /** True while a process with this pid runs (a zombie awaiting its reaper counts as gone). */
