@@ -10,7 +10,8 @@
 // every path alike. Prints p50/p99 per path, the hop ratio (gateway p50 /
 // direct p50; the bound: 1.8x, in both eras), both floors, what indus adds over the
 // SDK's own floor, modern/legacy through the gateway and through the bare
-// SDK forwarder (what the 2026-07-28 wire costs two SDK stacks alone), and the
+// SDK forwarder (what the 2026-07-28 wire costs two SDK stacks alone) and
+// indus's share of that era gap (the first divided by the second), and the
 // CPU per call of the spawned process (from /proc, Linux) and of the bench's
 // own client (a 2026-07-28 client does more per call than a 2025 one).
 // The provider host's own hop, without the CLI, is
@@ -120,6 +121,11 @@ console.log(
 );
 console.log(
   `modern / legacy CPU per call: gateway ${cpuRatio(modern, legacy, "cpu")}x, bench client ${cpuRatio(modern, legacy, "clientCpu")}x (through the SDK forwarder: ${cpuRatio(sdkModern, sdk, "cpu")}x, client ${cpuRatio(sdkModern, sdk, "clientCpu")}x)`,
+);
+// The era gap two SDK stacks have on their own divides out: what is left is indus's share of it.
+const eraShare = (value) => (value(modern) / value(legacy) / (value(sdkModern) / value(sdk))).toFixed(2);
+console.log(
+  `era gap indus adds over the SDK's own (gateway modern/legacy / SDK forwarder modern/legacy): p50 ${eraShare((each) => p50[each.name])}x, CPU per call ${eraShare((each) => perCall(each, "cpu"))}x`,
 );
 if (TRACE) {
   console.log(
