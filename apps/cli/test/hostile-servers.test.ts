@@ -37,75 +37,97 @@ interface StatusJson {
   readonly listFault?: { kind: string; message: string };
 }
 
-async function status(hostile: ReturnType<typeof hostileRow>): Promise<{ code: number | null; rows: StatusJson[] }> {
-  const config = writeConfig(sandbox.root, { peer: peerRow(), hostile });
-  const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox });
-  return { code: result.code, rows: JSON.parse(result.stdout) as StatusJson[] };
-}
-
 const peerReady = expect.objectContaining({ name: "peer", phase: "ready", fault: null });
 
-it.each([
-  [
-    "a 10,000-level inputSchema",
-    ["deep-schema=10000"],
-    /tool "deep" dropped: inputSchema nests deeper than 128 levels/,
-  ],
-  ["a 10,000-level _meta", ["deep-meta=10000"], /tool "echo": _meta dropped/],
-  ["30 MB of server/discover", ["era=modern", "big-discover=30000000"], /instructions cut to 65536 of 30000000/],
-  ["a 10,000-level capability", ["era=modern", "deep-discover=10000"], /capability "experimental" dropped/],
-  ["a negative ttlMs", ["era=modern", "ttl=-5"], /ttlMs -5 is not a whole number/],
-  ['ttlMs "NaN"', ["era=modern", 'ttl="NaN"'], /ttlMs "NaN" is not a whole number/],
-  ["ttlMs without cacheScope", ["era=modern", "no-scope"], /cacheScope absent is neither/],
-  [
-    "prompt and resource lists answered with an error (2026)",
-    ["era=modern", "fail-catalog"],
-    /^resources\/list: .*catalog store unavailable/,
-  ],
-])(
-  "mcp status: with %s the peer is ready, the hostile server degraded naming the field",
-  async (_what, options, reason) => {
-    const { code, rows } = await status(hostileRow(...options));
-    expect(rows).toEqual([
-      peerReady,
+/** One hostile server per case, all beside one peer in a single `mcp status` run (each row is its own server). */
+const CASES = {
+  deepSchema: hostileRow("deep-schema=10000"),
+  deepMeta: hostileRow("deep-meta=10000"),
+  bigDiscover: hostileRow("era=modern", "big-discover=30000000"),
+  deepDiscover: hostileRow("era=modern", "deep-discover=10000"),
+  negativeTtl: hostileRow("era=modern", "ttl=-5"),
+  nanTtl: hostileRow("era=modern", 'ttl="NaN"'),
+  noScope: hostileRow("era=modern", "no-scope"),
+  failCatalog: hostileRow("era=modern", "fail-catalog"),
+  badCatalog: hostileRow("bad-catalog"),
+  hangList: { ...hostileRow("hang-list"), listTimeoutMs: 5_000 },
+  hangCatalog: { ...hostileRow("hang-catalog"), listTimeoutMs: 5_000 },
+  silentListen: hostileRow("era=modern", "silent-listen"),
+};
+
+describe("mcp status beside a healthy peer", () => {
+  let shared: Sandbox;
+  let code: number | null;
+  let rows: StatusJson[];
+  beforeAll(async () => {
+    shared = makeSandbox();
+    shared.env.XDG_STATE_HOME = path.join(shared.root, "state");
+    const config = writeConfig(shared.root, { peer: peerRow(), ...CASES });
+    const result = await runCli(["mcp", "status", "--json", "--mcp", config], { sandbox: shared });
+    code = result.code;
+    rows = JSON.parse(result.stdout) as StatusJson[];
+  });
+  afterAll(() => shared.cleanup());
+
+  const row = (name: keyof typeof CASES) => rows.find((entry) => entry.name === name);
+
+  it("lists the peer ready, first, and exits 1 for the hostile rows", () => {
+    expect(rows.map((entry) => entry.name)).toEqual(["peer", ...Object.keys(CASES)]);
+    expect(rows[0]).toEqual(peerReady);
+    expect(code).toBe(1);
+  });
+
+  it.each([
+    ["a 10,000-level inputSchema", "deepSchema", /tool "deep" dropped: inputSchema nests deeper than 128 levels/],
+    ["a 10,000-level _meta", "deepMeta", /tool "echo": _meta dropped/],
+    ["30 MB of server/discover", "bigDiscover", /instructions cut to 65536 of 30000000/],
+    ["a 10,000-level capability", "deepDiscover", /capability "experimental" dropped/],
+    ["a negative ttlMs", "negativeTtl", /ttlMs -5 is not a whole number/],
+    ['ttlMs "NaN"', "nanTtl", /ttlMs "NaN" is not a whole number/],
+    ["ttlMs without cacheScope", "noScope", /cacheScope absent is neither/],
+    [
+      "prompt and resource lists answered with an error (2026)",
+      "failCatalog",
+      /^resources\/list: .*catalog store unavailable/,
+    ],
+  ] as const)("with %s the hostile server is degraded naming the field", (_what, name, reason) => {
+    expect(row(name)).toEqual(
       expect.objectContaining({
-        name: "hostile",
+        name,
         phase: "degraded",
         issues: expect.arrayContaining([expect.stringMatching(reason)]),
       }),
-    ]);
-    expect(code).toBe(1);
-  },
-);
-
-it("mcp status: a malformed catalog entry is named in zod's English words (the bundle keeps that locale)", async () => {
-  const { rows } = await status(hostileRow("bad-catalog"));
-  expect(rows[0]).toEqual(peerReady);
-  expect(rows[1]).toMatchObject({ name: "hostile", phase: "degraded" });
-  expect(rows[1]?.issues).toEqual(
-    expect.arrayContaining([expect.stringContaining('field size "big" dropped (size: Invalid input: expected number')]),
-  );
-});
-
-it("mcp status: a tools/list that never answers is degraded with the reason, never ready with 0 tools", async () => {
-  const { rows } = await status({ ...hostileRow("hang-list"), listTimeoutMs: 5_000 });
-  expect(rows[0]).toEqual(peerReady);
-  expect(rows[1]).toMatchObject({ name: "hostile", phase: "degraded", listFault: { kind: "timeout" } });
-});
-
-it("mcp status: prompt and resource lists that never answer make the server degraded with the reason, never ready", async () => {
-  const { rows } = await status({ ...hostileRow("hang-catalog"), listTimeoutMs: 5_000 });
-  expect(rows[0]).toEqual(peerReady);
-  expect(rows[1]).toMatchObject({
-    name: "hostile",
-    phase: "degraded",
-    issues: expect.arrayContaining([expect.stringMatching(/^prompts\/list: .*timed out/)]),
+    );
   });
-});
 
-it("mcp status: a 2026 server that never acknowledges its listen stream is ready in its era", async () => {
-  const { rows } = await status(hostileRow("era=modern", "silent-listen"));
-  expect(rows[1]).toMatchObject({ name: "hostile", phase: expect.stringMatching(/^(ready|degraded)$/), tools: 1 });
+  it("a malformed catalog entry is named in zod's English words (the bundle keeps that locale)", () => {
+    expect(row("badCatalog")).toMatchObject({ name: "badCatalog", phase: "degraded" });
+    expect(row("badCatalog")?.issues).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('field size "big" dropped (size: Invalid input: expected number'),
+      ]),
+    );
+  });
+
+  it("a tools/list that never answers is degraded with the reason, never ready with 0 tools", () => {
+    expect(row("hangList")).toMatchObject({ name: "hangList", phase: "degraded", listFault: { kind: "timeout" } });
+  });
+
+  it("prompt and resource lists that never answer make the server degraded with the reason, never ready", () => {
+    expect(row("hangCatalog")).toMatchObject({
+      name: "hangCatalog",
+      phase: "degraded",
+      issues: expect.arrayContaining([expect.stringMatching(/^prompts\/list: .*timed out/)]),
+    });
+  });
+
+  it("a 2026 server that never acknowledges its listen stream is ready in its era", () => {
+    expect(row("silentListen")).toMatchObject({
+      name: "silentListen",
+      phase: expect.stringMatching(/^(ready|degraded)$/),
+      tools: 1,
+    });
+  });
 });
 
 it("indusr tools lists the peer's tools and the hostile server's good one beside a 10,000-level schema", async () => {
