@@ -19,6 +19,7 @@
 //
 //   pnpm build && node bench/stdio-gateway.mjs     (full)
 //   BENCH_QUICK=1 node bench/stdio-gateway.mjs     (reduced; bench/ci.sh)
+//   BENCH_WARMUP=<calls>: calls per path before timing (default 200, quick 50).
 //   BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there.
 //   BENCH_TRACE=1: also prints the gateway's own part of a call (T1: client's
 //   line read -> upstream written; T2: upstream's line read -> client written;
@@ -42,7 +43,12 @@ const TRACE = process.env.BENCH_TRACE === "1";
 const HOP_TRACE = join(root, "bench", "hop-trace.mjs");
 
 const BLOCKS = QUICK ? 60 : 300;
-const WARMUP = QUICK ? 50 : 200;
+/**
+ * Calls per path before timing. V8 is still optimising the gateway's call path for several thousand calls (in a
+ * `--log-code` run its TurboFan compiles fell to about none only after ~8,000 calls), and that compile work counts in
+ * the process's CPU per call; BENCH_WARMUP=<calls> sets a longer warm-up.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? (QUICK ? 50 : 200));
 /** The bound: gateway p50 at most this many times a direct call. */
 const HOP_BOUND = 1.8;
 
@@ -96,7 +102,7 @@ const traceOf = async (name) => {
 };
 
 console.log(
-  `stdio gateway hop, ${direct.samples.length} sequential echo calls per path${QUICK ? " (BENCH_QUICK)" : ""}, load ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)}`,
+  `stdio gateway hop, ${direct.samples.length} sequential echo calls per path after ${WARMUP} warm-up calls${QUICK ? " (BENCH_QUICK)" : ""}, load ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)}`,
 );
 const p50 = printPaths(paths);
 const ratio = (a, b) => (p50[a.name] / p50[b.name]).toFixed(2);
