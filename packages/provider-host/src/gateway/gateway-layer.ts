@@ -103,7 +103,7 @@ export async function gatewayLayer(options: GatewayOptions, context: LayerContex
     caller,
     owners,
     tracing,
-    hashArgs: options.auditLog !== undefined,
+    keepsArgs: options.auditLog !== undefined,
   });
   const parts: LayerParts = {
     options,

@@ -1,9 +1,8 @@
 /**
  * The records of a POST's JSON-RPC requests, read from the parsed body
- * (hostile input: only strings are taken as names, arguments are hashed and
- * never kept).
+ * (hostile input: only strings are taken as names; arguments are held, when
+ * an audit log will hash them, only until it has).
  */
-import { hash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Caller, TraceContext } from "@indus/contract";
 import type { ItemOwners } from "../access/item-owners";
@@ -33,8 +32,8 @@ export interface RecordContext {
   readonly caller: Caller;
   readonly owners: ItemOwners;
   readonly tracing: GatewayTracing | undefined;
-  /** Whether records carry a hash of the arguments (only the audit log reads it). */
-  readonly hashArgs: boolean;
+  /** Whether records hold the arguments (only the audit log reads them, to hash them). */
+  readonly keepsArgs: boolean;
 }
 
 /** One record per request (messages with an id and a method) in `body`. */
@@ -57,7 +56,7 @@ export function refusedRecord(request: IncomingMessage, caller: Caller, tracing:
 }
 
 type Params = Message["params"];
-type RecordFields = Partial<Pick<RequestRecord, "era" | "server" | "tool" | "target" | "argsHash">>;
+type RecordFields = Partial<Pick<RequestRecord, "era" | "server" | "tool" | "target" | "args">>;
 
 /** What a record starts from: the request's method, id, named fields and `_meta`. */
 interface RecordHead {
@@ -76,9 +75,8 @@ function recordOf(
   const tool = method === "tools/call" ? nameOf(params?.name) : undefined;
   const target = method === "tools/call" ? undefined : targetOf(params);
   const server = tool !== undefined ? context.owners.tool(tool) : ownerOf(method, params, target, context.owners);
-  const args = context.hashArgs ? (params?.arguments ?? params?.argument) : undefined;
-  const era = eraOf(method, params, request);
-  const fields = { era, server, tool, target, argsHash: args === undefined ? undefined : hashOf(args) };
+  const args = context.keepsArgs ? (params?.arguments ?? params?.argument) : undefined;
+  const fields = { era: eraOf(method, params, request), server, tool, target, args };
   return start({ method, id, fields, meta: params?._meta }, request, context);
 }
 
@@ -122,7 +120,7 @@ function start(
     server: fields.server,
     tool: fields.tool,
     target: fields.target,
-    argsHash: fields.argsHash,
+    args: fields.args,
     trace,
     span,
   };
@@ -144,9 +142,4 @@ function nameOf(value: unknown): string | undefined {
 function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === "string" ? value.slice(0, MAX_NAME) : undefined;
-}
-
-/** SHA-256 (hex) of the arguments as JSON; the one-shot `hash` skips a `Hash` object per request. */
-function hashOf(value: unknown): string {
-  return hash("sha256", JSON.stringify(value) ?? "", "hex");
 }

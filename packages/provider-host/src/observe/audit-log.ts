@@ -3,14 +3,18 @@
  * method, server and tool, a hash of the arguments, outcome, latency, trace
  * id), appended to a file and rotated by size (`file` → `file.1` → ... →
  * `file.<keep>`). Never a token or an argument value: a record holds
- * neither. Lines are written in batches, at most `FLUSH_DELAY_MS` late, each
- * batch one synchronous write: a promise write per batch cost the gateway
- * more CPU than the write itself (measured, decision record
- * gateway-access-and-auth.md). `close()` and the process's `exit` write what
- * is left, so a process that ends without closing loses no line.
+ * neither. A line is built (its JSON, its time, the arguments' hash) right
+ * after the request's answer left, not on the way to it; lines are written
+ * in batches, at most `FLUSH_DELAY_MS` late, each batch one synchronous
+ * write: a promise write per batch cost the gateway more CPU than the write
+ * itself (measured, decision record gateway-access-and-auth.md). `close()`
+ * and the process's `exit` write what is left, so a process that ends
+ * without closing loses no line.
  */
+import { hash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { afterAnswers } from "./after-answers";
 import type { RequestObserver, RequestRecord } from "./request-record";
 import { traceIdOf } from "./trace-context";
 
@@ -45,7 +49,7 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
   let pendingBytes = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const flush = () => {
+  const write = () => {
     clearTimeout(timer);
     timer = undefined;
     if (pending.length === 0) return;
@@ -58,17 +62,24 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
       process.emitWarning(`indus audit log ${options.file}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
+  const finished = afterAnswers<RequestRecord>((records) => {
+    for (const record of records) {
+      const line = `${JSON.stringify(auditLine(record))}\n`;
+      pending.push(line);
+      pendingBytes += line.length;
+    }
+    if (pendingBytes >= FLUSH_BYTES) write();
+    else timer ??= setTimeout(write, FLUSH_DELAY_MS).unref();
+  });
+  const flush = () => {
+    finished.drain();
+    write();
+  };
   // However the process ends (a teardown cut short, `process.exit`), the lines waiting are written.
   process.on("exit", flush);
 
   return {
-    finished(record) {
-      const line = `${JSON.stringify(auditLine(record))}\n`;
-      pending.push(line);
-      pendingBytes += line.length;
-      if (pendingBytes >= FLUSH_BYTES) flush();
-      else timer ??= setTimeout(flush, FLUSH_DELAY_MS).unref();
-    },
+    finished: (record) => finished.add(record),
     close() {
       process.off("exit", flush);
       flush();
@@ -155,11 +166,16 @@ function auditLine(record: RequestRecord): Record<string, unknown> {
   if (record.server !== undefined) line["server"] = record.server;
   if (record.tool !== undefined) line["tool"] = record.tool;
   if (record.target !== undefined) line["target"] = record.target;
-  if (record.argsHash !== undefined) line["argsHash"] = record.argsHash;
+  if (record.args !== undefined) line["argsHash"] = hashOf(record.args);
   line["outcome"] = record.outcome ?? "refused";
   if (record.errorCode !== undefined) line["errorCode"] = record.errorCode;
   if (record.status !== undefined) line["status"] = record.status;
   line["latencyMs"] = record.latencyMs ?? 0;
   line["traceId"] = traceIdOf(record.trace);
   return line;
+}
+
+/** SHA-256 (hex) of the arguments as JSON; the one-shot `hash` skips a `Hash` object per line. */
+function hashOf(value: unknown): string {
+  return hash("sha256", JSON.stringify(value) ?? "", "hex");
 }

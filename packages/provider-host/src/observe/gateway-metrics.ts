@@ -10,6 +10,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type * as PromClient from "prom-client";
+import { afterAnswers } from "./after-answers";
 import type { RequestObserver, RequestRecord } from "./request-record";
 
 /** One mounted server's health, as the gateway's owner reports it. */
@@ -111,9 +112,9 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
     return server;
   };
   const bound = boundSeries({ requests, errors, latency });
-
-  return {
-    finished(record: RequestRecord) {
+  // Counted right after the answers went out; a scrape counts what waits first.
+  const finished = afterAnswers<RequestRecord>((records) => {
+    for (const record of records) {
       const method = METHODS.has(record.method) ? record.method : "other";
       const outcome = record.outcome ?? "refused";
       const series = bound(method, serverLabel(record.server), outcome);
@@ -121,8 +122,13 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
       series.errors?.inc();
       if (outcome === "rate-limited") limited.inc();
       series.latency.observe((record.latencyMs ?? 0) / 1000);
-    },
+    }
+  });
+
+  return {
+    finished: (record) => finished.add(record),
     async serve(response) {
+      finished.drain();
       const text = await registry.metrics();
       response.writeHead(200, { "Content-Type": registry.contentType, "Cache-Control": "no-store" });
       response.end(text);

@@ -39,8 +39,11 @@ export interface RequestRecord {
   readonly tool: string | undefined;
   /** What else the request names: a prompt, a resource URI, a completion's reference. */
   readonly target: string | undefined;
-  /** SHA-256 of the request's arguments as sent (hex), when it has any. */
-  readonly argsHash: string | undefined;
+  /**
+   * The request's arguments as sent, when an audit log will hash them: held
+   * until its line is built, right after the answer left, never written.
+   */
+  readonly args: unknown;
   /** The gateway's own span for the request: its context is what servers behind the gateway are sent. */
   readonly trace: TraceContext;
   /** The OpenTelemetry span, when tracing is on. */
