@@ -6,7 +6,7 @@
  */
 import { serveHttp } from "@indus/provider-host";
 import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
-import type { ToolBox } from "@indus/contract";
+import type { RunOptions, ToolBox } from "@indus/contract";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
@@ -220,5 +220,41 @@ describe("modern HTTP, Mcp-Param-* headers (SEP-2243)", () => {
       expect(status).toBe(400);
       expect(body.error?.code).toBe(-32020);
     }
+  });
+});
+
+describe("the options a call hands the box's runner, by era", () => {
+  /** A box whose one tool records the options each call was run with. */
+  function recordingBox(seen: RunOptions[]): ToolBox {
+    return {
+      descriptors: () => [{ name: "note", description: "Records its run.", parameters: { type: "object" } }],
+      runner: {
+        run: (call, options) => {
+          seen.push(options ?? {});
+          return Promise.resolve({ callId: call.id, isError: false, content: [{ type: "text", text: "noted" }] });
+        },
+      },
+    };
+  }
+
+  it("a 2026-07-28 call brings its input round and what a task is to it (off: no Tasks extension declared); a 2025 one neither", async () => {
+    const seen: RunOptions[] = [];
+    const host = await serveHttp(recordingBox(seen), {});
+    hosts.push(host);
+    const modern = modernClient();
+    await modern.connect(new StreamableHTTPClientTransport(host.url));
+    await modern.callTool({ name: "note", arguments: {} });
+    const legacy = new Client({ name: "legacy-test", version: "1.0.0" });
+    clients.push(legacy);
+    await legacy.connect(new StreamableHTTPClientTransport(host.url));
+    await legacy.callTool({ name: "note", arguments: {} });
+
+    expect(seen).toHaveLength(2);
+    const [modernRun, legacyRun] = seen as [RunOptions, RunOptions];
+    expect(Object.keys(modernRun)).toEqual(["signal", "relayTo", "logs", "inputRound", "tasks"]);
+    expect(modernRun.tasks).toBe("off");
+    expect(modernRun.inputRound).toBeDefined();
+    expect(modernRun.signal).toBeInstanceOf(AbortSignal);
+    expect(Object.keys(legacyRun)).toEqual(["signal", "relayTo", "logs"]);
   });
 });
