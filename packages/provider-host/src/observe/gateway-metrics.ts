@@ -12,6 +12,7 @@ import type { ServerResponse } from "node:http";
 import type * as PromClient from "prom-client";
 import { afterAnswers } from "./after-answers";
 import type { RequestObserver, RequestRecord } from "./request-record";
+import { RequestTallies, latencyHistogram } from "./request-tallies";
 
 /** One mounted server's health, as the gateway's owner reports it. */
 export interface UpstreamHealth {
@@ -60,26 +61,15 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
   const prom = (await import("prom-client")).default;
   const registry = new prom.Registry();
   processMetrics(prom, registry);
-  const labelNames = ["method", "server"] as const;
-  const requests = new prom.Counter({
-    name: "indus_gateway_requests_total",
-    help: "JSON-RPC requests the gateway answered, by method, server and outcome",
-    labelNames: [...labelNames, "outcome"],
-    registers: [registry],
-  });
-  const errors = new prom.Counter({
-    name: "indus_gateway_errors_total",
-    help: "Requests that did not end with a result (errors, tool errors and refusals)",
-    labelNames,
-    registers: [registry],
-  });
-  const latency = new prom.Histogram({
-    name: "indus_gateway_request_duration_seconds",
-    help: "Time from a request's arrival to its answer",
-    labelNames,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
+  const tallies = new RequestTallies(NOT_OK);
+  requestCounters(prom, registry, tallies);
+  const latency = latencyHistogram(
+    "indus_gateway_request_duration_seconds",
+    "Time from a request's arrival to its answer",
+    tallies,
+  );
+  // Any object the registry can `get()` serves; prom-client's types name only its own classes.
+  registry.registerMetric(latency as unknown as PromClient.Metric);
   const limited = new prom.Counter({
     name: "indus_gateway_rate_limited_total",
     help: "Requests refused for being over the caller's budget",
@@ -111,17 +101,14 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
     servers.add(server);
     return server;
   };
-  const bound = boundSeries({ requests, errors, latency });
   // Counted right after the answers went out; a scrape counts what waits first.
   const finished = afterAnswers<RequestRecord>((records) => {
     for (const record of records) {
       const method = METHODS.has(record.method) ? record.method : "other";
       const outcome = record.outcome ?? "refused";
-      const series = bound(method, serverLabel(record.server), outcome);
-      series.requests.inc();
-      series.errors?.inc();
+      const seconds = (record.latencyMs ?? 0) / 1000;
+      tallies.count(method, serverLabel(record.server), outcome, seconds);
       if (outcome === "rate-limited") limited.inc();
-      series.latency.observe((record.latencyMs ?? 0) / 1000);
     }
   });
 
@@ -136,45 +123,32 @@ export async function gatewayMetrics(sources: MetricsSources): Promise<GatewayMe
   };
 }
 
-interface Series<Child> {
-  labels(labels: Record<string, string>): Child;
-}
-
-interface BoundSeries {
-  readonly requests: { inc(): void };
-  /** Present for outcomes counted as errors. */
-  readonly errors: { inc(): void } | undefined;
-  readonly latency: { observe(value: number): void };
-}
-
-/**
- * Each label set's series children, looked up once: prom-client hashes a
- * label object on every `inc`/`observe` otherwise. Label values are bounded
- * (methods, servers, outcomes), so the map is too.
- */
-function boundSeries(metrics: {
-  readonly requests: Series<{ inc(): void }>;
-  readonly errors: Series<{ inc(): void }>;
-  readonly latency: Series<{ observe(value: number): void }>;
-}): (method: string, server: string, outcome: string) => BoundSeries {
-  const bound = new Map<string, BoundSeries>();
-  return (method, server, outcome) => {
-    const key = `${method}\n${server}\n${outcome}`;
-    let series = bound.get(key);
-    if (series === undefined) {
-      const labels = { method, server };
-      series = {
-        requests: metrics.requests.labels({ ...labels, outcome }),
-        errors: NOT_OK.has(outcome) ? metrics.errors.labels(labels) : undefined,
-        latency: metrics.latency.labels(labels),
-      };
-      bound.set(key, series);
-    }
-    return series;
-  };
-}
-
 type Prom = typeof PromClient;
+
+/** Requests and errors by method and server, read from `tallies` when scraped. */
+function requestCounters(prom: Prom, registry: PromClient.Registry, tallies: RequestTallies): void {
+  new prom.Counter({
+    name: "indus_gateway_requests_total",
+    help: "JSON-RPC requests the gateway answered, by method, server and outcome",
+    labelNames: ["method", "server", "outcome"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, outcomes } of tallies.values())
+        for (const [outcome, count] of outcomes) this.inc({ ...labels, outcome }, count);
+    },
+  });
+  new prom.Counter({
+    name: "indus_gateway_errors_total",
+    help: "Requests that did not end with a result (errors, tool errors and refusals)",
+    labelNames: ["method", "server"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, errors } of tallies.values()) if (errors > 0) this.inc(labels, errors);
+    },
+  });
+}
 
 /** The process's CPU time and memory, read when scraped (nothing runs between scrapes). */
 function processMetrics(prom: Prom, registry: PromClient.Registry): void {
