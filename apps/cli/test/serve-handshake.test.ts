@@ -5,9 +5,11 @@
  * for the slowest mount. Only what reads the mounts waits for them (up to the
  * boot wait): a `tools/list` sent while they connect returns their tools.
  * Proved by order, not by a clock: three mounts hold their own `initialize`
- * behind a gate file the test creates only after the gateway has answered.
+ * behind a gate file the test creates only after the gateway has answered;
+ * and over stdio the answer comes before the gateway even reads its config
+ * (so before the deck, the MCP client side or any mount has loaded).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -123,3 +125,54 @@ it.each<[string, Era, string[]]>([
     await stopChild(child);
   }
 });
+
+/** The SDK client probes `server/discover` on a subclass's own process (its base class probes on a throwaway sibling). */
+class InPlaceTransport extends StdioClientTransport {}
+
+/**
+ * A FIFO where the project's config goes, released at the end whatever happened: a gateway blocked reading it gets
+ * an empty file, a write still waiting for a reader gets one.
+ */
+function configFifo(): { file: string; release(): void } {
+  const file = path.join(sandbox.cwd, ".indusvx", "mcp.json");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  execFileSync("mkfifo", [file]);
+  const touch = (flags: number) => {
+    try {
+      fs.closeSync(fs.openSync(file, flags | fs.constants.O_NONBLOCK));
+    } catch {
+      // Nobody on the other end: nothing to release.
+    }
+  };
+  return { file, release: () => [fs.constants.O_WRONLY, fs.constants.O_RDONLY].forEach(touch) };
+}
+
+it.each<Era>(["2025", "2026"])(
+  "over stdio, a %s-era client's handshake is answered before the gateway reads its config",
+  async (era) => {
+    // The config is a FIFO nobody writes until the client has its answer: reading it would hold the gateway's only
+    // thread, so an answer at all proves the config unread, the deck unbooted and no mount spawned.
+    const fifo = configFifo();
+    const client = clientOf(era);
+    const transport = new InPlaceTransport({
+      command: process.execPath,
+      args: [BIN, ...SERVE, "--stdio"],
+      cwd: sandbox.cwd,
+      env: sandbox.env as Record<string, string>,
+      stderr: "ignore",
+    });
+    try {
+      const started = performance.now();
+      await client.connect(transport);
+      // A figure, not a bound (bench/serve-first-answer.mjs compares it with a bare server's on the same machine).
+      console.log(`${era}-era handshake done ${Math.round(performance.now() - started)} ms after spawn`);
+      const tiny = { command: process.execPath, args: [TINY, "a"], trust: "off" };
+      await fs.promises.writeFile(fifo.file, JSON.stringify({ servers: { a: tiny } }));
+      const listed = await client.listTools({}, { cacheMode: "bypass" });
+      expect(listed.tools.map((tool) => tool.name)).toEqual(["a__echo"]);
+    } finally {
+      fifo.release();
+      await client.close();
+    }
+  },
+);

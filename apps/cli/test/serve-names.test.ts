@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import path from "node:path";
 import { FIXTURES, waitFor } from "@indus/testkit";
-import { gatewayInstructions } from "../src/commands/mcp-serve";
+import { gatewayInstructions } from "../src/commands/served-deck";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 

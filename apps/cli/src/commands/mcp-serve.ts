@@ -10,31 +10,19 @@
  */
 import { PassThrough } from "node:stream";
 import type { Readable } from "node:stream";
-import type { ProtocolFault } from "@indus/contract";
-import { nameClashOf } from "@indus/fleet";
 import { serveHttp, serveStdio } from "@indus/provider-host";
-import type { BootedDeck, ServerReport } from "../boot/boot-types";
+import { cliEnv } from "../cli-env";
 import { EXIT, UsageError } from "../exit";
+import { lateBox } from "../boot/late-box";
 import { lateClientHost } from "../boot/late-client-host";
-import { BUILT_IN } from "../boot/name-clashes";
-import { endProcess, onTeardown, whenSignalled } from "../teardown";
-import type { CliEnv } from "../cli-env";
+import { endProcess, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
 import type { GatewayFlags } from "./serve-gateway-flags";
-import { gatewayBox } from "./gateway-profile";
-import { MAX_SERVER_INSTRUCTIONS, fenceServerText, quotedServerText } from "../trust/server-text";
-import { announceTrust } from "../trust/trust-lines";
-import {
-  bootOptionsOf,
-  warnDiagnostics,
-  warnFailedServers,
-  warnTrust,
-  warnUnshippedPins,
-  type DeckFlags,
-} from "./shared";
+import type { Names, ServeSetup, ServedDeck } from "./served-deck";
+import type { DeckFlags } from "./shared";
 
-interface ServeFlags extends DeckFlags, GatewayFlags {
+export interface ServeFlags extends DeckFlags, GatewayFlags {
   readonly stdio?: boolean;
   readonly http?: boolean;
   readonly host: string;
@@ -68,135 +56,9 @@ function bootWaitOf(flag: string | undefined, env: NodeJS.ProcessEnv): number {
   return ms;
 }
 
-type Names = "prefixed" | "as-is";
-
 function namesOf(value: string | undefined): Names {
   if (value === undefined || value === "prefixed" || value === "as-is") return value ?? "prefixed";
   throw new UsageError(`--names must be prefixed or as-is, not "${value}"`);
-}
-
-/**
- * What the gateway tells its clients about the mounted servers, worded for
- * how their tools are named, each server's own words fenced as its (see
- * `server-text.ts`). Built from the servers settled when serving
- * starts: instructions are sent once, at initialize, so a server that joins
- * after the boot wait adds none.
- */
-export function gatewayInstructions(servers: readonly ServerReport[], names: Names): string {
-  const speaking = servers.filter((s) => s.instructions);
-  if (names === "as-is") {
-    // One server: the gateway stands in for it, so its own words go out unchanged.
-    if (speaking.length === 1 && servers.length === 1) return speaking[0]!.instructions!;
-    return speaking.map((s) => quoted(`The "${s.id}" server (its tools keep their own names)`, s)).join("\n\n");
-  }
-  return speaking.map((s) => quoted(`Tools named ${s.id}__* come from the "${s.id}" server`, s)).join("\n\n");
-}
-
-/** A server's instructions as its own quoted words under `heading` (never as the gateway's own). */
-function quoted(heading: string, server: ServerReport): string {
-  const said = quotedServerText(server.instructions ?? "", MAX_SERVER_INSTRUCTIONS);
-  return [`${heading}; its notes, in its own words:`, ...fenceServerText(server.id, [said])].join("\n");
-}
-
-function say(line: string): void {
-  process.stderr.write(`indusr: ${line}\n`);
-}
-
-/**
- * As-is naming: the clashes standing when serving starts (the servers
- * settled by then, or the boot wait passed) stop the gateway (a client
- * calling a name must reach the server it expects); later ones (a list
- * change, a server joining after the boot wait) keep the first server's
- * item, with a warning.
- */
-async function refuseClashes(deck: BootedDeck): Promise<boolean> {
-  const standing: readonly ProtocolFault[] = (await deck.names?.standing()) ?? [];
-  if (standing.length === 0) {
-    deck.names?.onClash((fault) => {
-      const kept = nameClashOf(fault)?.servers[0];
-      const keeper =
-        kept === BUILT_IN
-          ? "the built-in keeps it"
-          : kept === undefined
-            ? "the first server keeps it"
-            : `"${kept}" keeps it`;
-      say(`warning: ${fault.message}; ${keeper}`);
-    });
-    return false;
-  }
-  for (const fault of standing) say(`cannot serve with --names as-is: ${fault.message}`);
-  say("rename or filter one of them (includeTools/excludeTools in its config), or serve with --names prefixed");
-  return true;
-}
-
-/**
- * Servers still connecting when the boot wait ended (`servers`, as they stood
- * then) and failing afterwards get the boot's warning, once each, as each
- * settles. Returns a stop for shutdown: closing the gateway ends the
- * stragglers' connects, which is no failure of theirs.
- */
-function warnLateFailures(
-  deck: BootedDeck,
-  servers: readonly ServerReport[],
-  warn: (servers: readonly ServerReport[]) => void,
-): () => void {
-  const pending = new Set(servers.filter((s) => s.phase !== "ready" && s.phase !== "faulted").map((s) => s.id));
-  if (pending.size === 0 || !deck.settled) return () => undefined;
-  let stopped = false;
-  // The warning names only those that failed (or connected but could not list their tools).
-  const settle = (ids: readonly string[]) => {
-    const settling = ids.filter((id) => pending.delete(id));
-    if (!stopped && settling.length > 0) warn(deck.mcp.servers().filter((s) => settling.includes(s.id)));
-  };
-  const off = deck.onServerSettled?.((server) => settle([server]));
-  void deck.settled.then(() => {
-    off?.();
-    settle([...pending]);
-  });
-  return () => {
-    stopped = true;
-    off?.();
-  };
-}
-
-/**
- * Settles once every mounted server settled or `ms` passed: what listings and
- * calls wait for (the handshake never does; later servers join by list_changed).
- */
-function settledWithin(settled: Promise<void> | undefined, ms: number): Promise<void> {
-  if (settled === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref();
-    void settled.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-/**
- * The boot's warnings once the boot wait is over, for the servers as they
- * stand then; later failures and trust notes as they happen. Returns a stop.
- */
-function warnOnceBooted(cli: CliEnv, deck: BootedDeck, booted: Promise<void>): () => void {
-  let stops: (() => void)[] = [];
-  let stopped = false;
-  void booted.then(() => {
-    if (stopped) return;
-    const servers = deck.mcp.servers();
-    stops = [
-      warnLateFailures(deck, servers, (late) => warnFailedServers(cli, late)),
-      announceTrust(deck.trust, (level, line) => say(`${level}: ${line}`)),
-    ];
-    warnFailedServers(cli, servers);
-    warnTrust(cli, servers);
-    warnUnshippedPins(cli, deck);
-  });
-  return () => {
-    stopped = true;
-    for (const stop of stops) stop();
-  };
 }
 
 /** The bound address's own loopback names stay allowed next to the listed ones. */
@@ -257,78 +119,141 @@ function checkedServeFlags(flags: ServeFlags) {
   return { port, names: namesOf(flags.names), builtins };
 }
 
+const INFO = { name: "indusr", version: VERSION };
+
+/** The served deck's module, loaded only once serving has begun (see `served-deck.ts`). */
+const servedDeck = () => import("./served-deck");
+
 export async function mcpServeCommand(flags: ServeFlags): Promise<number> {
   const { port, names, builtins } = checkedServeFlags(flags);
-  // stdout carries the protocol in stdio mode: nothing else may write to it.
-  const { cli, options } = bootOptionsOf({ ...flags, json: true }, "authoring");
-  const bootWaitMs = bootWaitOf(flags.bootWait, cli.env);
-  const input = flags.http ? undefined : watchedStdin();
-  const { bootDeck } = await import("../boot/boot");
-  const clientHost = lateClientHost();
-  // Counted from the process's start: a client's startup probe times the whole launch, loading included.
-  const untilBootWait = () => Math.max(0, bootWaitMs - Math.round(performance.now()));
-  const deck = await bootDeck({
-    ...options,
+  const setup: ServeSetup = {
     names,
     builtins,
-    // The handshake goes out at once; only as-is names wait, as the clashes standing then decide whether to serve.
-    bootWaitMs: names === "as-is" ? untilBootWait() : 0,
-    clientHost: clientHost.hooks,
-    // A replica runs what the shipped lock files pin, and never pins on its own.
-    ...(flags.stateless ? { readOnlyPins: true } : {}),
-  });
-  const booted = settledWithin(deck.settled, untilBootWait());
-  const stopWarnings = warnOnceBooted(cli, deck, booted);
-  const unregister = onTeardown(() => {
-    stopWarnings();
-    return deck.close();
-  });
-  warnDiagnostics(cli, deck.diagnostics);
-  const box = gatewayBox(deck.box, options.profile, (name) => deck.origin(name));
-  // Read at each handshake: the servers connected by then speak.
-  const instructions = () => gatewayInstructions(deck.mcp.servers(), names) || undefined;
-  const info = { name: "indusr", version: VERSION };
-  try {
-    if (names === "as-is" && (await refuseClashes(deck))) return EXIT.failed;
-    if (flags.http) {
-      const host = await serveHttp(box, {
-        info,
-        host: flags.host,
-        port,
-        tokenEnv: flags.tokenEnv,
-        env: cli.env,
-        ...(flags.stateless ? { stateless: true } : {}),
-        ...(flags.sessionPrefix !== undefined ? { sessionIdPrefix: flags.sessionPrefix } : {}),
-        ...(flags.allowedHosts !== undefined
-          ? { allowedHosts: allowedHostsOf(flags.allowedHosts, flags.host, port) }
-          : {}),
-        instructions,
-        boxReady: booted,
-        ...gatewayOptionsOf(flags, deck, cli.cwd, cli.env),
-        ready: readinessOf(deck),
-      }).catch((error: Error) => {
-        throw new UsageError(error.message);
-      });
-      clientHost.bind(host.clientHooks);
-      process.stderr.write(`indusr: serving over MCP at ${host.url.href} (Ctrl-C to stop)\n`);
-      void booted.then(() => say(`${box.descriptors().length} tools published`));
-      await whenSignalled();
-      await host.close();
-      return EXIT.ok;
-    }
-    const running = await serveStdio(box, {
-      info,
-      ...(input ? { stdin: input.take() } : {}),
-      instructions,
-      boxReady: booted,
+    bootWaitMs: bootWaitOf(flags.bootWait, cliEnv(flags).env),
+    clientHost: lateClientHost(),
+  };
+  if (flags.http) return serveOverHttp(flags, setup, port);
+  // As-is names: the clashes standing at the boot wait decide whether to serve at all.
+  if (names === "as-is") return serveAfterBoot(flags, setup);
+  return serveBeforeBoot(flags, setup);
+}
+
+/**
+ * Stdio, prefixed names: the host answers the handshake before anything else
+ * loads (a client's startup probe times the whole launch). The deck, the MCP
+ * client side and the mounts load once the client's first message has been
+ * answered; the box served meanwhile is bound to the booted deck's, and
+ * listings and calls wait for the boot (up to the boot wait, counted from the
+ * process's start).
+ */
+async function serveBeforeBoot(flags: ServeFlags, setup: ServeSetup): Promise<number> {
+  const late = lateBox(flags.noTools !== true && flags.tools !== false);
+  const boot = whenToBoot();
+  const booting = boot.start
+    .then(servedDeck)
+    .then(({ bootServedDeck }) => bootServedDeck(flags, setup))
+    .then((served) => {
+      late.bind(served.box);
+      return served;
     });
-    clientHost.bind(running.clientHooks);
+  let served: ServedDeck | undefined;
+  void booting.then((deck) => (served = deck), ignore);
+  const boxReady = booting.then((deck) => deck.booted);
+  // A failed boot fails the requests waiting for it (and the command, below), never the process.
+  boxReady.catch(ignore);
+  const running = await serveStdio(late.box, { info: INFO, instructions: () => served?.instructions(), boxReady });
+  setup.clientHost.bind(running.clientHooks);
+  boot.serving();
+  const ended = Promise.race([running.waiting(), whenSignalled()]);
+  try {
+    // A boot that fails (a bad --mcp file, say) ends serving with its error.
+    await Promise.race([ended, booting]);
+    await ended;
+    await running.cancel();
+    return EXIT.ok;
+  } catch (error) {
+    await running.cancel();
+    throw error;
+  } finally {
+    // A client that left while the deck was still booting: what it started is closed once it has.
+    const deck = served ?? (bootStarted ? await booting.catch(ignore) : undefined);
+    await deck?.close();
+  }
+}
+
+/** Set once the deck started booting. */
+let bootStarted = false;
+
+/**
+ * When the deck starts booting: once the client's first bytes have been
+ * handled (their data event comes in a poll phase and the handshake's answer
+ * is written within it; the boot starts in the check phase after), or, when
+ * nothing was on stdin as serving began, after the next poll phase: the
+ * mounts start without waiting for a client that has not spoken yet.
+ */
+function whenToBoot(): { readonly start: Promise<void>; serving(): void } {
+  let begin = (): void => undefined;
+  const start = new Promise<void>((resolve) => (begin = resolve)).then(() => {
+    bootStarted = true;
+  });
+  process.stdin.once("data", () => setImmediate(begin));
+  // Twice: the first check phase may come before stdin was ever polled (serving began in a poll callback).
+  return { start, serving: () => setImmediate(() => setImmediate(begin)) };
+}
+
+function ignore(): void {}
+
+/** Stdio, as-is names: boot (up to the boot wait) first, refuse standing clashes, then serve. */
+async function serveAfterBoot(flags: ServeFlags, setup: ServeSetup): Promise<number> {
+  const input = watchedStdin();
+  const served = await (await servedDeck()).bootServedDeck(flags, setup);
+  try {
+    if (await served.refuseClashes()) return EXIT.failed;
+    const running = await serveStdio(served.box, {
+      info: INFO,
+      stdin: input.take(),
+      instructions: served.instructions,
+      boxReady: served.booted,
+    });
+    setup.clientHost.bind(running.clientHooks);
     await Promise.race([running.waiting(), whenSignalled()]);
     await running.cancel();
     return EXIT.ok;
   } finally {
-    stopWarnings();
-    unregister();
-    await deck.close();
+    await served.close();
+  }
+}
+
+async function serveOverHttp(flags: ServeFlags, setup: ServeSetup, port: number): Promise<number> {
+  const served = await (await servedDeck()).bootServedDeck(flags, setup);
+  const { cli, deck, box } = served;
+  try {
+    if (setup.names === "as-is" && (await served.refuseClashes())) return EXIT.failed;
+    const host = await serveHttp(box, {
+      info: INFO,
+      host: flags.host,
+      port,
+      tokenEnv: flags.tokenEnv,
+      env: cli.env,
+      ...(flags.stateless ? { stateless: true } : {}),
+      ...(flags.sessionPrefix !== undefined ? { sessionIdPrefix: flags.sessionPrefix } : {}),
+      ...(flags.allowedHosts !== undefined
+        ? { allowedHosts: allowedHostsOf(flags.allowedHosts, flags.host, port) }
+        : {}),
+      instructions: served.instructions,
+      boxReady: served.booted,
+      ...gatewayOptionsOf(flags, deck, cli.cwd, cli.env),
+      ready: readinessOf(deck),
+    }).catch((error: Error) => {
+      throw new UsageError(error.message);
+    });
+    setup.clientHost.bind(host.clientHooks);
+    process.stderr.write(`indusr: serving over MCP at ${host.url.href} (Ctrl-C to stop)\n`);
+    void served.booted.then(() => process.stderr.write(`indusr: ${box.descriptors().length} tools published\n`));
+    await whenSignalled();
+    await host.close();
+    return EXIT.ok;
+  } finally {
+    await served.close();
   }
 }
