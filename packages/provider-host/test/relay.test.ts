@@ -34,8 +34,14 @@ afterEach(async () => {
 
 const FULL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } };
 
-/** A v2 client in `era` that answers what `capabilities` declares, tagging each answer with `tag`. */
+/** A v2 client in `era` that answers what `capabilities` declares, tagging each answer with `tag`; closed after the test. */
 function relayClient(era: Era, capabilities: ClientCapabilities, tag = "A"): Client {
+  const client = answeringClient(era, capabilities, tag);
+  clients.push(client);
+  return client;
+}
+
+function answeringClient(era: Era, capabilities: ClientCapabilities, tag: string): Client {
   const client = new Client(
     { name: `relay-test-${tag}`, version: "1.0.0" },
     { capabilities, ...(era === "modern" && { versionNegotiation: { mode: { pin: MODERN } } }) },
@@ -61,17 +67,41 @@ function relayClient(era: Era, capabilities: ClientCapabilities, tag = "A"): Cli
   if (capabilities.roots !== undefined) {
     client.setRequestHandler("roots/list", () => Promise.resolve({ roots: [{ uri: `file:///${tag}`, name: tag }] }));
   }
-  clients.push(client);
   return client;
 }
 
+/** The relay box over loopback HTTP; closed after the test. */
 async function httpHost(): Promise<HttpProviderHost> {
+  const host = await relayHttpHost();
+  hosts.push(host);
+  return host;
+}
+
+async function relayHttpHost(): Promise<HttpProviderHost> {
   const late: { host?: HttpProviderHost } = {};
   const { box } = createRelayBox({ ambient: () => late.host?.clientHooks });
   const host = await serveHttp(box, {});
   late.host = host;
-  hosts.push(host);
   return host;
+}
+
+/**
+ * One client with every capability (tag A) for a whole describe, on its own host: over stdio the host is a
+ * Node process loading the package and the SDK, started once per row rather than once per test.
+ */
+async function rowClient(wire: Wire, era: Era): Promise<{ client: Client; close: () => Promise<void> }> {
+  const client = answeringClient(era, FULL, "A");
+  const host = wire === "http" ? await relayHttpHost() : undefined;
+  await client.connect(
+    host
+      ? new StreamableHTTPClientTransport(host.url)
+      : new StdioClientTransport({ command: process.execPath, args: [RELAY_STDIO_HOST], stderr: "pipe" }),
+  );
+  const close = async () => {
+    await client.close().catch(() => {});
+    await host?.close({ graceMs: 0 });
+  };
+  return { client, close };
 }
 
 async function connect(wire: Wire, era: Era, capabilities: ClientCapabilities = FULL, tag = "A"): Promise<Client> {
@@ -100,14 +130,20 @@ const MATRIX: [Wire, Era][] = [
 ];
 
 describe.each(MATRIX)("over %s, %s era", (wire, era) => {
+  let row: Awaited<ReturnType<typeof rowClient>>;
+  beforeAll(async () => {
+    row = await rowClient(wire, era);
+  });
+  afterAll(() => row?.close());
+
   test("a tool a server sent is listed exactly as sent, under the box's name", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === WIRE_TOOL.name)).toEqual(WIRE_TOOL);
   });
 
   test("a server's result comes back unchanged: every block type, structured output, _meta", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     const result = await client.request({ method: "tools/call", params: { name: WIRE_TOOL.name, arguments: {} } });
     // 2026-07-28 results carry the answering server's identity (the SDK's codec stamps it).
     const stamped = { ...WIRE_RESULT._meta, "io.modelcontextprotocol/serverInfo": expect.any(Object) };
@@ -115,14 +151,14 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
   });
 
   test("arguments of a republished tool are left to its server (2020-12 keywords)", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     const args = { name: "x", address: { street: "s", city: "c" }, pair: ["a", 1] };
     const result = await client.request({ method: "tools/call", params: { name: WIRE_TOOL.name, arguments: args } });
     expect(result.isError).toBe(false);
   });
 
   test("a server's JSON-RPC error reaches the client with its code and data", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     const failure = await client
       .request({ method: "tools/call", params: { name: "upstream-error", arguments: {} } })
       .catch((error: unknown) => error);
@@ -132,7 +168,7 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
   });
 
   test("an outcome carrying a server's JSON-RPC error (the fleet's way) is answered as that error", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     const failure = await client
       .request({ method: "tools/call", params: { name: "upstream-error-outcome", arguments: {} } })
       .catch((error: unknown) => error);
@@ -154,7 +190,7 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
   });
 
   test("elicitation, sampling and roots during a call round-trip to the calling client", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     expect(JSON.parse(textOf(await client.callTool({ name: "ask", arguments: {} })))).toEqual({
       action: "accept",
       content: { name: "A:Your name?" },
@@ -172,7 +208,7 @@ describe.each(MATRIX)("over %s, %s era", (wire, era) => {
   });
 
   test("several requests in one call (one round each in 2026-07-28), progress in order", async () => {
-    const client = await connect(wire, era);
+    const client = row.client;
     const progress: number[] = [];
     const result = await client.callTool(
       { name: "ask-twice", arguments: {} },
