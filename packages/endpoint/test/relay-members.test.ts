@@ -11,9 +11,10 @@ import { waitFor } from "@indus/testkit";
 import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
 const text = firstText;
-const { connect: open } = relayHarness();
-const connect = (setup: RelaySetup) =>
-  open(setup, { host: { listRoots: () => Promise.resolve([{ uri: "file:///work" }]) } });
+const harness = relayHarness();
+const open = harness.connect;
+const WITH_ROOTS = { host: { listRoots: () => Promise.resolve([{ uri: "file:///work" }]) } };
+const connect = (setup: RelaySetup) => open(setup, WITH_ROOTS);
 
 /** Waits for `check` (named by its source in a hang report); Jest's ceiling is the only deadline. */
 async function until(check: () => boolean): Promise<void> {
@@ -22,9 +23,11 @@ async function until(check: () => boolean): Promise<void> {
 
 describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
   const setup = [transport, protocol] as const;
+  // One endpoint for the tests that change nothing another reads; the log-level tests open their own.
+  const shared = harness.shared(setup, WITH_ROOTS);
 
   it("completes a prompt argument with the server's own answer", async () => {
-    const endpoint = await connect(setup);
+    const endpoint = shared();
     const result = await endpoint.complete({
       ref: { type: "ref/prompt", name: "greet" },
       argument: { name: "language", value: "py" },
@@ -73,7 +76,7 @@ describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
   });
 
   it("delivers updates of a subscribed resource, and none after unsubscribing", async () => {
-    const endpoint = await connect(setup);
+    const endpoint = shared();
     const updates: string[] = [];
     endpoint.onResourceUpdated((uri) => updates.push(uri));
     await endpoint.subscribeResource("test://watched");
@@ -90,7 +93,7 @@ describe.each(RELAY_SETUPS)("over %s in the %s era", (transport, protocol) => {
   });
 
   it("tells the server its roots changed (2025 era) or has nothing to tell (2026 era)", async () => {
-    const endpoint = await connect(setup);
+    const endpoint = shared();
     await endpoint.notifyRootsChanged();
     const expected = protocol === "legacy" ? "1" : "0";
     // The notification and the call may travel apart (two POSTs over HTTP): ask until the server counted it.

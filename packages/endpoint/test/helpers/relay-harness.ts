@@ -19,9 +19,14 @@ export const RELAY_SETUPS: readonly RelaySetup[] = [
   ["streamable-http", "2026-07-28"],
 ];
 
-/** Registers the file's hooks; `connect` opens an endpoint to the fixture in one setup. */
+/**
+ * Registers the file's hooks; `connect` opens an endpoint to the fixture in one setup, closed after the test;
+ * `shared`, called in a describe, opens one for all of that describe's tests (a stdio fixture is a Node
+ * process loading the SDK: started once, not once per test) and returns a getter for it.
+ */
 export function relayHarness(): {
   connect(setup: RelaySetup, options?: EndpointOptions, extra?: Partial<StdioServerConfig>): Promise<McpServerEndpoint>;
+  shared(setup: RelaySetup, options?: EndpointOptions): () => McpServerEndpoint;
 } {
   let http: RelayHttpServer;
   let open: McpServerEndpoint[] = [];
@@ -33,16 +38,35 @@ export function relayHarness(): {
     await Promise.all(open.map((endpoint) => endpoint.close()));
     open = [];
   });
+  const start = async (
+    [transport, protocol]: RelaySetup,
+    options: EndpointOptions,
+    extra: Partial<StdioServerConfig>,
+  ) => {
+    const config: ServerConfig =
+      transport === "stdio"
+        ? relay("relay", [], { protocol, ...extra })
+        : { transport, id: "relay", url: http.url, headers: {}, protocol };
+    const endpoint = createServerEndpoint(config, undefined, { eraVerdicts: memoryEraVerdictStore(), ...options });
+    await endpoint.open().catch(async (error: unknown) => {
+      await endpoint.close();
+      throw error;
+    });
+    return endpoint;
+  };
   return {
-    async connect([transport, protocol], options = {}, extra = {}) {
-      const config: ServerConfig =
-        transport === "stdio"
-          ? relay("relay", [], { protocol, ...extra })
-          : { transport, id: "relay", url: http.url, headers: {}, protocol };
-      const endpoint = createServerEndpoint(config, undefined, { eraVerdicts: memoryEraVerdictStore(), ...options });
+    async connect(setup, options = {}, extra = {}) {
+      const endpoint = await start(setup, options, extra);
       open.push(endpoint);
-      await endpoint.open();
       return endpoint;
+    },
+    shared(setup, options = {}) {
+      let endpoint: McpServerEndpoint | undefined;
+      beforeAll(async () => {
+        endpoint = await start(setup, options, {});
+      });
+      afterAll(() => endpoint?.close());
+      return () => endpoint!;
     },
   };
 }
