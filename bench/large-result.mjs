@@ -8,12 +8,13 @@
 // payload's own cost per byte shows: (peak - base) / payload. Sizes and paths
 // alternate round by round.
 //
-// Whole-line parse, not streaming: a line over 1 MiB is decoded to text as its
-// bytes arrive (the endpoint's stdio transport drops each chunk once decoded)
-// and JSON.parse'd whole at its newline; a streaming JSON parser in JavaScript
-// was tens of times slower (docs/decisions/decode-long-lines.md). The floor is
-// about base + 2 bytes per payload byte (the line's text + the parsed text),
-// plus whatever garbage the GC has not collected yet.
+// Streaming parse of long strings: a line over 1 MiB is scanned as its bytes
+// arrive (the endpoint's stdio transport); a string in it over 64 KiB (the
+// result's text) is decoded and unescaped chunk by chunk, and only the rest of
+// the line is JSON.parse'd at its newline, so the line never exists as one
+// string (docs/decisions/decode-long-lines.md). The floor is about base + 2
+// bytes per payload byte (the text's ~1 MiB groups and the joined text, for a
+// moment), plus whatever garbage the GC has not collected yet.
 //
 //   pnpm build && node bench/large-result.mjs        (10 and 50 MB, call and gateway, 5 rounds)
 //   BENCH_QUICK=1 node bench/large-result.mjs        (10 MB, 3 rounds; bench/ci.sh)
@@ -140,7 +141,7 @@ const measures = { call: callPeak, gateway: gatewayPeak };
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 console.log(
-  "whole-line parse (not streaming; lines past 1 MiB decoded as they arrive); peak RSS of the indusr process, median of alternating rounds",
+  "streaming parse of long strings (lines past 1 MiB scanned as they arrive, strings over 64 KiB decoded apart, the rest JSON.parse'd); peak RSS of the indusr process, median of alternating rounds",
 );
 for (const sizeMb of SIZES_MB) {
   const payload = sizeMb * MB;

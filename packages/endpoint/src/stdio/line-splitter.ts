@@ -3,8 +3,8 @@
  * wants. Unlike the SDK's `ReadBuffer` (which re-concatenates its whole buffer
  * on every chunk, quadratic in the message size, and caps messages at 10 MiB)
  * this keeps the pending chunks in a list and decodes them once per line. A
- * line past `decodePastBytes` is decoded while it arrives (`LongLine`), so a
- * large result is never held as chunks, joined bytes and text at once.
+ * line past `decodePastBytes` is parsed while it arrives (`LongLine`), so a
+ * large result is never held as chunks, the line and its value at once.
  */
 import { LongLine, type Line } from "./long-line";
 
@@ -17,7 +17,7 @@ export class MessageTooLargeError extends Error {
   }
 }
 
-/** Lines longer than this are decoded as they arrive. */
+/** Lines longer than this are parsed as they arrive. */
 export const DECODE_PAST_BYTES = 1024 * 1024;
 
 export class LineSplitter {
@@ -42,7 +42,7 @@ export class LineSplitter {
     if (start < chunk.length) this.keep(chunk.subarray(start));
   }
 
-  /** Holds (or, past the threshold, decodes) the start of a line still missing its newline. */
+  /** Holds (or, past the threshold, parses) the start of a line still missing its newline. */
   private keep(rest: Buffer): void {
     this.pendingBytes += rest.length;
     if (this.pendingBytes > this.maxLineBytes) this.overflow();

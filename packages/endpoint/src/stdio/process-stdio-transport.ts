@@ -5,12 +5,14 @@
  * behind; here the child leads its own process group (`detached`), and
  * shutdown walks the whole group: end stdin, grace period, SIGTERM, SIGKILL.
  * Framing and message validation stay the SDK's (`serializeMessage`,
- * `deserializeMessage`); only line splitting is ours (see `LineSplitter`).
+ * `deserializeMessage`, `parseJSONRPCMessage`); line splitting and the parse
+ * of a long line while it arrives are ours (see `LineSplitter`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import {
   deserializeMessage,
+  parseJSONRPCMessage,
   serializeMessage,
   type JSONRPCMessage,
   type Transport,
@@ -238,12 +240,13 @@ export class ProcessStdioTransport implements Transport {
   }
 
   private onLine(line: Line): void {
-    if (line.kind === "blank" || line.text.trim().length === 0) return;
+    if (line.kind === "blank" || (line.kind === "text" && line.text.trim().length === 0)) return;
+    if (line.kind === "garbage") return this.onGarbage(line.head);
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line.text);
+      message = line.kind === "value" ? parseJSONRPCMessage(line.value) : deserializeMessage(line.text);
     } catch {
-      this.onGarbage(line.text);
+      this.onGarbage(line.kind === "value" ? line.head : line.text);
       return;
     }
     if (this.sentNumbered && "result" in message && typeof message.id === "string") this.answeredProbeLateValue = true;
