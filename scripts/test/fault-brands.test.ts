@@ -21,8 +21,6 @@ async function exportedErrorClasses(dir: string): Promise<[string, ErrorClass][]
   return Object.entries(api).filter((entry): entry is [string, ErrorClass] => isErrorClass(entry[1]));
 }
 
-jest.setTimeout(30_000);
-
 it("finds the error classes to check", async () => {
   const contract = (await exportedErrorClasses("contract")).map(([name]) => name);
   const deck = (await exportedErrorClasses("deck")).map(([name]) => name);

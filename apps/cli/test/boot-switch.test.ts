@@ -10,9 +10,6 @@ import path from "node:path";
 import { tiny } from "@indus/testkit";
 import { bootDeck } from "../src/boot/boot";
 
-// A real server process to boot: seconds under CI load, not jest's default 5.
-jest.setTimeout(30_000);
-
 const names = (box: { descriptors(): readonly { name: string }[] }) => box.descriptors().map((d) => d.name);
 
 it("lists and runs a server's tools only while it is enabled", async () => {

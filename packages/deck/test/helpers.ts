@@ -6,9 +6,6 @@ import type { DeckFramework } from "@indus/deck";
 import { type DeckOptions, deckContext, provisionDeck, resultText } from "@indus/deck";
 import type { Profile, ToolDeck } from "@indus/deck";
 
-// Generous by default: suites run beside others on a loaded 2-core machine. Files that need more set their own.
-jest.setTimeout(30_000);
-
 const made: string[] = [];
 
 /** A fresh temp dir, removed after the suite. */

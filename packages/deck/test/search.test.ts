@@ -4,8 +4,6 @@ import { findRipgrep, resolveSearchEngine } from "@indus/deck";
 import { requireTool } from "@indus/testkit";
 import { deckAt, tempDir, write } from "./helpers";
 
-jest.setTimeout(30_000);
-
 function tree(): string {
   const root = tempDir("deck-search-");
   fs.mkdirSync(path.join(root, ".git"));

@@ -3,8 +3,6 @@ import type { AddressInfo } from "node:net";
 import { searxngBackend } from "@indus/deck";
 import { deckAt, tempDir } from "./helpers";
 
-jest.setTimeout(30_000);
-
 let server: http.Server;
 let base = "";
 const searches: string[] = [];

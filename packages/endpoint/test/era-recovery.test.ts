@@ -12,8 +12,6 @@ import { fileEraVerdictStore } from "@indus/endpoint";
 import { runOnce, spawnCount } from "./helpers/era-runs";
 import { fixture } from "./helpers/servers";
 
-jest.setTimeout(40_000);
-
 const dir = mkdtempSync(path.join(os.tmpdir(), "era-recovery-"));
 const verdicts = (file: string) => Object.values(JSON.parse(readFileSync(file, "utf8")) as object);
 

@@ -14,8 +14,6 @@ import { isVerdictTrusted, probeOutcome } from "../src/era/era-verdict-expiry";
 import { runOnce, spawnCount } from "./helpers/era-runs";
 import { fixture, tiny } from "./helpers/servers";
 
-jest.setTimeout(40_000);
-
 const HOUR_MS = 3_600_000;
 const dir = mkdtempSync(path.join(os.tmpdir(), "era-expiry-"));
 const readVerdicts = (file: string) => JSON.parse(readFileSync(file, "utf8")) as Record<string, EraVerdict>;

@@ -8,8 +8,6 @@ import type { AddressInfo } from "node:net";
 import { trackEndpoints } from "./helpers/tracked";
 import { startHttpFault } from "./helpers/http-servers";
 
-jest.setTimeout(30_000);
-
 const make = trackEndpoints();
 
 function streamable(id: string, url: string) {

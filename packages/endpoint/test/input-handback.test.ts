@@ -10,9 +10,6 @@ import type { JsonObject } from "@indus/contract";
 import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
 import { fixture } from "./helpers/servers";
 
-// Each test spawns the fixture server: seconds under CI load, not jest's default 5.
-jest.setTimeout(30_000);
-
 let open: McpServerEndpoint[] = [];
 
 async function connect(protocol: "2026-07-28" | "legacy"): Promise<McpServerEndpoint> {

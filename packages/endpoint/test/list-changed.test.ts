@@ -2,8 +2,6 @@ import { createServerEndpoint, type McpServerEndpoint, type ToolsChange, type Ca
 import { scripted } from "./helpers/servers";
 import { waitFor } from "./helpers/processes";
 
-jest.setTimeout(30_000);
-
 let endpoint: McpServerEndpoint;
 const changes: ToolsChange[] = [];
 const catalog: CatalogChange[] = [];

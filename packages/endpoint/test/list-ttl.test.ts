@@ -10,8 +10,6 @@ import type { ProtocolMode } from "@indus/contract";
 import { fixture } from "./helpers/servers";
 import { trackEndpoints } from "./helpers/tracked";
 
-jest.setTimeout(30_000);
-
 const make = trackEndpoints();
 const dir = mkdtempSync(path.join(os.tmpdir(), "list-ttl-"));
 const lists = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").length : 0);

@@ -4,8 +4,6 @@ import type { ToolProgress } from "@indus/contract";
 import { fixture, scripted } from "./helpers/servers";
 import { isAlive, waitFor } from "./helpers/processes";
 
-jest.setTimeout(40_000);
-
 const make = trackEndpoints();
 
 it("times out a server that never answers initialize, and kills it", async () => {

@@ -4,8 +4,6 @@ import { scripted } from "./helpers/servers";
 import { isAlive } from "./helpers/processes";
 import { version as packageVersion } from "../package.json";
 
-jest.setTimeout(30_000);
-
 const open: McpServerEndpoint[] = [];
 function track(endpoint: McpServerEndpoint): McpServerEndpoint {
   open.push(endpoint);

@@ -2,8 +2,6 @@ import { trackEndpoints } from "./helpers/tracked";
 import { fixture, scripted } from "./helpers/servers";
 import { isAlive, liveInGroups, waitFor } from "./helpers/processes";
 
-jest.setTimeout(30_000);
-
 const make = trackEndpoints();
 /** Deadlines far past the test's ceiling: a fault that comes at all did not come from one of them. */
 const NO_DEADLINE = { startupMs: 600_000, callMs: 600_000 };

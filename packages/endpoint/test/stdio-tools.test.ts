@@ -4,8 +4,6 @@ import { TOOL_NAME_PATTERN, type RemoteTool } from "@indus/contract";
 import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
 import { scripted } from "./helpers/servers";
 
-jest.setTimeout(30_000);
-
 let endpoint: McpServerEndpoint;
 let tools: readonly RemoteTool[];
 

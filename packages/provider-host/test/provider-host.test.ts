@@ -17,8 +17,6 @@ import { waitFor } from "@indus/testkit";
 import { version } from "../package.json";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
 
-jest.setTimeout(20_000);
-
 interface Pair {
   client: Client;
   running: RunningProviderHost;

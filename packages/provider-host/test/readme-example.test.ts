@@ -37,4 +37,4 @@ it("serves the README's box", async () => {
     await client.close();
     await host.close();
   }
-}, 30_000);
+});

@@ -14,8 +14,6 @@ import { callTool, say, startFakeModel, type FakeModelServer } from "./fake-mode
 import { waitFor } from "@indus/testkit";
 import { fakeDeck, text, type FakeDeck } from "./support/fake-deck";
 
-jest.setTimeout(30_000);
-
 let fake: FakeModelServer | undefined;
 let root: string;
 

@@ -25,8 +25,6 @@ import {
 import { waitFor } from "@indus/testkit";
 import { fakeDeck, text, waitsForAbort, type FakeTool } from "./support/fake-deck";
 
-jest.setTimeout(30_000);
-
 const echo: FakeTool = {
   name: "everything__echo",
   readOnly: true,
