@@ -12,8 +12,8 @@ import { FIXTURE_CLIENT_SECRET, startOAuthFixture, type OAuthFixture } from "@in
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 
-// Several CLI processes and an authorization server per test: seconds under CI load, not jest's default 5.
-jest.setTimeout(60_000);
+// Several CLI processes, each getting a token from an authorization server: minutes beside a CPU hog.
+jest.setTimeout(300_000);
 
 let fixture: OAuthFixture;
 let sandbox: Sandbox;

@@ -9,9 +9,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { stdioServer } from "@indus/contract";
 import { createServerEndpoint } from "@indus/endpoint";
-import { browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
+import { UNHURRIED_DEADLINES, browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
+import { tracked } from "./support/children";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
+
+// Several CLI processes, each signing in or refreshing against an authorization server: minutes beside a CPU hog.
+jest.setTimeout(300_000);
 
 let fixture: OAuthFixture;
 let sandbox: Sandbox;
@@ -38,11 +42,13 @@ afterEach(() => sandbox.cleanup());
  * the URL the browser ended on into the terminal, as from a remote shell.
  */
 async function login(how: "loopback" | "paste" = "loopback"): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, "mcp", "login", "guarded", "--no-browser", "--mcp", config], {
-    cwd: sandbox.cwd,
-    env: { ...sandbox.env, ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = tracked(
+    spawn(process.execPath, [BIN, "mcp", "login", "guarded", "--no-browser", "--mcp", config], {
+      cwd: sandbox.cwd,
+      env: { ...sandbox.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
   const { url, redirect } = await new Promise<{ url: string; redirect: string }>((resolve, reject) => {
@@ -118,18 +124,20 @@ it("signs in through the browser step, stores the tokens 0600, refreshes on expi
   expect(table.code).toBe(0);
   expect(table.stdout).toMatch(/guarded\s+needs-login\s+\S+\s+0\s/);
   expect(table.stdout).toContain("sign in with `indusr mcp login guarded`");
-}, 60_000);
+});
 
 it("a token revoked mid-session is refreshed on the 401 and the call retried once", async () => {
   const pasted = await login("paste");
   expect(pasted.stderr).toContain("That is not the redirect URL");
   expect(pasted.code).toBe(0);
-  const gateway = createServerEndpoint(
-    stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--profile", "survey", "--mcp", config], {
+  const gateway = createServerEndpoint({
+    ...stdioServer("gw", process.execPath, [BIN, "mcp", "serve", "--stdio", "--profile", "survey", "--mcp", config], {
       ...sandbox.env,
       ...env,
     } as Record<string, string>),
-  );
+    // Past the gateway's boot wait (INDUSR_BOOT_WAIT_MS) and the test's ceiling.
+    ...UNHURRIED_DEADLINES,
+  });
   try {
     await gateway.open();
     expect((await gateway.invoke("guarded__whoami", {})).content).toEqual([
@@ -146,7 +154,7 @@ it("a token revoked mid-session is refreshed on the 401 and the call retried onc
   } finally {
     await gateway.close();
   }
-}, 60_000);
+});
 
 it("with oauth.dpop the sign-in's key is kept in the auth file, so the next process can prove possession", async () => {
   config = writeConfig(sandbox.root, { guarded: { url: fixture.mcpUrl, oauth: { dpop: true } } });
@@ -166,4 +174,4 @@ it("with oauth.dpop the sign-in's key is kept in the auth file, so the next proc
   const after = await fixture.stats();
   expect(after.dpopProofs).toBeGreaterThan(before.dpopProofs);
   expect(after.unauthorized).toBe(before.unauthorized);
-}, 60_000);
+});

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServerEndpoint, type EndpointOptions } from "@indus/endpoint";
 import { stdioServer, streamableHttpServer } from "@indus/contract";
+import { UNHURRIED_DEADLINES } from "@indus/testkit";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { everythingRow, fixtureRow, writeConfig } from "./support/servers";
 
@@ -22,6 +23,8 @@ function stdioGateway(config: string, options?: EndpointOptions, flags: readonly
         [BIN, "mcp", "serve", "--stdio", ...flags, "--mcp", config],
         sandbox.env as Record<string, string>,
       ),
+      // Past the gateway's boot wait (INDUSR_BOOT_WAIT_MS) and the test's ceiling.
+      ...UNHURRIED_DEADLINES,
       cwd: sandbox.cwd,
     },
     undefined,
@@ -101,7 +104,7 @@ describe("indusr mcp serve", () => {
     );
     try {
       const url = await servedUrl(child);
-      const endpoint = createServerEndpoint(streamableHttpServer("gw", url));
+      const endpoint = createServerEndpoint({ ...streamableHttpServer("gw", url), ...UNHURRIED_DEADLINES });
       try {
         await endpoint.open();
         const names = (await endpoint.listTools()).map((t) => t.ref.name);

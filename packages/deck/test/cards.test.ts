@@ -97,12 +97,10 @@ describe("bg-process", () => {
       };
       expect(status.value.state).toBe("running");
       expect(path.dirname(status.value.captureFiles.stdout)).toBe(path.join(cwd, BG_CAPTURE_DIRNAME));
-      // Poll until both lines are captured (the test's timeout is the guard).
-      let polled = await call("bg-process", { action: "poll", id: status.value.id, tail: 10 });
-      while (!polled.text.includes("hello") || !polled.text.includes("warn")) {
-        await new Promise((r) => setTimeout(r, 50));
-        polled = await call("bg-process", { action: "poll", id: status.value.id, tail: 10 });
-      }
+      await waitFor("a poll shows both captured lines", async () => {
+        const polled = await call("bg-process", { action: "poll", id: status.value.id, tail: 10 });
+        return polled.text.includes("hello") && polled.text.includes("warn");
+      });
       expect((await call("bg-process", { action: "list" })).text).toMatch(/p1\s+pid \d+\s+running/);
       const stopped = await call("bg-process", { action: "stop", id: status.value.id });
       expect((stopped.content[1] as unknown as { value: { state: string } }).value.state).toBe("killed");

@@ -6,22 +6,24 @@
  */
 import { sseServer, streamableHttpServer, type EndpointPhase } from "@indus/contract";
 import { createServerEndpoint, type McpServerEndpoint } from "@indus/endpoint";
+import { waitFor } from "@indus/testkit";
 import { startEverythingHttp, type EverythingHttp } from "./helpers/everything-http";
 
 // Two server starts and a backoff of up to 16 s between attempts.
 jest.setTimeout(150_000);
 
-/** Resolves when `endpoint` enters `phase` (a guard deadline only against a hang). */
-function entered(endpoint: McpServerEndpoint, phase: EndpointPhase): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const guard = setTimeout(() => reject(new Error(`never ${phase}; now ${endpoint.phase}`)), 100_000);
-    const off = endpoint.onPhaseChanged((now) => {
-      if (now !== phase) return;
-      clearTimeout(guard);
-      off();
-      resolve();
+/** Resolves when `endpoint` enters `phase`, however briefly (no deadline of its own: the test's ceiling). */
+async function entered(endpoint: McpServerEndpoint, phase: EndpointPhase): Promise<void> {
+  let reached = false;
+  const off = endpoint.onPhaseChanged((now) => (reached ||= now === phase));
+  try {
+    await waitFor(`endpoint enters ${phase}`, () => {
+      if (reached) return true;
+      throw new Error(`now ${endpoint.phase}`);
     });
-  });
+  } finally {
+    off();
+  }
 }
 
 const servers: EverythingHttp[] = [];

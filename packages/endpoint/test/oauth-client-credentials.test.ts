@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { streamableHttpServer, type OAuthSettings, type ServerConfig } from "@indus/contract";
 import { McpServerEndpoint } from "@indus/endpoint";
-import { FIXTURE_CLIENT_SECRET, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
+import { FIXTURE_CLIENT_SECRET, UNHURRIED_DEADLINES, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
 
 let fixture: OAuthFixture;
 let keyDir: string;
@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 function machine(id: string, oauth: OAuthSettings): ServerConfig {
-  return { ...streamableHttpServer(id, fixture.mcpUrl), oauth: { grant: "client_credentials", ...oauth } };
+  return {
+    ...streamableHttpServer(id, fixture.mcpUrl),
+    ...UNHURRIED_DEADLINES,
+    oauth: { grant: "client_credentials", ...oauth },
+  };
 }
 
 async function whoami(config: ServerConfig, env: Record<string, string>): Promise<string> {
@@ -171,7 +175,11 @@ it("re-runs the grant before the token expires, so no call meets a 401", async (
 
 it("a config that cannot work is refused at open with the field named", async () => {
   const fault = await openFault(
-    { ...streamableHttpServer("ci", fixture.mcpUrl), oauth: { grant: "client_credentials", clientSecretEnv: "S" } },
+    {
+      ...streamableHttpServer("ci", fixture.mcpUrl),
+      ...UNHURRIED_DEADLINES,
+      oauth: { grant: "client_credentials", clientSecretEnv: "S" },
+    },
     {},
   );
   expect(fault.kind).toBe("protocol");

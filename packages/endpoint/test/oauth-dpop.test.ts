@@ -14,7 +14,13 @@ import {
   type TokenStore,
 } from "@indus/contract";
 import { McpServerEndpoint, signIn } from "@indus/endpoint";
-import { FIXTURE_CLIENT_SECRET, browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
+import {
+  FIXTURE_CLIENT_SECRET,
+  UNHURRIED_DEADLINES,
+  browse,
+  startOAuthFixture,
+  type OAuthFixture,
+} from "@indus/testkit";
 
 const REDIRECT = "http://127.0.0.1:7777/callback";
 
@@ -25,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 function server(oauth: OAuthSettings): ServerConfig & { transport: "streamable-http" } {
-  return { ...streamableHttpServer("bound", fixture.mcpUrl), oauth };
+  return { ...streamableHttpServer("bound", fixture.mcpUrl), ...UNHURRIED_DEADLINES, oauth };
 }
 
 async function call(config: ServerConfig, store?: TokenStore, env?: Record<string, string>): Promise<string> {

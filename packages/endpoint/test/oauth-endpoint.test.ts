@@ -7,7 +7,7 @@
  */
 import { memoryTokenStore, streamableHttpServer, type TokenStore } from "@indus/contract";
 import { McpServerEndpoint, signIn } from "@indus/endpoint";
-import { browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
+import { UNHURRIED_DEADLINES, browse, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
 
 const REDIRECT = "http://127.0.0.1:7777/callback";
 const hint = (server: string) => `sign in with \`login ${server}\``;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 function session(store: TokenStore, id = "guarded") {
-  return new McpServerEndpoint(streamableHttpServer(id, fixture.mcpUrl), undefined, {
+  return new McpServerEndpoint({ ...streamableHttpServer(id, fixture.mcpUrl), ...UNHURRIED_DEADLINES }, undefined, {
     oauth: { store, signInHint: hint },
   });
 }
@@ -49,7 +49,7 @@ it("a server that wants a sign-in faults unauthorized with the hint, without reg
 });
 
 it("without sign-in support a 401 is still unauthorized, not a legacy SSE fallback", async () => {
-  const endpoint = new McpServerEndpoint(streamableHttpServer("plain", fixture.mcpUrl));
+  const endpoint = new McpServerEndpoint({ ...streamableHttpServer("plain", fixture.mcpUrl), ...UNHURRIED_DEADLINES });
   const fault = await endpoint.open().catch((error: unknown) => error);
   expect(fault).toMatchObject({ kind: "unauthorized" });
   expect((fault as Error).message).not.toMatch(/SSE/);

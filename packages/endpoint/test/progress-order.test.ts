@@ -5,17 +5,21 @@ import { everythingStdio, fixture } from "./helpers/servers";
 import { startModernHttp } from "./helpers/modern-http";
 import { trackEndpoints } from "./helpers/tracked";
 
-jest.setTimeout(30_000);
-
 const make = trackEndpoints();
 
-/** Progress reports and the result as the caller sees them, in arrival order. */
-async function seenDuring(call: (onProgress: (p: ToolProgress) => void) => Promise<unknown>): Promise<string[]> {
+/**
+ * Progress reports and the result as the caller sees them, in arrival order.
+ * Anything the SDK would still deliver late lands after "result": a later
+ * round trip on the same endpoint (tools/list) is the barrier it must beat.
+ */
+async function seenDuring(
+  endpoint: McpServerEndpoint,
+  call: (onProgress: (p: ToolProgress) => void) => Promise<unknown>,
+): Promise<string[]> {
   const seen: string[] = [];
   await call((progress) => seen.push(`progress ${progress.progress}/${progress.total ?? "?"}`));
   seen.push("result");
-  // Anything the SDK would still deliver late lands after "result".
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await endpoint.refreshTools();
   return seen;
 }
 
@@ -29,7 +33,7 @@ describe.each([
     const endpoint = make(fixture("burst", "progress-burst.mjs", args, { protocol: "legacy" }));
     await endpoint.open();
     for (let round = 0; round < 5; round += 1) {
-      const seen = await seenDuring((onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
+      const seen = await seenDuring(endpoint, (onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
       expect(seen).toEqual(expected);
     }
   });
@@ -41,7 +45,7 @@ describe("20 progress notifications from a v2 SDK server, back to back before it
     await endpoint.open();
     expect(endpoint.era).toBe("2026-07-28");
     for (let round = 0; round < 5; round += 1) {
-      const seen = await seenDuring((onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
+      const seen = await seenDuring(endpoint, (onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
       expect(seen).toEqual(expected);
     }
   });
@@ -61,7 +65,9 @@ describe("20 progress notifications from a v2 SDK server, back to back before it
       });
       await endpoint.open();
       for (let round = 0; round < 5; round += 1) {
-        const seen = await seenDuring((onProgress) => endpoint.invoke("burst", { count: 20 }, { onProgress }));
+        const seen = await seenDuring(endpoint, (onProgress) =>
+          endpoint.invoke("burst", { count: 20 }, { onProgress }),
+        );
         expect(seen).toEqual(expected);
       }
       await endpoint.close();
@@ -73,7 +79,7 @@ describe("20 progress notifications from a v2 SDK server, back to back before it
 
 describe("server-everything's trigger-long-running-operation (its last report right before the result)", () => {
   const run = (endpoint: McpServerEndpoint) =>
-    seenDuring((onProgress) =>
+    seenDuring(endpoint, (onProgress) =>
       endpoint.invoke("trigger-long-running-operation", { duration: 0.1, steps: 20 }, { onProgress }),
     );
 

@@ -5,6 +5,7 @@
  * endpoint's own host for work outside any call.
  */
 import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject } from "@indus/contract";
+import { waitFor } from "@indus/testkit";
 import { RelayRouter } from "../src/relay/relay-routing";
 import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
@@ -12,10 +13,26 @@ const harness = relayHarness();
 
 type Hook = "elicit" | "createMessage" | "listRoots";
 
+/** Questions held until `count` of them are in flight at once (every client sharing it waits). */
+function meeting(count: number): () => Promise<void> {
+  let arrived = 0;
+  return async () => {
+    arrived += 1;
+    await waitFor(`${count} questions in flight at once`, () => arrived >= count);
+  };
+}
+
+interface ClientOptions {
+  readonly without?: readonly Hook[];
+  readonly modes?: readonly ElicitationMode[];
+  /** Hold each elicitation until this resolves (a `meeting`). */
+  readonly meet?: () => Promise<void>;
+}
+
 /** A client that answers everything (but the hooks it goes `without`) and records what it was asked. */
 function client(
   name: string,
-  { without = [], modes = ["form", "url"] }: { without?: readonly Hook[]; modes?: readonly ElicitationMode[] } = {},
+  { without = [], modes = ["form", "url"], meet }: ClientOptions = {},
 ): ClientHostHooks & { asked: string[] } {
   const asked: string[] = [];
   const hooks: ClientHostHooks & { asked: string[] } = {
@@ -23,7 +40,7 @@ function client(
     elicitModes: modes,
     elicit: async (_server: string, params: JsonObject): Promise<ElicitationAnswer> => {
       asked.push(`elicit ${params["mode"] === "url" ? "url" : "form"}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await meet?.();
       return params["mode"] === "url"
         ? { action: "accept", content: {} }
         : { action: "accept", content: { name: name } };
@@ -128,8 +145,10 @@ describe("two clients calling at once", () => {
     ["streamable-http", "2026-07-28"],
   ] as const)("over %s in the %s era each get only their own requests", async (transport, protocol) => {
     const endpoint = await connect([transport, protocol], client("ambient"));
-    const alice = client("alice");
-    const bob = client("bob");
+    // The ten form questions (five each) are all pending at the clients before any is answered.
+    const meet = meeting(10);
+    const alice = client("alice", { meet });
+    const bob = client("bob", { meet });
     const calls = Array.from({ length: 20 }, (_, i) => {
       const relayTo = i % 2 === 0 ? alice : bob;
       return endpoint

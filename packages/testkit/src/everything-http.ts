@@ -26,20 +26,14 @@ async function startOnce(mode: "sse" | "streamableHttp", port: number): Promise<
     detached: true,
   });
   child.stdout?.resume();
+  // No deadline of its own (a starved start can take long): it listens, or exits (the port was taken).
   const ready = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), 30_000);
     let seen = "";
     child.stderr?.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      if (/listening on port|running on port/i.test(seen)) {
-        clearTimeout(timer);
-        resolve(true);
-      }
+      if (/listening on port|running on port/i.test(seen)) resolve(true);
     });
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
+    child.once("exit", () => resolve(false));
   });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

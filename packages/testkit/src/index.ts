@@ -18,6 +18,7 @@ export {
 } from "./servers";
 export * from "./processes";
 export { waitFor, type WaitOptions } from "./wait-for";
+export * from "./deadlines";
 export * from "./everything-http";
 export * from "./ports";
 export * from "./http-servers";

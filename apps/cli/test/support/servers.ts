@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { FIXTURES } from "@indus/testkit";
+import { FIXTURES, UNHURRIED_DEADLINES } from "@indus/testkit";
 
 const app = path.join(__dirname, "..", "..");
 
@@ -35,9 +35,20 @@ export const crashingRow = () => ({
   args: ["-e", "console.error('fatal: cannot open database'); console.error('giving up'); process.exit(3)"],
 });
 
+/**
+ * Writes `servers` as an mcp.json. Each row gets start-up, list and call
+ * deadlines past any test's ceiling unless it sets its own (a test about a
+ * deadline does): a server slow to start on a starved machine then fails the
+ * test at Jest's ceiling, naming the wait, not as a timeout fault first.
+ */
 export function writeConfig(dir: string, servers: Record<string, unknown>, name = "mcp.json"): string {
   const file = path.join(dir, name);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify({ servers }, null, 2)}\n`);
+  const rows = Object.fromEntries(Object.entries(servers).map(([id, row]) => [id, unhurried(row)]));
+  fs.writeFileSync(file, `${JSON.stringify({ servers: rows }, null, 2)}\n`);
   return file;
+}
+
+function unhurried(row: unknown): unknown {
+  return typeof row === "object" && row !== null && !Array.isArray(row) ? { ...UNHURRIED_DEADLINES, ...row } : row;
 }
