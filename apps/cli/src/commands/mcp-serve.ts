@@ -18,24 +18,8 @@ import { lateClientHost } from "../boot/late-client-host";
 import { endProcess, whenSignalled } from "../teardown";
 import { VERSION } from "../version";
 import { gatewayOptionsOf, readinessOf } from "./serve-gateway";
-import type { GatewayFlags } from "./serve-gateway-flags";
 import type { Names, ServeSetup, ServedDeck } from "./served-deck";
-import type { DeckFlags } from "./shared";
-
-export interface ServeFlags extends DeckFlags, GatewayFlags {
-  readonly stdio?: boolean;
-  readonly http?: boolean;
-  readonly host: string;
-  readonly port: string;
-  readonly tokenEnv: string;
-  readonly stateless?: boolean;
-  readonly sessionPrefix?: string;
-  readonly allowedHosts?: string;
-  readonly names?: string;
-  /** Commander folds `--no-builtins` into `builtins: false`. */
-  readonly builtins?: boolean;
-  readonly bootWait?: string;
-}
+import type { ServeFlags } from "./serve-flags";
 
 /**
  * `--boot-wait`: how long after the process starts serving waits for the

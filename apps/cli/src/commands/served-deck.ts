@@ -15,7 +15,7 @@ import { onTeardown } from "../teardown";
 import { MAX_SERVER_INSTRUCTIONS, fenceServerText, quotedServerText } from "../trust/server-text";
 import { announceTrust } from "../trust/trust-lines";
 import { gatewayBox } from "./gateway-profile";
-import type { ServeFlags } from "./mcp-serve";
+import type { ServeFlags } from "./serve-flags";
 import { bootOptionsOf, warnDiagnostics, warnFailedServers, warnTrust, warnUnshippedPins } from "./shared";
 
 export type Names = "prefixed" | "as-is";
