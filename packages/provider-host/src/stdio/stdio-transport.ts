@@ -13,7 +13,6 @@
  * relayed server's last report and its result arrive back to back. Whatever
  * is written after a held response waits behind it, so order is kept.
  */
-import { performance } from "node:perf_hooks";
 import type { Readable, Writable } from "node:stream";
 import { TEXT_SLICE_UNITS, writeSlices } from "@indus/contract";
 import { ProtocolErrorCode, parseJSONRPCMessage } from "@modelcontextprotocol/server";
