@@ -14,12 +14,33 @@ import { streamableHttpServer, type OAuthSettings, type ServerConfig } from "@in
 import { McpServerEndpoint } from "@indus/endpoint";
 import { FIXTURE_CLIENT_SECRET, UNHURRIED_DEADLINES, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
 
+const TOKEN_TTL_S = 3600;
+/** Everything Jest can fake except `Date`: timers and I/O stay real, only the endpoint's clock is the test's. */
+const REAL_BUT_DATE = [
+  "hrtime",
+  "nextTick",
+  "performance",
+  "queueMicrotask",
+  "requestAnimationFrame",
+  "cancelAnimationFrame",
+  "requestIdleCallback",
+  "cancelIdleCallback",
+  "setImmediate",
+  "clearImmediate",
+  "setInterval",
+  "clearInterval",
+  "setTimeout",
+  "clearTimeout",
+] as const;
+
 let fixture: OAuthFixture;
 let keyDir: string;
 beforeAll(async () => {
-  fixture = await startOAuthFixture({ tokenTtlSeconds: 3 });
+  // Tokens live an hour: no case depends on how much real time passes; the renewal case moves the endpoint's clock.
+  fixture = await startOAuthFixture({ tokenTtlSeconds: TOKEN_TTL_S });
   keyDir = fs.mkdtempSync(path.join(os.tmpdir(), "indus-cc-"));
 });
+afterEach(() => jest.useRealTimers());
 afterAll(async () => {
   await fixture.close();
   fs.rmSync(keyDir, { recursive: true, force: true });
@@ -158,17 +179,20 @@ it("credentials bound to an issuer never go to another authorization server", as
 });
 
 it("re-runs the grant before the token expires, so no call meets a 401", async () => {
+  // The grant's clock (Date.now, read when the endpoint opens) is the test's; the issuer keeps real time.
+  jest.useFakeTimers({ doNotFake: [...REAL_BUT_DATE], now: Date.now() });
   const endpoint = new McpServerEndpoint(machine("ci", { clientId: "ci-basic", clientSecretEnv: "S" }), undefined, {
     env: { S: FIXTURE_CLIENT_SECRET },
   });
   await endpoint.open();
   await endpoint.invoke("whoami", {});
   const before = await fixture.stats();
-  // Tokens live 3 s; within the last half of that the next request runs the grant first.
-  await new Promise((resolve) => setTimeout(resolve, 1_700));
+  // 30 s left (inside the last 60 s): the next request runs the grant first. The issuer still takes the old token.
+  jest.setSystemTime(Date.now() + TOKEN_TTL_S * 1000 - 30_000);
   await endpoint.invoke("whoami", {});
   const after = await fixture.stats();
   await endpoint.close();
+  jest.useRealTimers();
   expect(after.grants.client_credentials).toBe((before.grants.client_credentials ?? 0) + 1);
   expect(after.unauthorized).toBe(before.unauthorized);
 });

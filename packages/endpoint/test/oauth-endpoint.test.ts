@@ -14,7 +14,8 @@ const hint = (server: string) => `sign in with \`login ${server}\``;
 
 let fixture: OAuthFixture;
 beforeAll(async () => {
-  fixture = await startOAuthFixture({ tokenTtlSeconds: 3 });
+  // Tokens live an hour: no case depends on how much real time passes; expiry is written into the record.
+  fixture = await startOAuthFixture({ tokenTtlSeconds: 3600 });
 });
 afterAll(() => fixture.close());
 
@@ -22,6 +23,12 @@ function session(store: TokenStore, id = "guarded") {
   return new McpServerEndpoint({ ...streamableHttpServer(id, fixture.mcpUrl), ...UNHURRIED_DEADLINES }, undefined, {
     oauth: { store, signInHint: hint },
   });
+}
+
+/** Tells the stored sign-in its token has 30 s left: inside the last 60 s, where a session renews first. */
+async function nearExpiry(store: TokenStore, id = "guarded"): Promise<void> {
+  const record = await store.load(id);
+  await store.save(id, { ...record!, expiresAt: Date.now() + 30_000 });
 }
 
 async function signedInStore(id = "guarded"): Promise<TokenStore> {
@@ -72,8 +79,7 @@ it("signs in once; later sessions use the stored sign-in", async () => {
 it("refreshes an access token about to expire before using it", async () => {
   const store = await signedInStore();
   const before = await fixture.stats();
-  // Tokens live 3 s; within the last half of that the session refreshes first.
-  await new Promise((resolve) => setTimeout(resolve, 1_700));
+  await nearExpiry(store);
   const endpoint = session(store);
   await endpoint.open();
   await endpoint.invoke("whoami", {});
