@@ -7,13 +7,18 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ProtocolMode } from "@indus/contract";
+import { ALL_BUT_DATE } from "@indus/testkit";
 import { fixture } from "./helpers/servers";
 import { trackEndpoints } from "./helpers/tracked";
 
 const make = trackEndpoints();
 const dir = mkdtempSync(path.join(os.tmpdir(), "list-ttl-"));
 const lists = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").length : 0);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// The list's age is the test's clock (Date alone is faked; the fixture and timers are real), so a worker paused
+// between two listings does not age the list.
+beforeEach(() => jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now: Date.now() }));
+afterEach(() => jest.useRealTimers());
 
 async function open(name: string, args: string[], protocol: ProtocolMode) {
   const log = path.join(dir, name);
@@ -28,7 +33,10 @@ it("serves the cached list until ttlMs has passed, then lists again on the next 
   const before = listed();
   expect(await endpoint.listTools()).toBe(first);
   expect(listed()).toBe(before);
-  await sleep(800);
+  jest.advanceTimersByTime(599);
+  expect(await endpoint.listTools()).toBe(first);
+  expect(listed()).toBe(before);
+  jest.advanceTimersByTime(1);
   const again = await endpoint.listTools();
   expect(listed()).toBe(before + 1);
   expect(again.map((tool) => tool.ref.name)).toEqual(first.map((tool) => tool.ref.name));
@@ -50,7 +58,7 @@ it("a 2025-era list carries no ttlMs and stays cached until the server announces
   expect(endpoint.era).toBe("legacy");
   const first = await endpoint.listTools();
   const before = listed();
-  await sleep(50);
+  jest.advanceTimersByTime(86_400_000);
   expect(await endpoint.listTools()).toBe(first);
   expect(listed()).toBe(before);
 });

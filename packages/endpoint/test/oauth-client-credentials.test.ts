@@ -12,26 +12,15 @@ import os from "node:os";
 import path from "node:path";
 import { streamableHttpServer, type OAuthSettings, type ServerConfig } from "@indus/contract";
 import { McpServerEndpoint } from "@indus/endpoint";
-import { FIXTURE_CLIENT_SECRET, UNHURRIED_DEADLINES, startOAuthFixture, type OAuthFixture } from "@indus/testkit";
+import {
+  ALL_BUT_DATE,
+  FIXTURE_CLIENT_SECRET,
+  UNHURRIED_DEADLINES,
+  startOAuthFixture,
+  type OAuthFixture,
+} from "@indus/testkit";
 
 const TOKEN_TTL_S = 3600;
-/** Everything Jest can fake except `Date`: timers and I/O stay real, only the endpoint's clock is the test's. */
-const REAL_BUT_DATE = [
-  "hrtime",
-  "nextTick",
-  "performance",
-  "queueMicrotask",
-  "requestAnimationFrame",
-  "cancelAnimationFrame",
-  "requestIdleCallback",
-  "cancelIdleCallback",
-  "setImmediate",
-  "clearImmediate",
-  "setInterval",
-  "clearInterval",
-  "setTimeout",
-  "clearTimeout",
-] as const;
 
 let fixture: OAuthFixture;
 let keyDir: string;
@@ -180,7 +169,7 @@ it("credentials bound to an issuer never go to another authorization server", as
 
 it("re-runs the grant before the token expires, so no call meets a 401", async () => {
   // The grant's clock (Date.now, read when the endpoint opens) is the test's; the issuer keeps real time.
-  jest.useFakeTimers({ doNotFake: [...REAL_BUT_DATE], now: Date.now() });
+  jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now: Date.now() });
   const endpoint = new McpServerEndpoint(machine("ci", { clientId: "ci-basic", clientSecretEnv: "S" }), undefined, {
     env: { S: FIXTURE_CLIENT_SECRET },
   });

@@ -19,6 +19,7 @@ export {
 export * from "./processes";
 export { waitFor, type WaitOptions } from "./wait-for";
 export * from "./deadlines";
+export * from "./date-clock";
 export * from "./everything-http";
 export * from "./ports";
 export * from "./http-servers";
