@@ -69,11 +69,15 @@ describe("audit log", () => {
 
   it("writes one line per request with caller and trace id, and no argument value or token", async () => {
     const file = join(dir, "audit", "gateway.log");
-    const { host } = await start({
-      port,
-      oauth: { issuer: issuer.issuer, requiredScopes: ["mcp:tools"] },
-      auditLog: { file },
-    });
+    const team = createTeamBox();
+    const { host } = await start(
+      {
+        port,
+        oauth: { issuer: issuer.issuer, requiredScopes: ["mcp:tools"] },
+        auditLog: { file },
+      },
+      team,
+    );
     const token = await issuer.token("full-agent");
     const secret = `argument-value-${randomBytes(8).toString("hex")}`;
     const calls = 25;
@@ -109,6 +113,13 @@ describe("audit log", () => {
       expect(typeof line["latencyMs"]).toBe("number");
     }
     expect(new Set(toolCalls.map((line) => line["era"]))).toEqual(new Set(["2025-11-25", "2026-07-28"]));
+    // Without tracing, each call behind the box still runs in its request's trace, in a span of its own.
+    expect(team.traces).toHaveLength(2 * calls);
+    for (const parent of team.traces) expect(parent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(new Set(team.traces.map((parent) => parent?.slice(3, 35)))).toEqual(
+      new Set(toolCalls.map((line) => line["traceId"])),
+    );
+    expect(new Set(team.traces).size).toBe(2 * calls);
     expect(lines.filter((line) => line["method"] === "prompts/get")).toHaveLength(2);
     expect(lines.filter((line) => line["outcome"] === "unauthorized")).toHaveLength(1);
   });

@@ -8,7 +8,7 @@
  */
 import type { AuthInfo, RequestId, ServerContext } from "@modelcontextprotocol/server";
 import type { RequestOutcome, RequestRecord, UpstreamCall } from "./request-record";
-import { childTrace } from "./trace-context";
+import { nextSpan } from "./trace-context";
 
 export interface Exchange {
   /** The exchange's request with JSON-RPC id `id`. */
@@ -42,8 +42,11 @@ export function recordOf(ctx: ServerContext): { record: RequestRecord; exchange:
 export function upstreamOf(ctx: ServerContext, name: string): UpstreamCall | undefined {
   const record = recordOf(ctx)?.record;
   if (record === undefined) return undefined;
-  return record.span?.upstream(name) ?? { trace: childTrace(record.trace), end: () => {} };
+  return record.span?.upstream(name) ?? { trace: nextSpan(record.trace), end: endNothing };
 }
+
+/** An upstream call's end when not tracing: nothing to end. */
+function endNothing(): void {}
 
 /** Looks a POST's records up by JSON-RPC id: the lone request of most POSTs without a map. */
 export function recordsById(records: readonly RequestRecord[]): (id: RequestId) => RequestRecord | undefined {

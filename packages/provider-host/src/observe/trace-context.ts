@@ -49,6 +49,16 @@ export function childTrace(trace: TraceContext | undefined): TraceContext {
   return trace?.tracestate === undefined ? context : { ...context, tracestate: trace.tracestate };
 }
 
+/**
+ * A new span in the gateway's own `trace` (made by `childTrace` or the
+ * tracer, so well formed): the span id replaced, nothing parsed again.
+ */
+export function nextSpan(trace: TraceContext): TraceContext {
+  const { traceparent, tracestate } = trace;
+  const next = `${traceparent.slice(0, 36)}${randomHex(8)}${traceparent.slice(52)}`;
+  return tracestate === undefined ? { traceparent: next } : { traceparent: next, tracestate };
+}
+
 export function traceIdOf(trace: TraceContext): string {
   return trace.traceparent.slice(3, 35);
 }
