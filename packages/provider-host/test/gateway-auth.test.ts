@@ -169,10 +169,17 @@ describe("OAuth resource server", () => {
     const introspection = { clientId: "gateway", clientSecret: "gateway-secret" };
     const gate = bearerGate({ issuer: issuer.issuer, requiredScopes: ["mcp:tools"], introspection }, new URL(resource));
     for (const token of [await issuer.token("full-agent"), await issuer.token("opaque-agent")]) {
+      expect(gate.passed(`Bearer ${token}`)).toBeUndefined();
       const first = await gate.check(`Bearer ${token}`);
       const again = await gate.check(`Bearer ${token}`);
       expect(first).toMatchObject({ resourceMetadataUrl: gate.metadataUrl });
       expect(again).toBe(first);
+      // The next request's header is let through without waiting on a promise.
+      expect(gate.passed(`Bearer ${token}`)).toBe(first);
     }
+    expect(gate.passed(undefined)).toBeUndefined();
+    expect(gate.passed("Bearer not-a-token")).toBeUndefined();
+    expect(await gate.check("Bearer not-a-token")).toMatchObject({ kind: "refused", status: 401 });
+    expect(gate.passed("Bearer not-a-token")).toBeUndefined();
   });
 });

@@ -31,6 +31,8 @@ export interface Refusal {
 export interface BearerGate {
   /** The verified token, or the refusal to answer with. */
   check(authorization: string | undefined): Promise<AuthInfo | Refusal>;
+  /** The token of a header that passed `check` and still may: no promise to wait for (most requests). */
+  passed(authorization: string | undefined): AuthInfo | undefined;
   /** Answers a GET of the protected resource metadata; false for any other request. */
   serveMetadata(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;
   readonly resource: URL;
@@ -57,12 +59,17 @@ export function bearerGate(options: OAuthResourceOptions, resource: URL): Bearer
   const metadataBody = JSON.stringify(metadata);
   const metadataPaths = new Set([new URL(metadataUrl).pathname, "/.well-known/oauth-protected-resource"]);
   const passed = new Map<string, { readonly info: AuthInfo; readonly until: number }>();
+  const passedInfo = (authorization: string | undefined) => {
+    const known = authorization === undefined ? undefined : passed.get(authorization);
+    return known !== undefined && known.until > Date.now() ? known.info : undefined;
+  };
   return {
     resource,
     metadataUrl,
+    passed: passedInfo,
     async check(authorization) {
-      const known = authorization === undefined ? undefined : passed.get(authorization);
-      if (known !== undefined && known.until > Date.now()) return known.info;
+      const known = passedInfo(authorization);
+      if (known !== undefined) return known;
       try {
         const info = await verifyBearerToken(authorization, verifyOptions);
         if (passed.size >= MAX_PASSED) passed.clear();

@@ -30,8 +30,11 @@ import type { RecordContext } from "./request-records";
 export interface GatewayLayer {
   /** Answers the layer's own routes (protected resource metadata, `/metrics`); true when it did. */
   route(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;
-  /** Checks a request's credentials: true once `request.auth` names the caller, false after a refusal. */
-  admit(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+  /**
+   * Checks a request's credentials: true once `request.auth` names the caller, false after a refusal;
+   * at once for a header that passed before, a promise while a token is verified.
+   */
+  admit(request: IncomingMessage, response: ServerResponse): boolean | Promise<boolean>;
   /** Takes a POST from the caller's budget and records its requests; false after a refusal (429). */
   observe(request: IncomingMessage, response: ServerResponse, body: unknown): boolean;
   /** The box as the caller `auth` names may see and use it. */
@@ -141,23 +144,29 @@ function identityOf({ nobody }: LayerParts, auth: AdmittedAuth | undefined): Ide
 }
 
 /** Checks a request's credentials: true once `request.auth` names the caller, false after a refusal. */
-async function admit(parts: LayerParts, request: AuthedRequest, response: ServerResponse): Promise<boolean> {
-  const { gate, identities, tracing, finish, nobody } = parts;
+function admit(parts: LayerParts, request: AuthedRequest, response: ServerResponse): boolean | Promise<boolean> {
+  const { gate, nobody } = parts;
   if (gate === undefined) {
     request.auth = { token: "", clientId: "", scopes: [], [IDENTITY]: nobody };
     return true;
   }
-  const verdict = await gate.check(request.headers.authorization);
-  if (isRefusal(verdict)) {
-    const record = refusedRecord(request, nobody.caller, tracing);
-    finish(record, verdict.status === 403 ? "forbidden" : "unauthorized", undefined, verdict.status);
+  const known = gate.passed(request.headers.authorization);
+  if (known !== undefined) return letIn(parts, request, known);
+  return gate.check(request.headers.authorization).then((verdict) => {
+    if (!isRefusal(verdict)) return letIn(parts, request, verdict);
+    const record = refusedRecord(request, nobody.caller, parts.tracing);
+    parts.finish(record, verdict.status === 403 ? "forbidden" : "unauthorized", undefined, verdict.status);
     response.writeHead(verdict.status, { ...verdict.headers, "Content-Type": "application/json" });
     response.end(verdict.body);
     return false;
-  }
+  });
+}
+
+/** Names the caller of a request whose token passed: `request.auth`, the caller's identity on it. */
+function letIn({ identities, recordsFor }: LayerParts, request: AuthedRequest, verdict: AuthInfo): true {
   let identity = identities.get(verdict);
   if (identity === undefined) {
-    identity = identityFromToken(verdict, parts.recordsFor);
+    identity = identityFromToken(verdict, recordsFor);
     identities.set(verdict, identity);
   }
   // A fresh object per request: it carries this exchange's records (see `exchanges`).
