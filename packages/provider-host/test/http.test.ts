@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { waitFor } from "@indus/testkit";
+import { ALL_BUT_DATE, waitFor } from "@indus/testkit";
 import { createDemoBox } from "./fixtures/demo-box.mjs";
 import { INITIALIZE, MCP_HEADERS, messagesOf, rawRequest } from "./support/http";
 
@@ -18,6 +18,7 @@ const hosts: HttpProviderHost[] = [];
 const clients: Client[] = [];
 
 afterEach(async () => {
+  jest.useRealTimers();
   for (const client of clients.splice(0)) await client.close().catch(() => {});
   for (const host of hosts.splice(0)) await host.close({ graceMs: 0 });
 });
@@ -450,12 +451,15 @@ describe("lifecycle", () => {
   });
 
   it("expires idle sessions but not ones with an open stream", async () => {
+    // Idleness on the test's clock (Date alone is faked; the sweep timer and HTTP are real): a session expires
+    // when the test moves the clock past the limit, never because a busy machine paused between two steps.
+    jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now: Date.now() });
     const { host } = await start({ idleTimeoutMs: 600 });
-    // The streaming client first: the raw session must not expire before both exist.
     const { client, streamOpen } = await connect(host.url);
     const idle = await rawSession(host);
     expect(host.sessionCount).toBe(2);
     await waitUntil(streamOpen);
+    jest.advanceTimersByTime(600);
     await waitUntil(() => host.sessionCount === 1);
     const gone = await rawRequest(host.url, {
       headers: sessionHeaders(idle),
@@ -464,6 +468,7 @@ describe("lifecycle", () => {
     expect(gone.status).toBe(404);
     // A session opened after the client's last word expiring too proves the client outlived the idle limit.
     await rawSession(host);
+    jest.advanceTimersByTime(600);
     await waitUntil(() => host.sessionCount === 1);
     await expectStillServing(host, client);
   });
