@@ -48,9 +48,17 @@ describe("call deadlines", () => {
     expect(endpoint.phase).toBe("ready");
   });
 
+  // The deadlines run on Jest's clock (the server and the pipe are real): each test moves the clock as far as
+  // it says, so how much real time a busy machine lets pass between two reports changes nothing.
+  const onJestClock = () => jest.useFakeTimers({ doNotFake: ["nextTick", "queueMicrotask", "setImmediate"] });
+  afterEach(() => jest.useRealTimers());
+
   it("lets progress reset the deadline", async () => {
+    onJestClock();
     const seen: ToolProgress[] = [];
-    const result = await endpoint.invoke("slow", { ms: 2_500, every: 200 }, { onProgress: (p) => seen.push(p) });
+    // 900 ms after each of the first three reports: 2.7 s in all, past the 1 s deadline, inside the 4 s total.
+    const onProgress = (p: ToolProgress) => seen.push(p) <= 3 && jest.advanceTimersByTime(900);
+    const result = await endpoint.invoke("slow", { ms: 2_500, every: 200 }, { onProgress });
     expect(result.isError).toBe(false);
     expect(seen.length).toBeGreaterThan(3);
     expect(seen[0]).toMatchObject({ progress: 1, message: "step 1" });
@@ -70,9 +78,12 @@ describe("call deadlines", () => {
   });
 
   it("a per-call timeoutMs overrides the endpoint's", async () => {
-    await expect(endpoint.invoke("slow", { ms: 1_500 }, { timeoutMs: 5_000 })).resolves.toMatchObject({
-      isError: false,
-    });
+    onJestClock();
+    // 1.5 s after the first report: past the endpoint's 1 s, inside the call's 5 s (and the 4 s total).
+    const onProgress = (p: ToolProgress) => p.progress === 1 && jest.advanceTimersByTime(1_500);
+    await expect(
+      endpoint.invoke("slow", { ms: 1_500, every: 500 }, { timeoutMs: 5_000, onProgress }),
+    ).resolves.toMatchObject({ isError: false });
   });
 
   it("cancels on abort, telling the server", async () => {
