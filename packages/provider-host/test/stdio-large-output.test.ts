@@ -61,3 +61,25 @@ it("writes a large message as exactly JSON.stringify's text, without ever buildi
   expect(longest).toBeLessThan(line.length / 2);
   await transport.close();
 });
+
+it("writes plain text as views of the string, escaping only the slices that need it", async () => {
+  const stdout = new PassThrough({ highWaterMark: 1024 });
+  const transport = new StdioHostTransport(new PassThrough(), stdout);
+  await transport.start();
+  // 3 MB of plain text with, far apart, one of each thing JSON escapes (the lone surrogate and the pair straddle a
+  // slice boundary of 64 Ki units) and non-ASCII that needs none.
+  const plain = "plain text é ü 漢 ".repeat(200_000);
+  const text = `${plain.slice(0, 65_535)}\ud83d\ude00${plain.slice(0, 65_535)}\udc00${plain}"\\\u0001\u001f${plain}`;
+  const message = { jsonrpc: "2.0" as const, id: 3, result: { content: [{ type: "text", text }] } };
+  const stringify = jest.spyOn(JSON, "stringify");
+  const chunks: Buffer[] = [];
+  stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  await transport.send(message);
+  const slicesEscaped = stringify.mock.calls.filter(([value]) => typeof value === "string" && value.length > 1000);
+  stringify.mockRestore();
+  expect(Buffer.concat(chunks).toString("utf8")).toBe(`${JSON.stringify(message)}\n`);
+  // Of ~110 slices, only those holding a surrogate, a quote, a backslash or a control character were copied.
+  expect(slicesEscaped.length).toBeGreaterThanOrEqual(3);
+  expect(slicesEscaped.length).toBeLessThanOrEqual(5);
+  await transport.close();
+});

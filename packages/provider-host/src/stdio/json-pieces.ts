@@ -42,9 +42,23 @@ export function* jsonPieces(value: unknown, depth = 0): Generator<string> {
  */
 export const ESCAPE_UNITS = 64 * 1024;
 
+/**
+ * What `JSON.stringify` may escape in a string: a quote, a backslash, a
+ * character below a space, a surrogate (a lone one is escaped; a pair is not, but
+ * escaping a slice that holds one gives the same text).
+ */
+const MAY_ESCAPE = /["\\]|[^ -\ud7ff\ue000-\uffff]/;
+
+/**
+ * A long string's JSON in slices. A slice with nothing to escape goes out as
+ * itself (a view of the text, no copy), so plain text adds no garbage while
+ * it is written: each escaped copy waits for a scavenge, and the relay's peak
+ * is reached while they pile up.
+ */
 function* stringPieces(text: string): Generator<string> {
   yield '"';
-  for (const slice of textSlices(text, ESCAPE_UNITS)) yield JSON.stringify(slice).slice(1, -1);
+  for (const slice of textSlices(text, ESCAPE_UNITS))
+    yield MAY_ESCAPE.test(slice) ? JSON.stringify(slice).slice(1, -1) : slice;
   yield '"';
 }
 
