@@ -153,12 +153,15 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     const server = new ObservedServer(
       identity,
       {
-        capabilities: tasks === undefined ? capabilities : withTasksOffered(capabilities, view.catalog, era),
+        capabilities,
         debouncedNotificationMethods: LIST_CHANGED_METHODS,
         jsonSchemaValidator: sharedElicitationValidator,
         cacheHints,
       },
-      filling,
+      // A stdio instance is built at the client's first message, maybe before any mount connected.
+      tasks === undefined
+        ? filling
+        : { ...filling, capabilities: (declared) => withTasksOffered(declared, view.catalog, era) },
     );
     const calls = new Map<AbortController, Promise<void>>();
     const session = sessionOf(server, sessions, view === box ? undefined : (id) => hearsServer(view, id));

@@ -4,13 +4,15 @@
  * Through the SDK's own hook for wrapping registered handlers; a request the
  * gateway does not observe costs one map lookup. The same hook lets the
  * handshake go out at once while the box is still filling: requests that
- * read the box wait for it, and the instructions are read at each handshake.
+ * read the box wait for it, and the instructions and the extensions the box
+ * offers are read at each handshake.
  */
 import { Server } from "@modelcontextprotocol/server";
 import type {
   Implementation,
   JSONRPCRequest,
   Result,
+  ServerCapabilities,
   ServerContext,
   ServerOptions,
 } from "@modelcontextprotocol/server";
@@ -35,6 +37,12 @@ export interface FillingBox {
   readonly boxReady?: PromiseLike<unknown>;
   /** The instructions as they stand when a client's handshake arrives. */
   readonly instructions?: () => string | undefined;
+  /**
+   * The capabilities as they stand when a client's handshake arrives: the
+   * declared ones, with what the box offers now (a mounted server's Tasks
+   * extension, known only once its mount connected).
+   */
+  readonly capabilities?: (declared: ServerCapabilities) => ServerCapabilities;
 }
 
 export class ObservedServer extends Server {
@@ -55,10 +63,18 @@ export class ObservedServer extends Server {
       return (request, ctx) => (this.filled ? wrapped(request, ctx) : this.whenFilled(wrapped, request, ctx));
     }
     if (!HANDSHAKES.has(method)) return wrapped;
-    return async (request, ctx) => {
-      const answer = await wrapped(request, ctx);
-      const instructions = this.filling.instructions?.();
-      return instructions ? { ...answer, instructions } : answer;
+    return async (request, ctx) => this.asItStands(await wrapped(request, ctx));
+  }
+
+  /** A handshake's answer with the instructions and capabilities as they stand now. */
+  private asItStands(answer: Result): Result {
+    const { instructions, capabilities } = this.filling;
+    const words = instructions?.();
+    const declared = answer["capabilities"] as ServerCapabilities | undefined;
+    return {
+      ...answer,
+      ...(words && { instructions: words }),
+      ...(declared !== undefined && capabilities !== undefined && { capabilities: capabilities(declared) }),
     };
   }
   private async whenFilled(handler: Handler, request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {

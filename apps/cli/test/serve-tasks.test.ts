@@ -1,0 +1,77 @@
+/**
+ * A 2026-07-28 client of `indusr mcp serve --stdio` with a mounted server
+ * offering the Tasks extension (examples/extensions/tasks-server.mjs): the
+ * gateway answers the handshake before its mounts connect, so the first
+ * `server/discover` cannot know of the extension; one asked once the mount
+ * is there declares it, and a task-augmented call through the gateway comes
+ * back as a task the client follows to its result.
+ */
+import path from "node:path";
+import { createServerEndpoint } from "@indus/endpoint";
+import { EXTENSIONS, stdioServer, type TaskView } from "@indus/contract";
+import { UNHURRIED_DEADLINES } from "@indus/testkit";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
+import { writeConfig } from "./support/servers";
+
+jest.setTimeout(120_000);
+
+const TASKS_SERVER = path.join(__dirname, "..", "..", "..", "examples", "extensions", "tasks-server.mjs");
+const SERVE = ["mcp", "serve", "--no-builtins", "--profile", "survey", "--stdio"];
+
+let sandbox: Sandbox;
+let config: string;
+beforeEach(() => {
+  sandbox = makeSandbox();
+  const row = { command: process.execPath, args: [TASKS_SERVER, "--stdio", "--poll-ms", "50"], trust: "off" };
+  config = writeConfig(sandbox.root, { tasks: row });
+});
+afterEach(() => sandbox.cleanup());
+
+it("over stdio, a 2026-era client's server/discover declares the Tasks extension once the mount offering it is there", async () => {
+  const client = new Client(
+    { name: "tasks", version: "1.0.0" },
+    { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...SERVE, "--mcp", config],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "ignore",
+  });
+  try {
+    await client.connect(transport);
+    // A listing waits for the box: the mount has connected once it returns.
+    const tools = await client.listTools({}, { cacheMode: "bypass" });
+    expect(tools.tools.map((tool) => tool.name)).toContain("tasks__slow_compute");
+    const discovered = await client.discover();
+    expect(discovered.capabilities.extensions).toHaveProperty([EXTENSIONS.tasks]);
+  } finally {
+    await client.close();
+  }
+});
+
+it("over stdio, a task-augmented call through the gateway is a task the client follows to its result", async () => {
+  const endpoint = createServerEndpoint({
+    ...stdioServer("gw", process.execPath, [BIN, ...SERVE, "--mcp", config], sandbox.env as Record<string, string>),
+    ...UNHURRIED_DEADLINES,
+    cwd: sandbox.cwd,
+    protocol: "2026-07-28",
+  });
+  try {
+    await endpoint.open();
+    const views: TaskView[] = [];
+    const result = await endpoint.invoke(
+      "tasks__slow_compute",
+      { seconds: 1, label: "through" },
+      { onTask: (view) => views.push(view) },
+    );
+    expect(result.isError).toBe(false);
+    expect(result.content).toEqual([{ type: "text", text: "computed through in 1 s" }]);
+    expect(views.at(-1)).toMatchObject({ server: "gw", status: "completed" });
+  } finally {
+    await endpoint.close();
+  }
+});
