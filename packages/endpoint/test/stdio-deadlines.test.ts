@@ -5,6 +5,7 @@
  * one, must not depend on how much real time a busy machine lets pass.
  */
 import type { McpServerEndpoint } from "@indus/endpoint";
+import { REAL_EVENT_LOOP } from "@indus/testkit";
 import { trackEndpoints } from "./helpers/tracked";
 import type { ToolProgress } from "@indus/contract";
 import { fixture, scripted } from "./helpers/servers";
@@ -14,9 +15,7 @@ const make = trackEndpoints();
 /** Real time, kept before any test fakes the clock: what the server's process lives by. */
 const realSetTimeout = setTimeout;
 const realPause = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
-const FAKE_CLOCK: Parameters<typeof jest.useFakeTimers>[0] = {
-  doNotFake: ["nextTick", "queueMicrotask", "setImmediate", "clearImmediate"],
-};
+const FAKE_CLOCK = { doNotFake: [...REAL_EVENT_LOOP] };
 
 /**
  * Lets real I/O in and moves Jest's clock by `step()` each turn until `call`

@@ -9,9 +9,10 @@
  */
 import { PassThrough, Writable } from "node:stream";
 import { StdioHostTransport } from "@indus/provider-host";
+import { REAL_EVENT_LOOP } from "@indus/testkit";
 
 beforeEach(() => {
-  jest.useFakeTimers({ doNotFake: ["nextTick", "queueMicrotask", "setImmediate"] });
+  jest.useFakeTimers({ doNotFake: [...REAL_EVENT_LOOP] });
 });
 afterEach(() => {
   jest.useRealTimers();

@@ -22,3 +22,11 @@ export const ALL_BUT_DATE = [
   "setTimeout",
   "clearTimeout",
 ] as const;
+
+/**
+ * Jest's fake clock for timers, `Date` and `performance`, with the event loop
+ * real: `jest.useFakeTimers({ doNotFake: [...REAL_EVENT_LOOP] })`. Promise
+ * jobs, `nextTick` and `setImmediate` still run, so streams and real I/O go
+ * on while the test moves the product's clock.
+ */
+export const REAL_EVENT_LOOP = ["nextTick", "queueMicrotask", "setImmediate", "clearImmediate"] as const;
