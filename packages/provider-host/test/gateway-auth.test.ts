@@ -168,6 +168,9 @@ describe("OAuth resource server", () => {
     // The gateway reads the caller and its grant once per verified AuthInfo object; a copy per request reads them again.
     const introspection = { clientId: "gateway", clientSecret: "gateway-secret" };
     const gate = bearerGate({ issuer: issuer.issuer, requiredScopes: ["mcp:tools"], introspection }, new URL(resource));
+    // One connection carrying both callers' requests: each header gets its own caller back.
+    const connection = {};
+    const verified = new Map<string, unknown>();
     for (const token of [await issuer.token("full-agent"), await issuer.token("opaque-agent")]) {
       expect(gate.passed(`Bearer ${token}`)).toBeUndefined();
       const first = await gate.check(`Bearer ${token}`);
@@ -176,7 +179,11 @@ describe("OAuth resource server", () => {
       expect(again).toBe(first);
       // The next request's header is let through without waiting on a promise.
       expect(gate.passed(`Bearer ${token}`)).toBe(first);
+      expect(gate.passed(`Bearer ${token}`, connection)).toBe(first);
+      verified.set(token, first);
     }
+    for (const [token, first] of verified) expect(gate.passed(`Bearer ${token}`, connection)).toBe(first);
+    expect(gate.passed("Bearer not-a-token", connection)).toBeUndefined();
     expect(gate.passed(undefined)).toBeUndefined();
     expect(gate.passed("Bearer not-a-token")).toBeUndefined();
     expect(await gate.check("Bearer not-a-token")).toMatchObject({ kind: "refused", status: 401 });

@@ -6,7 +6,9 @@
  * `WWW-Authenticate` challenge pointing at the protected resource metadata).
  * It also serves that metadata (RFC 9728), which names the issuer. A header
  * that passed is let through again on a map lookup until its token expires,
- * or `RECHECK_MS` passed (an introspected token is asked about again then).
+ * or `RECHECK_MS` passed (an introspected token is asked about again then);
+ * on a connection whose last request passed with the same header, without
+ * even the lookup.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
@@ -31,8 +33,11 @@ export interface Refusal {
 export interface BearerGate {
   /** The verified token, or the refusal to answer with. */
   check(authorization: string | undefined): Promise<AuthInfo | Refusal>;
-  /** The token of a header that passed `check` and still may: no promise to wait for (most requests). */
-  passed(authorization: string | undefined): AuthInfo | undefined;
+  /**
+   * The token of a header that passed `check` and still may: no promise to wait for (most requests).
+   * `connection`: what the request came on (its socket), where the header is remembered.
+   */
+  passed(authorization: string | undefined, connection?: object): AuthInfo | undefined;
   /** Answers a GET of the protected resource metadata; false for any other request. */
   serveMetadata(pathname: string, request: IncomingMessage, response: ServerResponse): boolean;
   readonly resource: URL;
@@ -42,6 +47,13 @@ export interface BearerGate {
 /** A passed header is checked in full again after this long, however long its token lives. */
 const RECHECK_MS = 60_000;
 const MAX_PASSED = 10_000;
+
+/** A header that passed: its token, and until when it may pass again unchecked. */
+interface Passed {
+  readonly header: string;
+  readonly info: AuthInfo;
+  readonly until: number;
+}
 
 export function bearerGate(options: OAuthResourceOptions, resource: URL): BearerGate {
   const requiredScopes = [...(options.requiredScopes ?? [])];
@@ -58,10 +70,21 @@ export function bearerGate(options: OAuthResourceOptions, resource: URL): Bearer
   };
   const metadataBody = JSON.stringify(metadata);
   const metadataPaths = new Set([new URL(metadataUrl).pathname, "/.well-known/oauth-protected-resource"]);
-  const passed = new Map<string, { readonly info: AuthInfo; readonly until: number }>();
-  const passedInfo = (authorization: string | undefined) => {
-    const known = authorization === undefined ? undefined : passed.get(authorization);
-    return known !== undefined && known.until > Date.now() ? known.info : undefined;
+  const passed = new Map<string, Passed>();
+  /**
+   * The header that last passed on each connection. A keep-alive client sends
+   * the same one each time, and comparing it with the last costs less than
+   * hashing it for the map: a JWT is near a kilobyte, a fresh string per
+   * request, and its lookup was a few µs of every call (measured).
+   */
+  const lastOn = new WeakMap<object, Passed>();
+  const passedInfo = (authorization: string | undefined, connection?: object) => {
+    if (authorization === undefined) return undefined;
+    const last = connection === undefined ? undefined : lastOn.get(connection);
+    const known = last?.header === authorization ? last : passed.get(authorization);
+    if (known === undefined || known.until <= Date.now()) return undefined;
+    if (known !== last && connection !== undefined) lastOn.set(connection, known);
+    return known.info;
   };
   return {
     resource,
@@ -74,7 +97,8 @@ export function bearerGate(options: OAuthResourceOptions, resource: URL): Bearer
         const info = await verifyBearerToken(authorization, verifyOptions);
         if (passed.size >= MAX_PASSED) passed.clear();
         // verifyBearerToken refuses a token without a numeric `expiresAt`.
-        passed.set(authorization!, { info, until: Math.min(info.expiresAt! * 1000, Date.now() + RECHECK_MS) });
+        const until = Math.min(info.expiresAt! * 1000, Date.now() + RECHECK_MS);
+        passed.set(authorization!, { header: authorization!, info, until });
         return info;
       } catch (error) {
         const answer = bearerAuthChallengeResponse(error, { requiredScopes, resourceMetadataUrl: metadataUrl });

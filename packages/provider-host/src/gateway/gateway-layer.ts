@@ -150,7 +150,7 @@ function admit(parts: LayerParts, request: AuthedRequest, response: ServerRespon
     request.auth = { token: "", clientId: "", scopes: [], [IDENTITY]: nobody };
     return true;
   }
-  const known = gate.passed(request.headers.authorization);
+  const known = gate.passed(request.headers.authorization, request.socket);
   if (known !== undefined) return letIn(parts, request, known);
   return gate.check(request.headers.authorization).then((verdict) => {
     if (!isRefusal(verdict)) return letIn(parts, request, verdict);
