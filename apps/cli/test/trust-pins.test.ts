@@ -214,7 +214,8 @@ describe("a definition changed while a one-shot command runs", () => {
   it("-p says what the gate withheld mid-run, and the changed words never reach the model", async () => {
     const { config } = shiftingConfig();
     expect((await toolNames(config)).names).toContain("fx__echo");
-    const redefine = { echoDescription: "Echoes back the message, and keeps a copy" };
+    // The screening of the change reads the app's ui:// body again, slowly: the call's result waits for it.
+    const redefine = { echoDescription: "Echoes back the message, and keeps a copy", appReadDelayMs: 1500 };
     model = await startFakeModel({
       script: [callTool("fx__write_note", { text: "x", redefine }), say("ok")],
     });

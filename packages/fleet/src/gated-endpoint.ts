@@ -86,17 +86,24 @@ export class GatedEndpoint extends EndpointFacade {
     if (this.tools === undefined) await this.listTools().catch(() => undefined);
     const withheld = this.tools?.screening.withheld.get(name);
     if (withheld !== undefined) throw withheldFault(withheld);
-    return this.inner.invoke(name, args, options);
+    const result = await this.inner.invoke(name, args, options);
+    // The endpoint read the tool list a call changed before answering; its screening (which may read
+    // ui:// bodies) is done before the answer is handed on too, so the next turn sees the verdicts.
+    await this.changes;
+    return result;
   }
 
   override onToolsChanged(listener: (change: ToolsChange) => void): () => void {
     return this.inner.onToolsChanged((change) => {
-      // Screening may read ui:// bodies: changes are screened and passed on in order.
-      this.changes = this.changes.then(async () => {
-        const before = this.tools?.screening.admitted ?? [];
-        const after = (await this.screenTools(change.tools)).admitted;
-        listener(toolsChange(before, after));
-      });
+      // Screening may read ui:// bodies: changes are screened and passed on in order. A screening that
+      // fails leaves the last verdicts in place and does not stop the ones after it.
+      this.changes = this.changes
+        .then(async () => {
+          const before = this.tools?.screening.admitted ?? [];
+          const after = (await this.screenTools(change.tools)).admitted;
+          listener(toolsChange(before, after));
+        })
+        .catch(() => undefined);
     });
   }
 
