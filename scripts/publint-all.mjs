@@ -34,19 +34,26 @@ async function lintOne({ dir, pkg }) {
   return { name: pkg.name, lines, failed: messages.some((m) => m.type === "error") };
 }
 
-/** turbo's `//#publint` task must build every package it lints first. */
+/**
+ * turbo's root tasks that read every package's `dist` (`//#publint`, and `//#lint:eslint`: tests resolve their
+ * package's types from it) must build every package first. Each task whose `dependsOn` lacks one, with the lacking.
+ */
 function unbuiltByTurbo(packages) {
   const turbo = JSON.parse(fs.readFileSync(path.join(root, "turbo.json"), "utf8"));
-  const builds = new Set(turbo.tasks["//#publint"]?.dependsOn ?? []);
-  return packages.map(({ pkg }) => pkg.name).filter((name) => !builds.has(`${name}#build`));
+  return ["//#publint", "//#lint:eslint"]
+    .map((task) => {
+      const builds = new Set(turbo.tasks[task]?.dependsOn ?? []);
+      return { task, lacking: packages.map(({ pkg }) => pkg.name).filter((name) => !builds.has(`${name}#build`)) };
+    })
+    .filter(({ lacking }) => lacking.length > 0);
 }
 
 const packages = publishedPackages();
 const missing = unbuiltByTurbo(packages);
-if (missing.length > 0) {
-  console.error(`publint: turbo.json's //#publint dependsOn lacks ${missing.map((n) => `"${n}#build"`).join(", ")}`);
-  process.exit(1);
+for (const { task, lacking } of missing) {
+  console.error(`publint: turbo.json's ${task} dependsOn lacks ${lacking.map((n) => `"${n}#build"`).join(", ")}`);
 }
+if (missing.length > 0) process.exit(1);
 const results = await Promise.all(packages.map(lintOne));
 let failed = false;
 for (const { name, lines, failed: bad } of results) {
