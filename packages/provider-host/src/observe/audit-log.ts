@@ -64,7 +64,7 @@ export function auditLog(options: AuditLogOptions): RequestObserver {
   };
   const finished = afterAnswers<RequestRecord>((records) => {
     for (const record of records) {
-      const line = `${JSON.stringify(auditLine(record))}\n`;
+      const line = auditLine(record);
       pending.push(line);
       pendingBytes += line.length;
     }
@@ -154,25 +154,40 @@ function renameIfThere(from: string, to: string): void {
   }
 }
 
-/** The line's fields, in a fixed order; absent ones left out (assigned one by one: no spread per field). */
-function auditLine(record: RequestRecord): Record<string, unknown> {
-  const { caller } = record;
-  const who: { clientId?: string; subject?: string } = {};
-  if (caller.clientId !== undefined && caller.clientId !== "") who.clientId = caller.clientId;
-  if (caller.subject !== undefined) who.subject = caller.subject;
-  const line: Record<string, unknown> = { time: isoTime(record.time), caller: who };
-  if (record.era !== undefined) line["era"] = record.era;
-  line["method"] = record.method;
-  if (record.server !== undefined) line["server"] = record.server;
-  if (record.tool !== undefined) line["tool"] = record.tool;
-  if (record.target !== undefined) line["target"] = record.target;
-  if (record.args !== undefined) line["argsHash"] = hashOf(record.args);
-  line["outcome"] = record.outcome ?? "refused";
-  if (record.errorCode !== undefined) line["errorCode"] = record.errorCode;
-  if (record.status !== undefined) line["status"] = record.status;
-  line["latencyMs"] = record.latencyMs ?? 0;
-  line["traceId"] = traceIdOf(record.trace);
-  return line;
+/** Each caller's `caller` field as JSON (a caller object stands for one token while it is remembered). */
+const callerFields = new WeakMap<RequestRecord["caller"], string>();
+
+function callerJson(caller: RequestRecord["caller"]): string {
+  let text = callerFields.get(caller);
+  if (text === undefined) {
+    const who: { clientId?: string; subject?: string } = {};
+    if (caller.clientId !== undefined && caller.clientId !== "") who.clientId = caller.clientId;
+    if (caller.subject !== undefined) who.subject = caller.subject;
+    text = JSON.stringify(who);
+    callerFields.set(caller, text);
+  }
+  return text;
+}
+
+/**
+ * The line's JSON, its fields in a fixed order, absent ones left out: what
+ * `JSON.stringify` made of an object of them, written directly (half the
+ * time, measured). Text from callers goes through `JSON.stringify`; the rest
+ * is the gateway's own (an ISO time, hex, an outcome, numbers).
+ */
+function auditLine(record: RequestRecord): string {
+  let line = `{"time":"${isoTime(record.time)}","caller":${callerJson(record.caller)}`;
+  if (record.era !== undefined) line += `,"era":${JSON.stringify(record.era)}`;
+  line += `,"method":${JSON.stringify(record.method)}`;
+  if (record.server !== undefined) line += `,"server":${JSON.stringify(record.server)}`;
+  if (record.tool !== undefined) line += `,"tool":${JSON.stringify(record.tool)}`;
+  if (record.target !== undefined) line += `,"target":${JSON.stringify(record.target)}`;
+  if (record.args !== undefined) line += `,"argsHash":"${hashOf(record.args)}"`;
+  line += `,"outcome":"${record.outcome ?? "refused"}"`;
+  if (record.errorCode !== undefined) line += `,"errorCode":${JSON.stringify(record.errorCode)}`;
+  // An HTTP status and a difference of two clock readings: finite integers, their text the same as JSON's.
+  if (record.status !== undefined) line += `,"status":${record.status}`;
+  return `${line},"latencyMs":${record.latencyMs ?? 0},"traceId":"${traceIdOf(record.trace)}"}\n`;
 }
 
 /** The second of the last line's time, as ISO text up to its milliseconds (`2026-01-02T03:04:05.`). */
