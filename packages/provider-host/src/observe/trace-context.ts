@@ -63,15 +63,20 @@ export function traceIdOf(trace: TraceContext): string {
   return trace.traceparent.slice(3, 35);
 }
 
-/** Random bytes drawn from a pool refilled 4 KiB at a time: one draw per request, no syscall each. */
-let pool = Buffer.alloc(0);
+/**
+ * Random bytes as hex, drawn from a pool refilled 4 KiB at a time and kept as
+ * hex text: a draw (two or three a request) is a slice of a string, no
+ * syscall and no call into the buffer's hex encoder each.
+ */
+let pool = "";
 let drawn = 0;
 function randomHex(bytes: number): string {
-  if (drawn + bytes > pool.length) {
-    pool = randomBytes(4096);
+  const chars = bytes * 2;
+  if (drawn + chars > pool.length) {
+    pool = randomBytes(4096).toString("hex");
     drawn = 0;
   }
-  const hex = pool.toString("hex", drawn, drawn + bytes);
-  drawn += bytes;
+  const hex = pool.slice(drawn, drawn + chars);
+  drawn += chars;
   return hex;
 }
