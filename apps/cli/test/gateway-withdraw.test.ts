@@ -87,14 +87,20 @@ describe.each(["stdio", "http"] as const)("indusr mcp serve --%s, a 2025-era cli
     await waitFor("the client told the question was withdrawn", () => seen.withdrawn.length === 1);
   });
 
-  test("a question asked outside any call, then withdrawn, is cancelled at the client it went to", async () => {
-    const { client, seen } = patientClient("2025", 30_000);
-    await client.connect(wire === "http" ? httpTransport(gateway.url) : stdioGatewayTransport(sandbox, config, flags));
-    const name = await toolName(client, "ask_later");
-    expect(textOf(await client.callTool({ name, arguments: { ms: 300 } }))).toBe("will ask");
-    await waitFor("the client asked the question", () => seen.asked === 1);
-    await waitFor("the client told the question was withdrawn", () => seen.withdrawn.length === 1);
-  });
+  test.each(["ask_later", "ask_at_answer"])(
+    "a question asked outside any call (%s), then withdrawn, is cancelled at the client it went to",
+    async (tool) => {
+      const { client, seen } = patientClient("2025", 30_000);
+      await client.connect(
+        wire === "http" ? httpTransport(gateway.url) : stdioGatewayTransport(sandbox, config, flags),
+      );
+      expect(textOf(await client.callTool({ name: await toolName(client, tool), arguments: {} }))).toBe("will ask");
+      await waitFor("the client asked the question", () => seen.asked === 1);
+      const withdraw = await toolName(client, "withdraw");
+      expect(textOf(await client.callTool({ name: withdraw, arguments: {} }))).toBe("withdrew 1");
+      await waitFor("the client told the question was withdrawn", () => seen.withdrawn.length === 1);
+    },
+  );
 
   test("a client cancelling its call has the question it was asked withdrawn too", async () => {
     const { client, seen } = patientClient("2025", 30_000);

@@ -30,6 +30,9 @@ import { sendError, sendMethodNotAllowed } from "./http-replies";
 /** The SDK transport's bound on a JSON-RPC batch. */
 const MAX_BATCH_SIZE = 100;
 
+/** At most this many withdrawals wait for a GET stream; the oldest go first (their requests have likely ended anyway). */
+const MAX_HELD_WITHDRAWALS = 64;
+
 export interface SessionTransportOptions {
   readonly sessionIdGenerator: () => string;
   /** Answer with one JSON body instead of an SSE stream (mid-call messages are then dropped). */
@@ -68,6 +71,8 @@ export class SessionTransport implements Transport {
   private supportedVersions: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   private readonly byRequest = new Map<RequestId, Exchange>();
   private standalone: Exchange | undefined;
+  /** Withdrawals sent while the client had no stream open to carry them (see `withdraw`). */
+  private heldWithdrawals: JSONRPCMessage[] = [];
 
   constructor(private readonly options: SessionTransportOptions) {}
 
@@ -162,6 +167,7 @@ export class SessionTransport implements Transport {
     this.standalone = exchange;
     response.writeHead(200, this.sessionHeaders(SSE_HEADERS));
     response.flushHeaders();
+    for (const withdrawal of this.heldWithdrawals.splice(0)) writeEvent(response, withdrawal);
     response.once("close", () => {
       this.stopKeepAlive(exchange);
       if (this.standalone === exchange) this.standalone = undefined;
@@ -207,6 +213,7 @@ export class SessionTransport implements Transport {
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const final = isResponse(message);
     const requestId = final ? message.id : options?.relatedRequestId;
+    if (isWithdrawal(message)) return this.withdraw(message, requestId);
     if (requestId === undefined) {
       if (final) {
         return Promise.reject(
@@ -217,6 +224,8 @@ export class SessionTransport implements Transport {
       return Promise.resolve();
     }
     const exchange = this.byRequest.get(requestId);
+    // A request outliving the exchange it relates to (the call was answered meanwhile) still has a way to the client.
+    if (exchange === undefined && isJSONRPCRequest(message)) return this.sendBeside(message);
     // Rejected, not thrown: the SDK's callers attach `.catch` to what `send` returns (its own `send` is async).
     if (exchange === undefined) {
       return Promise.reject(new Error(`No connection established for request ID: ${String(requestId)}`));
@@ -228,10 +237,34 @@ export class SessionTransport implements Transport {
   }
 
   /**
+   * The server withdraws a request it sent the client (`notifications/cancelled`).
+   * The client holds that request wherever it arrived, so the withdrawal must
+   * reach it wherever it can: on the SSE answer it relates to while that is
+   * open, else on the GET stream (the answer ended first: the call was
+   * answered, or the client hung up; or it is a JSON answer, which carries no
+   * notification); with no GET stream open, it waits for the next one. Dropped
+   * like the SDK drops an undeliverable notification, the client was left
+   * holding a question nobody waits for.
+   */
+  private withdraw(message: JSONRPCMessage, relatedId: RequestId | undefined): Promise<void> {
+    const exchange = relatedId === undefined ? undefined : this.byRequest.get(relatedId);
+    if (exchange !== undefined && !exchange.json && !exchange.response.writableEnded) {
+      writeEvent(exchange.response, message);
+    } else if (this.standalone !== undefined) {
+      writeEvent(this.standalone.response, message);
+    } else if (!this.closed) {
+      this.heldWithdrawals.push(message);
+      if (this.heldWithdrawals.length > MAX_HELD_WITHDRAWALS) this.heldWithdrawals.shift();
+    }
+    return Promise.resolve();
+  }
+
+  /**
    * A JSON answer carries nothing but the result, so a request the client
    * must answer during the call (elicitation, sampling, roots) goes on the
-   * session's GET stream; without one it fails at once rather than wait for
-   * an answer that cannot come. (Notifications are dropped, as the SDK does.)
+   * session's GET stream, as does one whose call was answered before it was
+   * sent; without one it fails at once rather than wait for an answer that
+   * cannot come. (Other notifications are dropped, as the SDK does.)
    */
   private sendBeside(message: JSONRPCMessage): Promise<void> {
     if (this.standalone === undefined) {
@@ -295,6 +328,7 @@ export class SessionTransport implements Transport {
     const open = new Set([...this.byRequest.values(), ...(this.standalone ? [this.standalone] : [])]);
     this.byRequest.clear();
     this.standalone = undefined;
+    this.heldWithdrawals = [];
     for (const exchange of open) {
       this.stopKeepAlive(exchange);
       if (!exchange.response.writableEnded) exchange.response.end();
@@ -340,6 +374,11 @@ function parsedMessages(body: unknown): JSONRPCMessage[] | undefined {
 /** On a validated message: a request has a method and an id, a response an id and no method. */
 function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } {
   return "method" in message && "id" in message;
+}
+
+/** A `notifications/cancelled` (from the server: it withdraws a request it sent the client). */
+function isWithdrawal(message: JSONRPCMessage): boolean {
+  return "method" in message && message.method === "notifications/cancelled" && !("id" in message);
 }
 
 function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
