@@ -132,33 +132,6 @@ describe("one server-everything (host answers clarifications)", () => {
     expect(text(result)).toContain("# Research Report: bridges (historical)");
     expect((clarifies.elicit as jest.Mock).mock.calls).toHaveLength(calls);
   });
-
-  it("a cancelled call sends tasks/cancel and fails as any cancelled call does", async () => {
-    const wire = mark(log);
-    const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const call = endpoint.invoke(
-      TOOL,
-      { topic: "go" },
-      {
-        signal: abort.signal,
-        // A second into a task of four one-second stages.
-        onProgress: () => (timer ??= setTimeout(() => abort.abort(), 1_000)),
-      },
-    );
-    const fault = (await call.catch((error: unknown) => error)) as ProtocolFault;
-    expect(fault).toMatchObject({ name: "ProtocolFault", kind: "tool-error" });
-    expect(fault.message).toMatch(/cancelled by the caller/);
-    const messages = sent(wire);
-    const created = messages.find((m) => m.method === "tools/call" && m.params?.["task"] !== undefined);
-    expect(created?.params?.["task"]).toEqual({ ttl: expect.any(Number) });
-    const taskId = (answerTo(wire, created)?.result?.["task"] as { taskId?: string } | undefined)?.taskId;
-    const cancel = messages.find((m) => m.method === "tasks/cancel");
-    expect(cancel?.params?.["taskId"]).toBe(taskId);
-    expect(answerTo(wire, cancel)?.result).toMatchObject({ taskId, status: "cancelled" });
-    // The connection is fine afterwards.
-    await expect(endpoint.invoke("echo", { message: "after" })).resolves.toMatchObject({ isError: false });
-  });
 });
 
 it("routes the clarification to the calling client (relayTo), not the endpoint's own host (streamable-http)", async () => {
@@ -220,6 +193,25 @@ describe("task edges (testkit/fixtures/task-server.mjs)", () => {
       kind: "tool-error",
       message: expect.stringMatching(/the server cancelled task \S+: shutting down/),
     });
+  });
+
+  it("a cancelled call sends tasks/cancel and fails as any cancelled call does", async () => {
+    const wire = mark(log);
+    const abort = new AbortController();
+    // The caller cancels once the task reports it is working (it works until cancelled).
+    const call = shared.invoke("forever", {}, { signal: abort.signal, onProgress: () => abort.abort() });
+    const fault = (await call.catch((error: unknown) => error)) as ProtocolFault;
+    expect(fault).toMatchObject({ name: "ProtocolFault", kind: "tool-error" });
+    expect(fault.message).toMatch(/cancelled by the caller/);
+    const messages = sent(wire);
+    const created = messages.find((m) => m.method === "tools/call" && m.params?.["task"] !== undefined);
+    expect(created?.params?.["task"]).toEqual({ ttl: expect.any(Number) });
+    const taskId = (answerTo(wire, created)?.result?.["task"] as { taskId?: string } | undefined)?.taskId;
+    const cancel = messages.find((m) => m.method === "tasks/cancel");
+    expect(cancel?.params?.["taskId"]).toBe(taskId);
+    expect(answerTo(wire, cancel)?.result).toMatchObject({ taskId, status: "cancelled" });
+    // The connection is fine afterwards.
+    await expect(shared.invoke("quick", {})).resolves.toMatchObject({ isError: false });
   });
 
   it("a pollInterval of 0 does not make the client spin", async () => {

@@ -17,7 +17,7 @@ import type { HttpHostOptions, HttpProviderHost } from "@indus/provider-host";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTeamBox } from "./fixtures/team-box.mjs";
 import { INITIALIZE, MCP_HEADERS, rawRequest } from "./support/http";
-import { freePort } from "@indus/testkit";
+import { ALL_BUT_DATE, freePort } from "@indus/testkit";
 import { startIssuer } from "./support/issuer";
 import { spawnHttpHost } from "./support/processes";
 import type { Issuer } from "./support/issuer";
@@ -32,6 +32,7 @@ beforeAll(() => {
 });
 
 afterEach(async () => {
+  jest.useRealTimers();
   for (const host of hosts.splice(0)) await host.close({ graceMs: 0 });
 });
 
@@ -235,6 +236,9 @@ describe("metrics, budgets, readiness", () => {
   });
 
   it("answers 429 with Retry-After and a JSON-RPC error once the caller's budget is spent", async () => {
+    // The budget refills by `Date` (a request a second): the test holds that clock, so however long the
+    // seven requests take on a busy machine, none is refilled in between.
+    jest.useFakeTimers({ doNotFake: [...ALL_BUT_DATE], now: Date.now() });
     const { host } = await start({ rateLimit: { perMinute: 60, burst: 5 } });
     const ping = (id: number) =>
       rawRequest(host.url, {
