@@ -1,10 +1,11 @@
 /**
  * A 2026-07-28 client of `indusr mcp serve --stdio` with a mounted server
  * offering the Tasks extension (examples/extensions/tasks-server.mjs): the
- * gateway answers the handshake before its mounts connect, so the first
- * `server/discover` cannot know of the extension; one asked once the mount
- * is there declares it, and a task-augmented call through the gateway comes
- * back as a task the client follows to its result.
+ * gateway answers the handshake before its mounts connect, yet declares the
+ * extension from its first answer (it relays tasks: a call no mounted server
+ * runs as a task gets a plain result), so a client that discovers once knows
+ * to declare tasks on its calls; a task-augmented call through the gateway
+ * comes back as a task the client follows to its result.
  */
 import path from "node:path";
 import { createServerEndpoint } from "@indus/endpoint";
@@ -73,5 +74,49 @@ it("over stdio, a task-augmented call through the gateway is a task the client f
     expect(views.at(-1)).toMatchObject({ server: "gw", status: "completed" });
   } finally {
     await endpoint.close();
+  }
+});
+
+it("over stdio, a client that discovers once learns of the Tasks extension and follows a task-augmented call", async () => {
+  const endpoint = createServerEndpoint({
+    ...stdioServer("gw", process.execPath, [BIN, ...SERVE, "--mcp", config], sandbox.env as Record<string, string>),
+    ...UNHURRIED_DEADLINES,
+    cwd: sandbox.cwd,
+    protocol: "2026-07-28",
+  });
+  try {
+    await endpoint.open();
+    // As the ext-tasks client adapter does: whether to declare tasks is read once, from the handshake's answer.
+    const offered = endpoint.serverCapabilities?.extensions?.[EXTENSIONS.tasks] !== undefined;
+    const views: TaskView[] = [];
+    const result = await endpoint.invoke(
+      "tasks__slow_compute",
+      { seconds: 1, label: "once" },
+      { tasks: offered ? "drive" : "off", onTask: (view) => views.push(view) },
+    );
+    expect(result.content).toEqual([{ type: "text", text: "computed once in 1 s" }]);
+    expect(views.at(-1)).toMatchObject({ server: "gw", status: "completed" });
+  } finally {
+    await endpoint.close();
+  }
+});
+
+it("over stdio, a 2025-era client's initialize is not told of the Tasks extension", async () => {
+  const client = new Client(
+    { name: "tasks", version: "1.0.0" },
+    { capabilities: {}, versionNegotiation: { mode: "legacy" } },
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...SERVE, "--mcp", config],
+    cwd: sandbox.cwd,
+    env: sandbox.env as Record<string, string>,
+    stderr: "ignore",
+  });
+  try {
+    await client.connect(transport);
+    expect(client.getServerCapabilities()?.extensions ?? {}).not.toHaveProperty([EXTENSIONS.tasks]);
+  } finally {
+    await client.close();
   }
 });

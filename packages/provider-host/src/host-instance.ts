@@ -106,7 +106,7 @@ export interface InstanceBuilder {
    * A new instance; `oneWire`: its connection carries every message on one
    * wire (stdio), so a 2025-era call's logs need not be tied to its request.
    */
-  readonly build: (oneWire?: boolean, view?: ToolBox, era?: "legacy" | "modern") => HostInstance;
+  readonly build: (oneWire?: boolean, view?: ToolBox) => HostInstance;
   readonly relay: ClientRelay;
   /** Present when the box's catalog can subscribe to resources. */
   readonly subscriptions: ResourceSubscriptions | undefined;
@@ -146,7 +146,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
     "resources/templates/list": listHint,
   };
 
-  const build = (oneWire = false, view: ToolBox = box, era?: "legacy" | "modern"): HostInstance => {
+  const build = (oneWire = false, view: ToolBox = box): HostInstance => {
     // The SDK builds a validator per server unless given one; it only checks
     // elicitation answers, which the host never requests: the SDK's lightest serves.
     sharedElicitationValidator ??= new CfWorkerJsonSchemaValidator();
@@ -158,10 +158,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
         jsonSchemaValidator: sharedElicitationValidator,
         cacheHints,
       },
-      // A stdio instance is built at the client's first message, maybe before any mount connected.
-      tasks === undefined
-        ? filling
-        : { ...filling, capabilities: (declared) => withTasksOffered(declared, view.catalog, era) },
+      tasks === undefined ? filling : { ...filling, capabilities: withTasksOffered },
     );
     const calls = new Map<AbortController, Promise<void>>();
     const session = sessionOf(server, sessions, view === box ? undefined : (id) => hearsServer(view, id));

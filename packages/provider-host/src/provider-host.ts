@@ -84,8 +84,7 @@ export function createProviderHost(
     return session.running;
   }
 
-  const factory = (context?: McpRequestContext) =>
-    build(false, options.callerBox?.(context?.authInfo), context?.era).server;
+  const factory = (context?: McpRequestContext) => build(false, options.callerBox?.(context?.authInfo)).server;
   const host: ProviderHost = { info, box, connect, factory, clientHooks: relay.hooks };
   builders.set(host, builder);
   return host;

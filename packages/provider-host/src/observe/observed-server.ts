@@ -40,11 +40,12 @@ export interface FillingBox {
   /** The instructions as they stand when a client's handshake arrives. */
   readonly instructions?: () => string | undefined;
   /**
-   * The capabilities as they stand when a client's handshake arrives: the
-   * declared ones, with what the box offers now (a mounted server's Tasks
-   * extension, known only once its mount connected).
+   * The capabilities a client's handshake is answered with: the declared
+   * ones, with what the handshake's era adds (`initialize` opens the 2025
+   * era, `server/discover` the 2026-07-28 one; the Tasks extension is the
+   * latter's only).
    */
-  readonly capabilities?: (declared: ServerCapabilities) => ServerCapabilities;
+  readonly capabilities?: (declared: ServerCapabilities, era: "legacy" | "modern") => ServerCapabilities;
 }
 
 export class ObservedServer extends Server {
@@ -65,7 +66,8 @@ export class ObservedServer extends Server {
       return (request, ctx) => (this.filled ? wrapped(request, ctx) : this.whenFilled(wrapped, request, ctx));
     }
     if (!HANDSHAKES.has(method)) return wrapped;
-    return async (request, ctx) => this.asItStands(await wrapped(request, ctx));
+    const era = method === "initialize" ? "legacy" : "modern";
+    return async (request, ctx) => this.asItStands(await wrapped(request, ctx), era);
   }
 
   /**
@@ -89,14 +91,14 @@ export class ObservedServer extends Server {
   }
 
   /** A handshake's answer with the instructions and capabilities as they stand now. */
-  private asItStands(answer: Result): Result {
+  private asItStands(answer: Result, era: "legacy" | "modern"): Result {
     const { instructions, capabilities } = this.filling;
     const words = instructions?.();
     const declared = answer["capabilities"] as ServerCapabilities | undefined;
     return {
       ...answer,
       ...(words && { instructions: words }),
-      ...(declared !== undefined && capabilities !== undefined && { capabilities: capabilities(declared) }),
+      ...(declared !== undefined && capabilities !== undefined && { capabilities: capabilities(declared, era) }),
     };
   }
   private async whenFilled(handler: Handler, request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {

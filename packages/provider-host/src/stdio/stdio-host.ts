@@ -60,7 +60,7 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
 
   const handle = sdkServeStdio(
     ({ era }) => {
-      const instance = build(true, undefined, era);
+      const instance = build(true);
       const unsubscribe = announceChanges(
         box,
         serverAnnouncer(instance.server, () => live.has(instance)),

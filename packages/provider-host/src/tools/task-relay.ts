@@ -84,16 +84,15 @@ export function relaysTasks(catalog: GatewayCatalog | undefined): boolean {
 }
 
 /**
- * `capabilities` declaring the Tasks extension when a mounted server offers
- * tasks now (the gateway has none of its own), in the 2026-07-28 era only:
- * a 2025-era client is never told of it.
+ * `capabilities` declaring the Tasks extension, in a 2026-07-28 handshake only
+ * (a 2025-era client is never told of it), for a host that relays tasks: from
+ * its first answer, though no mount may have connected yet (serve-before-boot)
+ * and none may offer tasks. The extension lets a server answer a declaring
+ * call with a plain result, which is what a call no mount runs as a task gets;
+ * a client that discovers once learns of it only here.
  */
-export function withTasksOffered(
-  capabilities: ServerCapabilities,
-  catalog: GatewayCatalog | undefined,
-  era: "legacy" | "modern" | undefined,
-): ServerCapabilities {
-  if (era === "legacy" || catalog?.offersTasks?.() !== true) return capabilities;
+export function withTasksOffered(capabilities: ServerCapabilities, era: "legacy" | "modern"): ServerCapabilities {
+  if (era === "legacy") return capabilities;
   return { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSIONS.tasks]: {} } };
 }
 
