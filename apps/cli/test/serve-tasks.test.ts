@@ -30,18 +30,31 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-it("over stdio, a 2026-era client's server/discover declares the Tasks extension once the mount offering it is there", async () => {
-  const client = new Client(
-    { name: "tasks", version: "1.0.0" },
-    { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } },
-  );
-  const transport = new StdioClientTransport({
+/** `indusr mcp serve --stdio` as an SDK client's transport. */
+const gatewayTransport = () =>
+  new StdioClientTransport({
     command: process.execPath,
     args: [BIN, ...SERVE, "--mcp", config],
     cwd: sandbox.cwd,
     env: sandbox.env as Record<string, string>,
     stderr: "ignore",
   });
+
+/** `indusr mcp serve --stdio` mounted by `@indus/endpoint` as a 2026-07-28 server named `gw`. */
+const gatewayEndpoint = () =>
+  createServerEndpoint({
+    ...stdioServer("gw", process.execPath, [BIN, ...SERVE, "--mcp", config], sandbox.env as Record<string, string>),
+    ...UNHURRIED_DEADLINES,
+    cwd: sandbox.cwd,
+    protocol: "2026-07-28",
+  });
+
+it("over stdio, a 2026-era client's server/discover declares the Tasks extension once the mount offering it is there", async () => {
+  const client = new Client(
+    { name: "tasks", version: "1.0.0" },
+    { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  const transport = gatewayTransport();
   try {
     await client.connect(transport);
     // A listing waits for the box: the mount has connected once it returns.
@@ -55,12 +68,7 @@ it("over stdio, a 2026-era client's server/discover declares the Tasks extension
 });
 
 it("over stdio, a task-augmented call through the gateway is a task the client follows to its result", async () => {
-  const endpoint = createServerEndpoint({
-    ...stdioServer("gw", process.execPath, [BIN, ...SERVE, "--mcp", config], sandbox.env as Record<string, string>),
-    ...UNHURRIED_DEADLINES,
-    cwd: sandbox.cwd,
-    protocol: "2026-07-28",
-  });
+  const endpoint = gatewayEndpoint();
   try {
     await endpoint.open();
     const views: TaskView[] = [];
@@ -78,12 +86,7 @@ it("over stdio, a task-augmented call through the gateway is a task the client f
 });
 
 it("over stdio, a client that discovers once learns of the Tasks extension and follows a task-augmented call", async () => {
-  const endpoint = createServerEndpoint({
-    ...stdioServer("gw", process.execPath, [BIN, ...SERVE, "--mcp", config], sandbox.env as Record<string, string>),
-    ...UNHURRIED_DEADLINES,
-    cwd: sandbox.cwd,
-    protocol: "2026-07-28",
-  });
+  const endpoint = gatewayEndpoint();
   try {
     await endpoint.open();
     // As the ext-tasks client adapter does: whether to declare tasks is read once, from the handshake's answer.
@@ -106,13 +109,7 @@ it("over stdio, a 2025-era client's initialize is not told of the Tasks extensio
     { name: "tasks", version: "1.0.0" },
     { capabilities: {}, versionNegotiation: { mode: "legacy" } },
   );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, ...SERVE, "--mcp", config],
-    cwd: sandbox.cwd,
-    env: sandbox.env as Record<string, string>,
-    stderr: "ignore",
-  });
+  const transport = gatewayTransport();
   try {
     await client.connect(transport);
     expect(client.getServerCapabilities()?.extensions ?? {}).not.toHaveProperty([EXTENSIONS.tasks]);
