@@ -21,7 +21,11 @@ export interface Tally {
 }
 
 export class RequestTallies {
-  private readonly byKey = new Map<string, Tally>();
+  /**
+   * By method, then server: two lookups of strings the records already hold,
+   * rather than a `method\nserver` key built (and hashed) for every request.
+   */
+  private readonly byMethod = new Map<string, Map<string, Tally>>();
 
   /** `failures`: the outcomes counted as errors. */
   constructor(private readonly failures: ReadonlySet<string>) {}
@@ -36,17 +40,21 @@ export class RequestTallies {
     tally.sum += seconds;
   }
 
-  values(): IterableIterator<Tally> {
-    return this.byKey.values();
+  *values(): IterableIterator<Tally> {
+    for (const byServer of this.byMethod.values()) yield* byServer.values();
   }
 
   private tallyOf(method: string, server: string): Tally {
-    const key = `${method}\n${server}`;
-    let tally = this.byKey.get(key);
+    let byServer = this.byMethod.get(method);
+    if (byServer === undefined) {
+      byServer = new Map();
+      this.byMethod.set(method, byServer);
+    }
+    let tally = byServer.get(server);
     if (tally === undefined) {
       const buckets = new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
       tally = { labels: { method, server }, outcomes: new Map(), errors: 0, buckets, sum: 0 };
-      this.byKey.set(key, tally);
+      byServer.set(server, tally);
     }
     return tally;
   }
