@@ -129,10 +129,15 @@ describe("bg-process", () => {
   });
 
   it("buffers at most 2,000 lines per stream", async () => {
-    const { call, deck } = deckAt(tempDir());
+    const cwd = tempDir();
+    const { call, deck } = deckAt(cwd);
     try {
-      const started = await call("bg-process", { action: "start", command: "sleep 0.3; seq 1 2500; sleep 300" });
+      // The output comes once the test says so: `start` reads what arrived in its first moments,
+      // and a machine that paused past them (a sleep of 0.3 s before) had that read take it all.
+      const command = "while [ ! -e go ]; do sleep 0.02; done; seq 1 2500; sleep 300";
+      const started = await call("bg-process", { action: "start", command });
       const { id } = (started.content[1] as unknown as { value: { id: string } }).value;
+      fs.writeFileSync(path.join(cwd, "go"), "");
       // Wait until the buffer holds the whole output (fixed sleeps lost the race on a loaded
       // machine); `tail` reads without moving the poll cursor. Then poll once.
       await waitFor("the buffer holds line 2500", async () =>

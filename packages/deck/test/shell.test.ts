@@ -113,8 +113,11 @@ describe("process", () => {
   });
 
   it("keeps bounded buffers and reports dropped lines", async () => {
-    const started = await call("process", { action: "start", command: "sleep 0.5; seq 1 5000" });
+    // The output comes once the test says so, after `start` read what arrived in its first moments.
+    const command = "while [ ! -e go-bounded ]; do sleep 0.02; done; seq 1 5000";
+    const started = await call("process", { action: "start", command });
     const id = /Started (p\d+)/.exec(started.text)?.[1] as string;
+    fs.writeFileSync(path.join(cwd, "go-bounded"), "");
     // Exited, with its streams drained.
     await deck.session.processes().get(id)!.done;
     const out = await call("process", { action: "read", id });
