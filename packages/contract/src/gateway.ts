@@ -93,9 +93,4 @@ export interface GatewayCatalog {
     params: JsonObject,
     options?: GatewayCallOptions,
   ): Promise<JsonObject>;
-  /**
-   * Whether a ready mounted server declares the Tasks extension: a gateway
-   * declares it to its own clients only then (it offers no tasks of its own).
-   */
-  offersTasks?(): boolean;
 }

@@ -18,7 +18,6 @@
  * form) and sends the server its own name for it.
  */
 import {
-  EXTENSIONS,
   QUALIFIER,
   isRecord,
   protocolFault,
@@ -161,11 +160,6 @@ export class FleetCatalog implements GatewayCatalog {
       return Promise.reject(protocolFault("not-connected", `server "${server}" is not mounted here: it has no tasks`));
     }
     return endpoint.taskRequest(method, params, options);
-  }
-
-  /** Whether a ready mounted server declares the Tasks extension (see `GatewayCatalog.offersTasks`). */
-  offersTasks(): boolean {
-    return readyEndpoints(this.fleet).some((endpoint) => endpoint.taskRequest !== undefined && declaresTasks(endpoint));
   }
 
   /**
@@ -372,9 +366,4 @@ export class FleetCatalog implements GatewayCatalog {
       offJoined();
     };
   }
-}
-
-function declaresTasks(endpoint: McpEndpoint): boolean {
-  const extensions = endpoint.serverCapabilities?.["extensions"];
-  return typeof extensions === "object" && extensions !== null && EXTENSIONS.tasks in extensions;
 }

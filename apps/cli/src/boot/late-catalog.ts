@@ -51,7 +51,6 @@ const EMPTY_CATALOG: GatewayCatalog = {
   listSkills: () => Promise.resolve([]),
   getSkill: (uri) => nothingMounted(`unknown skill ${uri}`),
   taskRequest: (server) => nothingMounted(`unknown server "${server}"`),
-  offersTasks: () => false,
 };
 
 type Options = GatewayCallOptions | undefined;
@@ -136,9 +135,5 @@ export class LateCatalog implements GatewayCatalog {
   /** None before the bind: a call by an unlisted name waits for the box like any call. */
   unlistedTool(name: string): ToolRunner | undefined {
     return this.target?.unlistedTool?.(name);
-  }
-  /** No mounted server is ready before the bind, so none offers tasks. */
-  offersTasks(): boolean {
-    return this.target?.offersTasks?.() ?? false;
   }
 }

@@ -127,7 +127,6 @@ function optionalMembers(catalog: GatewayCatalog, grant: Grant): Partial<Gateway
   if (catalog.unsubscribe !== undefined) members.unsubscribe = (uri, options) => catalog.unsubscribe!(uri, options);
   // A task id is bound to the caller who created the task (see `task-relay`): who holds one may follow it.
   if (catalog.taskRequest !== undefined) members.taskRequest = catalog.taskRequest.bind(catalog);
-  if (catalog.offersTasks !== undefined) members.offersTasks = catalog.offersTasks.bind(catalog);
   if (catalog.onResourceUpdated !== undefined) {
     members.onResourceUpdated = (listener) =>
       catalog.onResourceUpdated!((uri) => {
