@@ -71,20 +71,15 @@ export class TmuxSession {
     );
   }
 
-  /** Count how many times a pattern occurs on screen (for "the prompt is back"). */
-  count(pattern: RegExp): number {
-    return (
-      this.screen().match(
-        new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`),
-      ) ?? []
-    ).length;
-  }
-
+  /**
+   * The screen once `pattern` occurs `count` times on it (for "the prompt is back"). Counted on the
+   * screen just read: one capture-pane per poll, and the screen returned is the one that held them.
+   */
   async waitForCount(pattern: RegExp, count: number): Promise<string> {
     return onScreen(
       `${count} of ${pattern} on screen`,
       () => this.screen(),
-      () => this.count(pattern) >= count,
+      (screen) => occurrences(screen, pattern) >= count,
     );
   }
 
@@ -95,6 +90,12 @@ export class TmuxSession {
       /* already gone */
     }
   }
+}
+
+/** How many times `pattern` occurs in `screen` (all of them, whether or not it has the g flag). */
+function occurrences(screen: string, pattern: RegExp): number {
+  const flags = pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`;
+  return (screen.match(new RegExp(pattern.source, flags)) ?? []).length;
 }
 
 /** The last non-empty screen line is the bare prompt: the session waits for input. */
