@@ -1,9 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
-import { crashingRow, everythingRow, filesystemRow, memoryRow, writeConfig } from "./support/servers";
+import { crashingRow, everythingRow, filesystemRow, fixtureRow, memoryRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(120_000);
+
+/**
+ * The dependency-free fixture server (testkit's tiny-server) for tests about the CLI's own handling, not about
+ * a real server: its one tool, echo, takes server-everything's `{ message: string }` and answers "Echo: <message>"
+ * as server-everything's does, and it starts in milliseconds where server-everything takes ~0.7 s of CPU.
+ */
+const echoRow = () => fixtureRow("tiny-server.mjs", "Echo");
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -34,7 +41,7 @@ describe("indusr tools", () => {
   });
 
   it("gives full descriptors with --json", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { everything: echoRow() });
     const result = await runCli(["tools", "--json", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
     const tools = JSON.parse(result.stdout) as { name: string; origin: string; parameters: unknown }[];
@@ -46,7 +53,7 @@ describe("indusr tools", () => {
   });
 
   it("applies --tools to built-ins only, in either list form; MCP tools still attach", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { everything: echoRow() });
     const joined = await runCli(["tools", "--json", "--tools", "read,Web-Fetch", "--mcp", config], { sandbox });
     const repeated = await runCli(["tools", "--json", "--tools", "read", "--tools", "webfetch", "--mcp", config], {
       sandbox,
@@ -68,7 +75,7 @@ describe("indusr tools", () => {
   });
 
   it("has nothing at all with --no-tools, and starts no server", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { everything: echoRow() });
     const result = await runCli(["tools", "--no-tools", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("0 tools");
@@ -84,7 +91,7 @@ describe("indusr tools", () => {
   });
 
   it("reports a server that fails and keeps the rest", async () => {
-    const config = writeConfig(sandbox.root, { broken: crashingRow(), everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { broken: crashingRow(), everything: echoRow() });
     const result = await runCli(["tools", "--mcp", config], { sandbox });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
@@ -103,7 +110,7 @@ describe("indusr tools", () => {
   });
 
   it("names the file and row of a bad server row, and loads the good ones", async () => {
-    const file = writeConfig(sandbox.root, { good: everythingRow(), bad: { url: "not a url" } });
+    const file = writeConfig(sandbox.root, { good: echoRow(), bad: { url: "not a url" } });
     const result = await runCli(["tools", "--mcp", file], { sandbox });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
@@ -119,7 +126,7 @@ describe("indusr tools", () => {
   });
 
   it("discovers the project config under the cwd when --mcp is absent", async () => {
-    writeConfig(path.join(sandbox.cwd, ".indusvx"), { everything: everythingRow() });
+    writeConfig(path.join(sandbox.cwd, ".indusvx"), { everything: echoRow() });
     const result = await runCli(["tools"], { sandbox });
     expect(result.stdout).toContain("everything__echo");
   });
@@ -156,7 +163,7 @@ describe("indusr call", () => {
   });
 
   it("reads arguments from a file and from stdin", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { everything: echoRow() });
     const argsFile = path.join(sandbox.root, "args.json");
     fs.writeFileSync(argsFile, '{"message":"from a file"}');
     const fromFile = await runCli(["call", "everything__echo", "--args-file", argsFile, "--mcp", config], { sandbox });
@@ -169,7 +176,7 @@ describe("indusr call", () => {
   });
 
   it("prints the whole outcome with --json", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { everything: echoRow() });
     const result = await runCli(["call", "everything__echo", '{"message":"j"}', "--json", "--mcp", config], {
       sandbox,
     });
@@ -199,7 +206,7 @@ describe("indusr call", () => {
     [["call", "everything__echo", "{}", "--args-file", "x.json"], /inline or with --args-file, not both/],
     [["call", "everything__echo", "--args-file", "/nonexistent/args.json"], /cannot read --args-file/],
   ])("refuses %j with exit 2", async (args, message) => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
+    const config = writeConfig(sandbox.root, { everything: echoRow() });
     const result = await runCli([...args, "--mcp", config], { sandbox });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
@@ -208,7 +215,7 @@ describe("indusr call", () => {
 
   it("names a tool that clashes across servers distinctly, both callable", async () => {
     // Two servers share a tool name; qualification keeps both callable.
-    const config = writeConfig(sandbox.root, { a: everythingRow(), b: everythingRow() });
+    const config = writeConfig(sandbox.root, { a: echoRow(), b: echoRow() });
     const a = await runCli(["call", "a__echo", '{"message":"A"}', "--mcp", config], { sandbox });
     const b = await runCli(["call", "b__echo", '{"message":"B"}', "--mcp", config], { sandbox });
     expect([a.stdout, b.stdout]).toEqual(["Echo: A\n", "Echo: B\n"]);
