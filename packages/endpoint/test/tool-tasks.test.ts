@@ -9,6 +9,7 @@ import {
   type ProtocolFault,
 } from "@indus/endpoint";
 import type { ClientHostHooks, ToolProgress } from "@indus/contract";
+import { REAL_EVENT_LOOP, waitFor } from "@indus/testkit";
 import { FIXTURES, everythingStdio, fixture, npmServerEntry } from "./helpers/servers";
 import { startEverythingHttp, type EverythingHttp } from "./helpers/everything-http";
 
@@ -214,11 +215,23 @@ describe("task edges (testkit/fixtures/task-server.mjs)", () => {
     await expect(shared.invoke("quick", {})).resolves.toMatchObject({ isError: false });
   });
 
-  it("a pollInterval of 0 does not make the client spin", async () => {
-    const wire = mark(log);
-    await expect(shared.invoke("pace", {})).resolves.toMatchObject({ content: [{ type: "text", text: "paced" }] });
-    // 300 ms of work at the 50 ms floor: a handful of polls, not hundreds.
-    expect(sent(wire).filter((m) => m.method === "tasks/get").length).toBeLessThan(12);
+  it("a pollInterval of 0 does not make the client spin: the next poll waits the 50 ms floor", async () => {
+    // The test owns the client's clock: the task says pollInterval 0, and the
+    // pause before the first tasks/get must still be 50 ms of that clock.
+    jest.useFakeTimers({ doNotFake: [...REAL_EVENT_LOOP] });
+    try {
+      const start = jest.now();
+      const reports: ToolProgress[] = [];
+      const call = shared.invoke("pace", {}, { onProgress: (p) => reports.push(p) });
+      // The task's first status is reported just as the client starts its pause.
+      await waitFor("the task's first status", () => reports.length > 0);
+      jest.advanceTimersToNextTimer();
+      expect(jest.now() - start).toBe(50);
+      jest.useRealTimers();
+      await expect(call).resolves.toMatchObject({ content: [{ type: "text", text: "paced" }] });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it("a tool listing that failed is not run again before every call of a task server", async () => {

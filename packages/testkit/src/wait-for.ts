@@ -4,7 +4,13 @@
  * only guard. Each pending wait names what it waits for; the setup file
  * `report-pending-waits.ts` turns a wait still pending when a test ends (a
  * timed-out test) into "still waiting for: <what>", and stops its polling.
+ *
+ * It sleeps on `node:timers`' own `setTimeout`, never the global one: Jest's
+ * fake timers replace the global, so a test that fakes the clock (to move a
+ * product's poll or deadline itself) can still wait for an event, whichever
+ * of the two it installed first.
  */
+import { setTimeout as realTimeout } from "node:timers";
 
 interface PendingWait {
   readonly what: string;
@@ -54,7 +60,7 @@ export async function waitFor<T>(
         return value as Exclude<T, false | null | undefined>;
       const failed = options.failure?.();
       if (failed !== undefined) throw new Error(`${what}: never happened, ${failed}`);
-      await new Promise((resolve) => setTimeout(resolve, options.every ?? 50));
+      await new Promise((resolve) => realTimeout(resolve, options.every ?? 50));
       if (wait.abandoned) await new Promise<never>(() => undefined);
     }
   } finally {
