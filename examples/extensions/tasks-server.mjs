@@ -13,7 +13,10 @@
  *
  * Other flags: `--poll-ms N` (the poll interval it suggests, default 250),
  * `--log FILE` (appends one line per task event: `created`, `cancel`,
- * `update`, ... with the task id, so a test can see what reached the server).
+ * `update`, ... with the task id, so a test can see what reached the server),
+ * `--finish-file FILE` (a `slow_compute` running when FILE appears answers at
+ * its next second as if all its seconds had passed: a test ends a long task on
+ * its own word instead of outwaiting it).
  * With `--port 0` it prints `tasks-server listening at <url>` on stderr.
  *
  * Tools (a 2026-07-28 request declaring the extension gets a task where the
@@ -32,7 +35,7 @@
  * shared by every connection, so any request holding a task id may follow it
  * (task ids are unguessable UUIDs).
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { randomUUID } from "node:crypto";
 import {
@@ -58,6 +61,7 @@ const flag = (name) => {
 const POLL_MS = Number(flag("--poll-ms") ?? 250);
 const TTL_MS = 3_600_000;
 const LOG = flag("--log");
+const FINISH_FILE = flag("--finish-file");
 
 /** One line per task event, for tests that must see what reached the server. */
 function note(event, taskId, detail = "") {
@@ -211,6 +215,7 @@ async function compute({ seconds, label }, task, signal) {
   for (let second = 1; second <= seconds; second += 1) {
     await sleep(1_000, signal);
     if (task) task.move("working", `step ${second} of ${seconds}`);
+    if (FINISH_FILE !== undefined && existsSync(FINISH_FILE)) break;
   }
   return { content: [text(`computed ${label ?? "job"} in ${seconds} s`)] };
 }

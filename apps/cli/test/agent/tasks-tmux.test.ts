@@ -18,16 +18,17 @@ const TASKS_SERVER = path.join(__dirname, "..", "..", "..", "..", "examples", "e
 
 const t = useAgentTest();
 
-function jobsServer(log: string) {
-  return { command: process.execPath, args: [TASKS_SERVER, "--stdio", "--log", log] };
+/** The example tasks server; a `slow_compute` running when `finish` appears answers at its next second. */
+function jobsServer(log: string, finish = path.join(path.dirname(log), "finish")) {
+  return { command: process.execPath, args: [TASKS_SERVER, "--stdio", "--log", log, "--finish-file", finish] };
 }
 
 test("a long task call goes to the background, /tasks shows it, and its result reaches the next prompt", async () => {
   const log = path.join(t.sandbox.root, "tasks.log");
   const fake = await t.model([
-    callTool("jobs__slow_compute", { seconds: 20, label: "report" }),
+    callTool("jobs__slow_compute", { seconds: 3_600, label: "report" }),
     (request) => say(`told: ${lastToolResults(request)[0]!.text.split(".")[0]}`),
-    (request) => say(`heard: ${request.messages.at(-1)?.text.includes("computed report in 20 s") ? "yes" : "no"}`),
+    (request) => say(`heard: ${request.messages.at(-1)?.text.includes("computed report in 3600 s") ? "yes" : "no"}`),
   ]);
   // A task moves to the background after half a second (two minutes by default).
   Object.assign(t.sandbox.env, { INDUSR_TASK_BACKGROUND_MS: "500" });
@@ -49,8 +50,9 @@ test("a long task call goes to the background, /tasks shows it, and its result r
   expect(listed).toMatch(new RegExp(`1 +jobs__slow_compute +working.*task ${taskId}`));
   expect(fs.readFileSync(log, "utf8")).not.toContain(`completed ${taskId}`);
 
-  // It ends while the user is at the prompt: announced, and given to the model with the next prompt.
-  await tmux.waitFor(/◆ task 1 jobs__slow_compute done: computed report in 20 s/);
+  // It ends (when the test says so) while the user is at the prompt: announced, and given to the model with the next prompt.
+  fs.writeFileSync(path.join(t.sandbox.root, "finish"), "");
+  await tmux.waitFor(/◆ task 1 jobs__slow_compute done: computed report in 3600 s/);
   tmux.type("did it finish?");
   await tmux.waitFor(/heard: yes/);
   expect(fake.requests.at(-1)!.messages.at(-1)!.text).toMatch(
