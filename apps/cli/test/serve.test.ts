@@ -13,19 +13,19 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-/** An endpoint on `indusr mcp serve --stdio` for the servers in `config`. */
-function stdioGateway(config: string, options?: EndpointOptions, flags: readonly string[] = []) {
+/** An endpoint on `indusr mcp serve --stdio` for the servers in `config`, run in `box`. */
+function stdioGateway(config: string, options?: EndpointOptions, flags: readonly string[] = [], box = sandbox) {
   return createServerEndpoint(
     {
       ...stdioServer(
         "gw",
         process.execPath,
         [BIN, "mcp", "serve", "--stdio", ...flags, "--mcp", config],
-        sandbox.env as Record<string, string>,
+        box.env as Record<string, string>,
       ),
       // Past the gateway's boot wait (INDUSR_BOOT_WAIT_MS) and the test's ceiling.
       ...UNHURRIED_DEADLINES,
-      cwd: sandbox.cwd,
+      cwd: box.cwd,
     },
     undefined,
     options,
@@ -60,35 +60,38 @@ describe("indusr mcp serve", () => {
     }
   });
 
-  it("republishes a mounted task-only tool as a plain tool and runs its task behind the call", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    // The research tool is not annotated read-only: only a profile that publishes every tool has it.
-    const endpoint = stdioGateway(config, undefined, ["--profile", "survey"]);
-    try {
+  describe("a mounted task-only tool", () => {
+    // The tests only list and call (a research query changes nothing): one gateway, and server-everything
+    // behind it, serves both. The research tool is not annotated read-only: only a profile that publishes
+    // every tool has it.
+    const elicit = jest.fn(() => Promise.resolve({ action: "accept" as const, content: { interpretation: "snake" } }));
+    let own: Sandbox;
+    let endpoint: ReturnType<typeof stdioGateway>;
+    beforeAll(async () => {
+      own = makeSandbox();
+      const config = writeConfig(own.root, { everything: everythingRow() });
+      endpoint = stdioGateway(config, { host: { elicit } }, ["--profile", "survey"], own);
       await endpoint.open();
+    });
+    afterAll(async () => {
+      await endpoint.close();
+      own.cleanup();
+    });
+
+    it("is republished as a plain tool and its task runs behind the call", async () => {
       const research = (await endpoint.listTools()).find((t) => t.ref.name === "everything__simulate-research-query");
       expect(research?.descriptor.wire).toBeDefined();
       expect(research?.descriptor.wire?.["execution"]).toBeUndefined();
       const result = await endpoint.invoke("everything__simulate-research-query", { topic: "zig" });
       expect(JSON.stringify(result.content)).toContain("# Research Report: zig");
-    } finally {
-      await endpoint.close();
-    }
-  });
+    });
 
-  it("asks the gateway's client the mounted task's clarification (input_required behind the call)", async () => {
-    const config = writeConfig(sandbox.root, { everything: everythingRow() });
-    const elicit = jest.fn(() => Promise.resolve({ action: "accept" as const, content: { interpretation: "snake" } }));
-    const endpoint = stdioGateway(config, { host: { elicit } }, ["--profile", "survey"]);
-    try {
-      await endpoint.open();
+    it("asks the gateway's client the mounted task's clarification (input_required behind the call)", async () => {
       const args = { topic: "python", ambiguous: true };
       const result = await endpoint.invoke("everything__simulate-research-query", args);
       expect(JSON.stringify(result.content)).toContain("# Research Report: python (snake)");
       expect(elicit).toHaveBeenCalledTimes(1);
-    } finally {
-      await endpoint.close();
-    }
+    });
   });
 
   it("serves Streamable HTTP on loopback, with mutating tools only when the profile asks", async () => {
