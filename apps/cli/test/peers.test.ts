@@ -11,8 +11,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ToolBox } from "@indus/contract";
 import { serveHttp, type HttpProviderHost } from "@indus/provider-host";
+import { shifting } from "@indus/testkit";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
-import { serverBin } from "./support/servers";
 
 jest.setTimeout(180_000);
 
@@ -79,7 +79,15 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-const everything = () => ({ command: process.execPath, args: [serverBin("server-everything"), "stdio"] });
+/**
+ * The stdio server each peer's file names: testkit's dependency-free shifting server (tools echo, write_note,
+ * show_app), started twice per peer. Reading the peer's file is the point, not the server; server-everything
+ * took ~0.7 s of CPU per start.
+ */
+const local = () => {
+  const { command, args } = shifting("ev");
+  return { command, args: [...args] };
+};
 const write = (file: string, text: string) => {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
@@ -136,9 +144,9 @@ describe("every peer's config, in its real place", () => {
     const file = path.join(sandbox.xdg, "Claude", "claude_desktop_config.json");
     write(
       file,
-      JSON.stringify({ globalShortcut: "", mcpServers: { ev: { ...everything(), env: { API_KEY: "${API_TOKEN}" } } } }),
+      JSON.stringify({ globalShortcut: "", mcpServers: { ev: { ...local(), env: { API_KEY: "${API_TOKEN}" } } } }),
     );
-    await checkPeer("claude-desktop", file, { servers: { ev: ["stdio", 13] } });
+    await checkPeer("claude-desktop", file, { servers: { ev: ["stdio", 3] } });
     const got = await cli(["mcp", "get", "ev", "--json"]);
     // A reference is not a secret: shown as written, never as its (secret) value.
     expect(JSON.parse(got.stdout).env).toEqual({ API_KEY: "${API_TOKEN}" });
@@ -150,7 +158,7 @@ describe("every peer's config, in its real place", () => {
     write(
       file,
       JSON.stringify({
-        mcpServers: { ev: { type: "stdio", ...everything() }, off: { type: "stdio", command: "nope" } },
+        mcpServers: { ev: { type: "stdio", ...local() }, off: { type: "stdio", command: "nope" } },
         projects: {
           [sandbox.cwd]: {
             mcpServers: { remote: { type: "http", url: proxyUrl, headers: { Authorization: "Bearer ${API_TOKEN}" } } },
@@ -160,7 +168,7 @@ describe("every peer's config, in its real place", () => {
       }),
     );
     await checkPeer("claude-code", file, {
-      servers: { remote: ["streamable-http", 1], ev: ["stdio", 13] },
+      servers: { remote: ["streamable-http", 1], ev: ["stdio", 3] },
       importedOff: ["off"],
     });
     const written = JSON.parse(fs.readFileSync(path.join(sandbox.xdg, "indusvx", "mcp.json"), "utf8"));
@@ -175,12 +183,12 @@ describe("every peer's config, in its real place", () => {
   // VS Code's format
   "inputs": [{ "type": "promptString", "id": "other-key", "password": true }],
   "servers": {
-    "ev": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": ${JSON.stringify(everything().args)}, "env": { "ROOT": "\${workspaceFolder}/data" } },
+    "ev": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": ${JSON.stringify(local().args)}, "env": { "ROOT": "\${workspaceFolder}/data" } },
     "remote": { "type": "http", "url": "${proxyUrl}", "headers": { "Authorization": "Bearer \${env:API_TOKEN}" } },
   },
 }`,
     );
-    await checkPeer("vscode", file, { servers: { ev: ["stdio", 13], remote: ["streamable-http", 1] } });
+    await checkPeer("vscode", file, { servers: { ev: ["stdio", 3], remote: ["streamable-http", 1] } });
     const got = await cli(["mcp", "get", "ev", "--json", "--mcp", file]);
     expect(JSON.parse(got.stdout).env).toEqual({ ROOT: `${sandbox.cwd}/data` });
     // A row that needs an input is refused, naming file, row and placeholder, and never reaches the wire.
@@ -200,12 +208,12 @@ describe("every peer's config, in its real place", () => {
       file,
       JSON.stringify({
         mcpServers: {
-          ev: { ...everything(), env: { DATA: "${userHome}/data" } },
+          ev: { ...local(), env: { DATA: "${userHome}/data" } },
           remote: { url: proxyUrl, headers: { Authorization: "Bearer ${env:API_TOKEN}" } },
         },
       }),
     );
-    await checkPeer("cursor", file, { servers: { ev: ["stdio", 13], remote: ["streamable-http", 1] } });
+    await checkPeer("cursor", file, { servers: { ev: ["stdio", 3], remote: ["streamable-http", 1] } });
     const got = await cli(["mcp", "get", "ev", "--json", "--mcp", file]);
     expect(JSON.parse(got.stdout).env).toEqual({ DATA: `${sandbox.home}/data` });
   });
@@ -217,7 +225,7 @@ describe("every peer's config, in its real place", () => {
       JSON.stringify({
         theme: "Default",
         mcpServers: {
-          ev: { ...everything(), includeTools: ["echo", "get-sum"], timeout: 30000, trust: true },
+          ev: { ...local(), includeTools: ["echo", "show_app"], timeout: 30000, trust: true },
           remote: { httpUrl: proxyUrl, headers: { Authorization: "Bearer $API_TOKEN" } },
         },
       }),
@@ -233,7 +241,7 @@ describe("every peer's config, in its real place", () => {
 
 [mcp_servers.ev]
 command = ${JSON.stringify(process.execPath)}
-args = ${JSON.stringify(everything().args)}
+args = ${JSON.stringify(local().args)}
 enabled_tools = ["echo"]
 startup_timeout_sec = 30
 
@@ -252,12 +260,12 @@ bearer_token_env_var = "API_TOKEN"
       JSON.stringify({
         $schema: "https://opencode.ai/config.json",
         mcp: {
-          ev: { type: "local", command: [process.execPath, ...everything().args], enabled: true },
+          ev: { type: "local", command: [process.execPath, ...local().args], enabled: true },
           remote: { type: "remote", url: proxyUrl, headers: { Authorization: "Bearer {env:API_TOKEN}" } },
         },
       }),
     );
-    await checkPeer("opencode", file, { servers: { ev: ["stdio", 13], remote: ["streamable-http", 1] } });
+    await checkPeer("opencode", file, { servers: { ev: ["stdio", 3], remote: ["streamable-http", 1] } });
   });
 
   it("Windsurf (~/.codeium/windsurf/mcp_config.json: serverUrl, ${env:X}, disabledTools)", async () => {
@@ -266,12 +274,12 @@ bearer_token_env_var = "API_TOKEN"
       file,
       JSON.stringify({
         mcpServers: {
-          ev: { ...everything(), disabledTools: ["echo"] },
+          ev: { ...local(), disabledTools: ["echo"] },
           remote: { serverUrl: proxyUrl, headers: { Authorization: "Bearer ${env:API_TOKEN}" } },
         },
       }),
     );
-    await checkPeer("windsurf", file, { servers: { ev: ["stdio", 12], remote: ["streamable-http", 1] } });
+    await checkPeer("windsurf", file, { servers: { ev: ["stdio", 2], remote: ["streamable-http", 1] } });
   });
 });
 
