@@ -76,10 +76,11 @@ async function listedWith(client: Client, changes: () => number, name: string): 
 
 it("answers initialize and tools/list within the boot wait while a mounted server never initializes", async () => {
   // `hung`'s own deadline is far past the test's ceiling, so it is still connecting whatever the load; `late`
-  // never initializes either and fails at its 8 s deadline, whenever that comes in the test.
+  // never initializes either and fails at its 4 s deadline (1 s past the boot wait), whenever that comes in the
+  // test: its failure is the test's longest wait.
   const config = writeConfig(sandbox.root, {
     hung: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 600_000 },
-    late: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 8_000 },
+    late: { ...fixture("never-initializes.mjs"), startupTimeoutMs: 4_000 },
     tiny: fixture("tiny-server.mjs", "tiny"),
   });
   const { client, transport, stderr } = stdioClient(config);
