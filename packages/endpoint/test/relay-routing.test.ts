@@ -5,7 +5,8 @@
  * endpoint's own host for work outside any call.
  */
 import type { ClientHostHooks, ElicitationAnswer, ElicitationMode, JsonObject } from "@indus/contract";
-import { waitFor } from "@indus/testkit";
+import path from "node:path";
+import { FIXTURES, waitFor } from "@indus/testkit";
 import { RelayRouter } from "../src/relay/relay-routing";
 import { RELAY_SETUPS, firstText, relayHarness, type RelaySetup } from "./helpers/relay-harness";
 
@@ -189,6 +190,20 @@ describe("two clients calling at once", () => {
       endpoint.invoke("ask", {}, { relayTo: noRoots }),
     ]);
     expect(text(a)).toContain("file:///alice");
+  });
+});
+
+describe("a question read in one chunk with a call's answer (stdio, 2025 era)", () => {
+  it("is outside any call: the endpoint's host gets it, not the client whose call just answered", async () => {
+    // logging-asker's ask_at_answer writes the call's answer and a question in one write.
+    const asker = { args: [path.join(FIXTURES, "logging-asker.mjs"), "legacy-only"] };
+    const ambient = client("ambient");
+    const alice = client("alice");
+    const endpoint = await harness.connect(["stdio", "legacy"], { host: ambient }, asker);
+    expect(text(await endpoint.invoke("ask_at_answer", {}, { relayTo: alice }))).toBe("will ask");
+    await waitFor("a client asked", () => ambient.asked.length + alice.asked.length > 0);
+    expect(alice.asked).toEqual([]);
+    expect(ambient.asked).toEqual(["elicit form"]);
   });
 });
 

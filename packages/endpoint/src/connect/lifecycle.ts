@@ -92,12 +92,12 @@ export class EndpointLifecycle {
     setup: LifecycleSetup,
     private readonly hooks: SessionHooks,
   ) {
-    const { config, injected, options, timeouts, stderr } = setup;
+    const { config, injected, options, timeouts, stderr, router } = setup;
     this.config = config;
     this.stderr = stderr;
     this.reconnect = reconnectPolicy(config, injected);
     this.opener = new SessionOpener(
-      { config, injected, options, timeouts, clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO, stderr },
+      { config, injected, options, timeouts, clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO, stderr, router },
       {
         wire: (session) => this.wire(session),
         dropped: (method, issues) => hooks.dropped(method, issues),

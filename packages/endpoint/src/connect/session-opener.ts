@@ -23,6 +23,7 @@ import {
   type TransportKind,
 } from "@indus/contract";
 import type { ClientIdentity } from "../client-identity";
+import { watchCallAnswers, type CallAnswerListener } from "../relay/call-answers";
 import { callScopedTransport, outsideCalls } from "../relay/call-context";
 import {
   DEFAULT_CLOSE_GRACE_MS,
@@ -70,6 +71,8 @@ export interface OpenerSetup {
   readonly timeouts: EndpointTimeouts;
   readonly clientInfo: ClientIdentity;
   readonly stderr: StderrTail;
+  /** Told when a call's answer is read (see `call-answers.ts`). */
+  readonly router: CallAnswerListener;
 }
 
 function errorText(error: unknown): string {
@@ -341,7 +344,9 @@ export class SessionOpener {
       modern,
     );
     // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
-    const scoped = options.host ? callScopedTransport(sanitized, modern) : sanitized;
+    const scoped = options.host
+      ? watchCallAnswers(callScopedTransport(sanitized, modern), this.setup.router)
+      : sanitized;
     await outsideCalls(() =>
       client.connect(scoped, { timeout: timeouts.startupMs + 5_000, ...(prior ? { prior } : {}) }),
     );

@@ -105,6 +105,7 @@ export function registerHostHandlers(
         params: request.params as JsonObject,
         signal: ctx.mcpReq.signal,
         key: questionKey(ctx.mcpReq.id),
+        id: ctx.mcpReq.id,
       });
   if (declared.elicitation) client.setRequestHandler("elicitation/create", answering("elicitation/create") as never);
   if (declared.sampling)
@@ -121,6 +122,8 @@ export interface ServerQuestion {
   readonly params: JsonObject;
   readonly signal: AbortSignal;
   readonly key: string | undefined;
+  /** The id of the server's request, when the question came as one (see `RelayRouter.choose`). */
+  readonly id?: string | number;
 }
 
 /**
@@ -134,20 +137,20 @@ export function answerQuestion(router: RelayRouter, server: string, question: Se
 async function askClient(
   router: RelayRouter,
   server: string,
-  { method, params, signal, key }: ServerQuestion,
+  { method, params, signal, key, id }: ServerQuestion,
 ): Promise<JsonObject> {
   switch (method) {
     case "elicitation/create": {
       const mode = params["mode"] === "url" ? "url" : "form";
-      const hooks = chosen(router.choose({ kind: "elicit", mode }));
+      const hooks = chosen(router.choose({ kind: "elicit", mode }, id));
       const answer = await hooks.elicit!(server, params, signal, key);
       if (answer.action !== "accept") return { action: answer.action };
       return answer.content === undefined ? { action: "accept" } : { action: "accept", content: answer.content };
     }
     case "sampling/createMessage":
-      return chosen(router.choose({ kind: "createMessage" })).createMessage!(server, params, signal, key);
+      return chosen(router.choose({ kind: "createMessage" }, id)).createMessage!(server, params, signal, key);
     case "roots/list": {
-      const hooks = chosen(router.choose({ kind: "listRoots" }));
+      const hooks = chosen(router.choose({ kind: "listRoots" }, id));
       return { roots: [...(await hooks.listRoots!(server, signal, key))] };
     }
   }

@@ -5,7 +5,9 @@
  * question, model prompt or workspace roots to another. In order:
  *
  * 1. inside a call's async context (see `call-context.ts`): that call's client;
- * 2. else, with calls in flight that all run for one client: that client;
+ * 2. else, with calls in flight that all run for one client: that client
+ *    (a call is in flight until its answer is read, not until its caller's
+ *    promise settles: see `call-answers.ts`);
  * 3. else, with several clients' calls in flight: the only one of them able to
  *    answer, or a refusal (never a guess);
  * 4. with nothing in flight: the endpoint's own host (`EndpointOptions.host`).
@@ -21,6 +23,7 @@ import {
   ProtocolErrorCode,
   type ClientCapabilities,
 } from "@modelcontextprotocol/client";
+import { DueAnswers, type CallAnswerListener, type RequestId } from "./call-answers";
 import { currentCall, runInCall, type CallScope } from "./call-context";
 import { ClientWaits } from "./client-waits";
 
@@ -31,6 +34,7 @@ export type InputNeed =
   | { readonly kind: "listRoots" };
 
 const METHODS = { elicit: "elicitation/create", createMessage: "sampling/createMessage", listRoots: "roots/list" };
+const QUESTIONS: ReadonlySet<string> = new Set(Object.values(METHODS));
 
 /** The elicitation modes a client answers (form unless it says otherwise). */
 export function elicitModes(host: ClientHostHooks): readonly ElicitationMode[] {
@@ -81,8 +85,18 @@ export function missingCapability(need: InputNeed): ProtocolError {
 }
 
 /** Tracks one endpoint's calls in flight and picks the client for each request for input. */
-export class RelayRouter {
+export class RelayRouter implements CallAnswerListener {
   private readonly inFlight = new Set<CallScope>();
+  /**
+   * Calls in flight whose final answer has been read (`call-answers.ts`):
+   * still settling for their caller, no longer in flight for the relay.
+   */
+  private readonly answered = new WeakSet<CallScope>();
+  private readonly due = new DueAnswers();
+  /** Each question read and not yet routed (by the server's request id): the calls in flight, less those answered, then. */
+  private readonly readWith = new Map<RequestId, readonly CallScope[]>();
+  /** The call whose work is starting, synchronously, now: a request sent now is its own. */
+  private starting: CallScope | undefined;
   /** The server's questions open with a client, which pause its calls' idle deadlines. */
   readonly waits = new ClientWaits();
 
@@ -109,14 +123,51 @@ export class RelayRouter {
     const scope: CallScope = logs ? { relayTo, logs } : { relayTo };
     this.inFlight.add(scope);
     const done = () => this.inFlight.delete(scope);
+    const outer = this.starting;
+    this.starting = scope;
     let running: Promise<T>;
     try {
       running = this.scoped() ? runInCall(scope, call) : call();
     } catch (error) {
       done();
       throw error;
+    } finally {
+      this.starting = outer;
     }
     return running.finally(done);
+  }
+
+  /** A call's own request (in its scope, or as it starts) is due, and the call in flight again. */
+  requestSent(id: RequestId): void {
+    const scope = currentCall() ?? this.starting;
+    if (scope === undefined || !this.inFlight.has(scope)) return;
+    this.due.add(id, scope);
+    this.answered.delete(scope);
+  }
+
+  requestDropped(id: RequestId): void {
+    this.due.take(id);
+  }
+
+  /** The final answer to a call's last due request is read: that call is no longer in flight here. */
+  answerRead(id: RequestId, final: boolean): void {
+    const scope = this.due.take(id);
+    if (scope !== undefined && final && !this.due.awaits(scope)) this.answered.add(scope);
+  }
+
+  /** A question of the server is read: it is outside the calls answered by then, whenever its handler runs. */
+  requestRead(id: RequestId, method: string): void {
+    if (QUESTIONS.has(method)) this.readWith.set(id, [...this.unanswered()]);
+  }
+
+  connectionClosing(): void {
+    this.due.clear();
+    this.readWith.clear();
+  }
+
+  /** The calls in flight, less those whose answer has been read. */
+  private *unanswered(): Iterable<CallScope> {
+    for (const scope of this.inFlight) if (!this.answered.has(scope)) yield scope;
   }
 
   /**
@@ -131,6 +182,9 @@ export class RelayRouter {
     if (scope) return scope.logs;
     if (!sole) return undefined;
     let claimant: CallLogs | undefined;
+    // All calls in flight, answered or not: the SDK hands a log to its handler
+    // some promise jobs after reading it, by when an answer read just after it
+    // (in the same chunk) has already been noted.
     for (const { logs } of this.inFlight) {
       if (logs?.level === undefined) continue;
       if (claimant !== undefined) return undefined;
@@ -139,17 +193,30 @@ export class RelayRouter {
     return claimant;
   }
 
-  /** The client that answers `need` now, or the JSON-RPC error to answer the server with. */
-  choose(need: InputNeed): ClientHostHooks | ProtocolError {
+  /**
+   * The client that answers `need` now, or the JSON-RPC error to answer the
+   * server with; `id` is the server's request's, for one that came as a
+   * request (its calls in flight are those when it was read).
+   */
+  choose(need: InputNeed, id?: RequestId): ClientHostHooks | ProtocolError {
+    const calls = this.callsWhenRead(id);
     const scope = currentCall();
-    const chosen = scope ? (scope.relayTo ?? this.ambient) : this.fromInFlight(need);
+    const chosen = scope ? (scope.relayTo ?? this.ambient) : this.fromInFlight(need, calls);
     if (chosen instanceof ProtocolError) return chosen;
     return canAnswer(chosen, need) ? chosen! : missingCapability(need);
   }
 
-  private fromInFlight(need: InputNeed): ClientHostHooks | undefined | ProtocolError {
-    if (this.inFlight.size === 0) return this.ambient;
-    const clients = oneHooksPerClient([...this.inFlight].map((scope) => scope.relayTo ?? this.ambient));
+  /** The calls in flight (less those answered) as the question `id` was read, else now. */
+  private callsWhenRead(id: RequestId | undefined): readonly CallScope[] {
+    const seen = id === undefined ? undefined : this.readWith.get(id);
+    if (seen === undefined) return [...this.unanswered()];
+    this.readWith.delete(id!);
+    return seen;
+  }
+
+  private fromInFlight(need: InputNeed, calls: readonly CallScope[]): ClientHostHooks | undefined | ProtocolError {
+    if (calls.length === 0) return this.ambient;
+    const clients = oneHooksPerClient(calls.map((scope) => scope.relayTo ?? this.ambient));
     if (clients.length === 1) return clients[0];
     const able = clients.filter((client) => canAnswer(client, need));
     if (able.length === 1) return able[0];

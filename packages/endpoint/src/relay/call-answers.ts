@@ -1,0 +1,111 @@
+/**
+ * When a call stops counting as in flight for the relay: as its answer is
+ * read, not when the caller's promise settles. A server may write a call's
+ * answer and a question of its own in one write; the SDK dispatches both from
+ * one read, and the question's handler runs before the call's promise chain
+ * has settled, so the router would still see the call in flight and hand a
+ * question asked outside any call to that call's client (the decision record
+ * "relay attribution" says: the most recently active client, the host).
+ *
+ * The tap here notes each request a call sends (in its scope, or as the call
+ * starts: a 2025-era stdio call runs in no scope, and the SDK sends its request
+ * synchronously) and, as the final answer to a call's last due request is
+ * read, tells the router before the SDK sees that answer; a question of the
+ * server is noted as it is read too, so it is routed by the calls in flight
+ * then (its handler runs some promise jobs later, after any answer read after
+ * it has been noted).
+ */
+import { isRecord } from "@indus/contract";
+import type { Transport } from "@modelcontextprotocol/client";
+import { tapTransport } from "../transport-tap";
+import type { CallScope } from "./call-context";
+
+export type RequestId = string | number;
+
+/** The fields read here, on any JSON-RPC message. */
+interface Message {
+  readonly id?: RequestId | undefined;
+  readonly method?: string | undefined;
+  readonly params?: { readonly requestId?: RequestId | undefined } | undefined;
+  readonly result?: unknown;
+}
+
+/** What the tap tells (the endpoint's `RelayRouter`). */
+export interface CallAnswerListener {
+  /** A request with `id` is being sent. */
+  requestSent(id: RequestId): void;
+  /** The request `id` was cancelled: no answer is due. */
+  requestDropped(id: RequestId): void;
+  /** The answer to `id` is read; `final` when it ends the request's work (not a task or a request for input). */
+  answerRead(id: RequestId, final: boolean): void;
+  /** The server's request `id` is read (its handler runs some promise jobs later). */
+  requestRead(id: RequestId, method: string): void;
+  /** The connection closes: no answer is due. */
+  connectionClosing(): void;
+}
+
+export function watchCallAnswers(transport: Transport, listener: CallAnswerListener): Transport {
+  return tapTransport(transport, {
+    sending: (message) => {
+      const { id, method, params } = message as Message;
+      if (method === undefined) return;
+      if (id !== undefined) listener.requestSent(id);
+      else if (method === "notifications/cancelled" && params?.requestId !== undefined)
+        listener.requestDropped(params.requestId);
+    },
+    inbound: (deliver) => (message, extra) => {
+      const { id, method, result } = message as Message;
+      if (id !== undefined) {
+        if (method === undefined) listener.answerRead(id, isFinal(result));
+        else listener.requestRead(id, method);
+      }
+      deliver(message, extra);
+    },
+    closing: () => listener.connectionClosing(),
+  });
+}
+
+/**
+ * Whether an answer ends its request's work: an error does; a task created
+ * (2025 `task`), a task still running (`status`) or a 2026-07-28 result other
+ * than `complete` (input required, a task) leaves the call going on.
+ */
+function isFinal(result: unknown): boolean {
+  if (!isRecord(result)) return true;
+  if (result["task"] !== undefined) return false;
+  if (result["status"] === "working" || result["status"] === "input_required") return false;
+  const type = result["resultType"];
+  return type === undefined || type === "complete";
+}
+
+/** The requests of calls whose answers are due, by id, and how many each call has. */
+export class DueAnswers {
+  private readonly byId = new Map<RequestId, CallScope>();
+  private readonly counts = new Map<CallScope, number>();
+
+  add(id: RequestId, scope: CallScope): void {
+    this.take(id);
+    this.byId.set(id, scope);
+    this.counts.set(scope, (this.counts.get(scope) ?? 0) + 1);
+  }
+
+  /** The call whose request `id` was, no longer due; undefined when none was due. */
+  take(id: RequestId): CallScope | undefined {
+    const scope = this.byId.get(id);
+    if (scope === undefined) return undefined;
+    this.byId.delete(id);
+    const left = (this.counts.get(scope) ?? 1) - 1;
+    if (left > 0) this.counts.set(scope, left);
+    else this.counts.delete(scope);
+    return scope;
+  }
+
+  awaits(scope: CallScope): boolean {
+    return this.counts.has(scope);
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.counts.clear();
+  }
+}
