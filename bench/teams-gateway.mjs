@@ -62,12 +62,12 @@ const ISSUER = join(root, "examples", "teams", "issuer.mjs");
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const SUPERGATEWAY = join(dirname(require.resolve("supergateway/package.json")), "dist", "index.js");
 const PLAN = QUICK
-  ? { sequentialPairs: 6, sequential: 30, pairs: 10, warmupPairs: 1, clients: 64, sliceMs: 400 }
+  ? { sequentialPairs: 6, sequential: 30, pairs: 10, warmupPairs: 3, clients: 64, sliceMs: 400 }
   : {
       sequentialPairs: 24,
       sequential: 40,
       pairs: Number(process.env.BENCH_PAIRS ?? 60),
-      warmupPairs: 3,
+      warmupPairs: 10,
       clients: 64,
       sliceMs: 500,
     };
@@ -283,7 +283,9 @@ const TOGETHER = process.env.BENCH_APART !== "1";
 /**
  * `pairs` pairs of slices per comparison after `warmup` unmeasured ones, the
  * comparisons round-robin; a pair's two slices `together` (at once) or one
- * after the other, the order flipping pair to pair (ABBA).
+ * after the other, the order flipping pair to pair (ABBA). Warm-up: a
+ * gateway for teams started cold spent 3-5x its settled CPU per call over its
+ * first ~5 s of 64 clients (measured at load 15).
  */
 async function paired(run, pairs, warmup, comparisons, together = false) {
   const ratios = comparisons.map(() => []);
