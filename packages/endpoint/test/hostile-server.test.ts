@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { isRecord, serverCondition, type RemoteCallResult, type ServerConfig } from "@indus/contract";
 import { createServerEndpoint, type EndpointOptions, type McpServerEndpoint } from "@indus/endpoint";
-import { hostile, waitFor } from "@indus/testkit";
+import { hostile, REAL_EVENT_LOOP, waitFor } from "@indus/testkit";
 
 const open: McpServerEndpoint[] = [];
 afterEach(async () => {
@@ -120,14 +120,28 @@ it("reads a 2026 result without resultType as complete", async () => {
 });
 
 it("connects a 2026 server that never acknowledges its listen stream without waiting for it", async () => {
-  // The startup deadline is longer than this test may run: a connect held by the stream would time the test out.
-  const endpoint = await connect(["era=modern", "silent-listen"], {
-    timeouts: { startupMs: 120_000, eraProbeMs: 10_000 },
-  });
-  expect(endpoint.phase).toBe("ready");
-  expect(await names(endpoint)).toEqual(["echo"]);
-  await waitFor("the unacknowledged listen stream named in the issues", () => endpoint.issues.length > 0);
-  expect(endpoint.issues).toEqual([expect.stringMatching(/^subscriptions\/listen: not acknowledged within 10000 ms/)]);
+  // The test owns the clock (the event loop stays real): the stream's 10 s deadline passes when the test moves
+  // it, after the connect ended. The startup deadline does not move before then: a connect held by the stream
+  // would never end, and time the test out.
+  jest.useFakeTimers({ doNotFake: [...REAL_EVENT_LOOP] });
+  try {
+    const endpoint = await connect(["era=modern", "silent-listen"], {
+      timeouts: { startupMs: 120_000, eraProbeMs: 10_000 },
+    });
+    expect(endpoint.phase).toBe("ready");
+    expect(await names(endpoint)).toEqual(["echo"]);
+    expect(endpoint.issues).toEqual([]);
+    // A second at a time: the listen request may still be on its way when the connect ends.
+    await waitFor("the unacknowledged listen stream named in the issues", () => {
+      jest.advanceTimersByTime(1_000);
+      return endpoint.issues.length > 0;
+    });
+    expect(endpoint.issues).toEqual([
+      expect.stringMatching(/^subscriptions\/listen: not acknowledged within 10000 ms/),
+    ]);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 it("a listing that times out leaves the server degraded, with the reason", async () => {
