@@ -65,6 +65,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await ownServer?.then(async (relay) => relay.client.close()).catch(() => undefined);
+  await sharedHttp?.then(async (gateway) => gateway.stop()).catch(() => undefined);
   sandbox.cleanup();
 });
 afterEach(async () => {
@@ -72,6 +73,13 @@ afterEach(async () => {
 });
 
 let ownServer: Promise<RelayClient> | undefined;
+let sharedHttp: Promise<HttpGateway> | undefined;
+
+/** One `--http` gateway for both HTTP modes: a 2025 client and a 2026-07-28 one reach the same endpoint. */
+function httpGateway(): Promise<HttpGateway> {
+  sharedHttp ??= startHttpGateway(sandbox, config, flags);
+  return sharedHttp;
+}
 
 /**
  * server-everything itself, the reference the relayed answers are compared with: one for the file, since the
@@ -123,12 +131,11 @@ async function call(relay: RelayClient, name: string, args: Record<string, unkno
 describe.each<Mode>(["stdio", "http", "http-2026"])("indusr mcp serve --%s in front of server-everything", (mode) => {
   let gateway: HttpGateway | undefined;
   beforeAll(async () => {
-    if (mode !== "stdio") gateway = await startHttpGateway(sandbox, config, flags);
+    if (mode !== "stdio") gateway = await httpGateway();
   });
   let shared: Promise<RelayClient> | undefined;
   afterAll(async () => {
     await shared?.then(async (relay) => relay.client.close()).catch(() => undefined);
-    await gateway?.stop();
   });
 
   async function connect(marker: string, through = gateway): Promise<RelayClient> {
