@@ -5,7 +5,7 @@
  * an older `storedAt` into the state file, as a day-old run would have left
  * it; spawns are counted by the fixtures themselves.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { EraVerdict, ServerConfig } from "@indus/contract";
@@ -33,10 +33,14 @@ const run = (config: ServerConfig, file: string, options: EndpointOptions = {}) 
 
 it("a both-eras server whose probe went unanswered is legacy for a day, then re-probed into the 2026 era", async () => {
   const file = path.join(dir, "slow.json");
-  const config = fixture("slow", "modern-server.mjs", ["legacy=serve", "delay=1200"]);
+  const slowStart = path.join(dir, "slow-start");
+  writeFileSync(slowStart, "");
+  const config = fixture("slow", "modern-server.mjs", ["legacy=serve", "delay=1200", `slow-while=${slowStart}`]);
   // A start slower than the probe wait (npx installing it): the probe goes unanswered.
   expect(await run(config, file, { timeouts: { eraProbeMs: 400 } })).toBe("legacy");
   expect(theVerdict(file)).toEqual(expect.objectContaining({ kind: "legacy", reason: "unanswered" }));
+  // From now on the same server starts at once (installed).
+  rmSync(slowStart);
   // Within the day the verdict stands: no probe, though one would now be answered.
   expect(await run(config, file, { timeouts: { eraProbeMs: 5_000 } })).toBe("legacy");
   rewrite(file, agedBy(23 * HOUR_MS));
