@@ -78,15 +78,17 @@ function isFinal(result: unknown): boolean {
   return type === undefined || type === "complete";
 }
 
-/** The requests of calls whose answers are due, by id, and how many each call has. */
+/** The requests of calls whose answers are due, by id, and each call's. */
 export class DueAnswers {
   private readonly byId = new Map<RequestId, CallScope>();
-  private readonly counts = new Map<CallScope, number>();
+  private readonly byScope = new Map<CallScope, Set<RequestId>>();
 
   add(id: RequestId, scope: CallScope): void {
     this.take(id);
     this.byId.set(id, scope);
-    this.counts.set(scope, (this.counts.get(scope) ?? 0) + 1);
+    const ids = this.byScope.get(scope);
+    if (ids) ids.add(id);
+    else this.byScope.set(scope, new Set([id]));
   }
 
   /** The call whose request `id` was, no longer due; undefined when none was due. */
@@ -94,18 +96,28 @@ export class DueAnswers {
     const scope = this.byId.get(id);
     if (scope === undefined) return undefined;
     this.byId.delete(id);
-    const left = (this.counts.get(scope) ?? 1) - 1;
-    if (left > 0) this.counts.set(scope, left);
-    else this.counts.delete(scope);
+    const ids = this.byScope.get(scope);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byScope.delete(scope);
     return scope;
   }
 
   awaits(scope: CallScope): boolean {
-    return this.counts.has(scope);
+    return this.byScope.has(scope);
+  }
+
+  /**
+   * Forgets a call that ended: a request of it that was never answered (a
+   * 2026-07-28 request aborted with its HTTP stream sends no cancellation)
+   * must not keep the call, and its client's hooks, alive.
+   */
+  forget(scope: CallScope): void {
+    for (const id of this.byScope.get(scope) ?? []) this.byId.delete(id);
+    this.byScope.delete(scope);
   }
 
   clear(): void {
     this.byId.clear();
-    this.counts.clear();
+    this.byScope.clear();
   }
 }

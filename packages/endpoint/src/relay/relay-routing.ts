@@ -122,7 +122,10 @@ export class RelayRouter implements CallAnswerListener {
     if (!this.ambient && !logs) return call();
     const scope: CallScope = logs ? { relayTo, logs } : { relayTo };
     this.inFlight.add(scope);
-    const done = () => this.inFlight.delete(scope);
+    const done = () => {
+      this.inFlight.delete(scope);
+      this.due.forget(scope);
+    };
     const outer = this.starting;
     this.starting = scope;
     let running: Promise<T>;
