@@ -27,7 +27,9 @@
 //
 // --why prints every failing check's message, baselined or not. --jobs: how many targets are measured at
 // once (each has its own gateway and results); default 4 for tasks (40 suite processes that mostly wait on
-// the servers), 1 for the others (their timed checks, e.g. a stateless server's logs, want a quiet server).
+// the servers), 2 for the others: a suite run mostly waits on its timed checks (e.g. a stateless server's
+// logs), so two at a time cut the 2026-07-28 + 2025-11-25 runs from 59 s to 36-42 s wall at the same CPU
+// (load 12-17); a check such a wait loses on a loaded machine runs once more on its own (retryRegressions).
 //
 // Everything listens on 127.0.0.1; the suite needs Node 22, resolved once per suite version by npx.
 import { spawn } from "node:child_process";
@@ -64,18 +66,20 @@ const TASK_SCENARIOS = [
 ].map((name) => `tasks-${name}`);
 /** Which suite, which of its scenarios (and at which wire, for `--scenario`), against which servers. */
 const RUNS = {
-  "0.1.16": { version: "0.1.16", select: ["--suite", "all"], servers: ["reference", "everything"] },
+  "0.1.16": { version: "0.1.16", select: ["--suite", "all"], servers: ["reference", "everything"], jobs: 2 },
   "2026-07-28": {
     version: NEXT,
     select: ["--requirements", "2026-07-28"],
     one: ["--spec-version", "2026-07-28"],
     servers: ["both-eras"],
+    jobs: 2,
   },
   "2025-11-25": {
     version: NEXT,
     select: ["--requirements", "2025-11-25"],
     one: ["--spec-version", "2025-11-25"],
     servers: ["both-eras"],
+    jobs: 2,
   },
   tasks: {
     version: NEXT,
@@ -355,7 +359,7 @@ async function main() {
       const ofRun = keys.filter((key) => key.startsWith(`${run} `));
       const measured = await inPool(
         ofRun.map((key) => () => measure(run, key.slice(run.length + 1), servers, gateway, sandbox, scenario)),
-        jobs ?? RUNS[run].jobs ?? 1,
+        jobs ?? RUNS[run].jobs,
       );
       ofRun.forEach((key, at) => results.set(key, measured[at]));
     }
