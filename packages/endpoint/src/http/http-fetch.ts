@@ -40,6 +40,19 @@ const loadUndici = () =>
     typeof loaded.Agent === "function" ? loaded : (loaded as unknown as { default: typeof Undici }).default,
   ));
 
+/**
+ * How long before a server's announced keep-alive timeout (`Keep-Alive:
+ * timeout=N`) an idle connection is given up rather than reused. A connection
+ * the server closes for idleness just as the client reuses it fails the
+ * request with a reset, and a tool call is never sent again (see
+ * `repeat-on-reset.ts`); the client's idle timer runs on this process's event
+ * loop, which a loaded machine stalls for seconds. undici's 2 s margin lost
+ * 37 gateway calls to server-everything (Node, 5 s) at load ~20; 4 s keeps a
+ * connection to such a server for 1 s of idleness, and one announcing 4 s or
+ * less is never reused.
+ */
+const KEEP_ALIVE_MARGIN_MS = 4_000;
+
 export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
   let dispatcher: Undici.Agent | undefined;
   let closed = false;
@@ -49,6 +62,7 @@ export function createHttpFetch(options: HttpFetchOptions): HttpFetch {
     const agent = (dispatcher ??= new Agent({
       bodyTimeout: options.bodyTimeoutMs,
       headersTimeout: options.bodyTimeoutMs,
+      keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
     }));
     // undici's own fetch, so the dispatcher and the fetch are one version.
     const send = () => undiciFetch(url, { ...(init as object), dispatcher: agent });
