@@ -121,3 +121,39 @@ export class DueAnswers {
     this.byScope.clear();
   }
 }
+
+/**
+ * How many questions read and not yet routed are remembered. A question's
+ * handler runs a few promise jobs after it is read, so a handful are ever
+ * waiting; a server asking what the client never declared is answered by the
+ * SDK without a handler, and its entries are never taken: the bound keeps such
+ * a server from growing this without end (the oldest is forgotten, and routed
+ * by the calls in flight when its handler runs, as before the tap).
+ */
+export const QUESTIONS_READ_BOUND = 256;
+
+/** The calls in flight as each question of the server was read, by the server's request id; bounded. */
+export class QuestionsRead<T> {
+  private readonly byId = new Map<RequestId, T>();
+
+  note(id: RequestId, calls: T): void {
+    this.byId.delete(id);
+    this.byId.set(id, calls);
+    if (this.byId.size > QUESTIONS_READ_BOUND) this.byId.delete(this.byId.keys().next().value!);
+  }
+
+  /** What was noted for `id` (forgotten from now), or undefined. */
+  take(id: RequestId): T | undefined {
+    const calls = this.byId.get(id);
+    if (calls !== undefined) this.byId.delete(id);
+    return calls;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  clear(): void {
+    this.byId.clear();
+  }
+}

@@ -23,7 +23,7 @@ import {
   ProtocolErrorCode,
   type ClientCapabilities,
 } from "@modelcontextprotocol/client";
-import { DueAnswers, type CallAnswerListener, type RequestId } from "./call-answers";
+import { DueAnswers, QuestionsRead, type CallAnswerListener, type RequestId } from "./call-answers";
 import { currentCall, runInCall, type CallScope } from "./call-context";
 import { ClientWaits } from "./client-waits";
 
@@ -94,7 +94,7 @@ export class RelayRouter implements CallAnswerListener {
   private readonly answered = new WeakSet<CallScope>();
   private readonly due = new DueAnswers();
   /** Each question read and not yet routed (by the server's request id): the calls in flight, less those answered, then. */
-  private readonly readWith = new Map<RequestId, readonly CallScope[]>();
+  private readonly readWith = new QuestionsRead<readonly CallScope[]>();
   /** The call whose work is starting, synchronously, now: a request sent now is its own. */
   private starting: CallScope | undefined;
   /** The server's questions open with a client, which pause its calls' idle deadlines. */
@@ -160,7 +160,7 @@ export class RelayRouter implements CallAnswerListener {
 
   /** A question of the server is read: it is outside the calls answered by then, whenever its handler runs. */
   requestRead(id: RequestId, method: string): void {
-    if (QUESTIONS.has(method)) this.readWith.set(id, [...this.unanswered()]);
+    if (QUESTIONS.has(method)) this.readWith.note(id, [...this.unanswered()]);
   }
 
   connectionClosing(): void {
@@ -211,10 +211,8 @@ export class RelayRouter implements CallAnswerListener {
 
   /** The calls in flight (less those answered) as the question `id` was read, else now. */
   private callsWhenRead(id: RequestId | undefined): readonly CallScope[] {
-    const seen = id === undefined ? undefined : this.readWith.get(id);
-    if (seen === undefined) return [...this.unanswered()];
-    this.readWith.delete(id!);
-    return seen;
+    const seen = id === undefined ? undefined : this.readWith.take(id);
+    return seen ?? [...this.unanswered()];
   }
 
   private fromInFlight(need: InputNeed, calls: readonly CallScope[]): ClientHostHooks | undefined | ProtocolError {
