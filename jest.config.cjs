@@ -12,9 +12,9 @@ const dirs = ["packages", "apps"].flatMap((group) => {
 });
 
 module.exports = {
-  // Most suites wait on child processes and sockets, not the CPU: two workers on
-  // two cores halve the wall time (6m33s -> 3m22s measured) without starving them.
-  maxWorkers: 2,
+  // Most suites wait on child processes and sockets, not the CPU: on two cores a
+  // third worker fills the idle time (see docs/decisions/tests-wait-for-events.md).
+  maxWorkers: 3,
   // Read from the root config when every project runs at once (see jest.preset.cjs).
   testTimeout: 60_000,
   projects: [path.join(__dirname, "scripts"), ...dirs],
