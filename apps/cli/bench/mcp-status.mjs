@@ -2,13 +2,17 @@
 // same three real servers, in the same run, rounds interleaved. Both connect
 // every server; indusr also lists each server's tools (and pins them). Each
 // prints wall time and CPU (user + sys of the command and the servers it
-// reaped), and the per-round ratios: bounds 1.0x wall, 0.8x CPU.
+// reaped), and the per-round ratios: bounds 1.0x wall, 0.8x CPU. Both sides'
+// CPU holds the three servers' start-up, the same on both: the floor row
+// (servers-floor.mjs, the servers driven by a few lines of JSON over their
+// pipes) measures it, with Node, in the same rounds; the ratio of what each
+// command spends above that floor is printed too.
 // Run: node bench/mcp-status.mjs  (CLAUDE_BIN=<native claude> to skip the npm install)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BIN, QUICK, ensureBuilt, fmt, measureOnce, serverEntry, summary, tempDir } from "./support.mjs";
+import { BIN, QUICK, ensureBuilt, fmt, here, measureOnce, serverEntry, summary, tempDir } from "./support.mjs";
 
 const CLAUDE_VERSION = "2.1.332";
 
@@ -76,6 +80,11 @@ const commands = [
     options: { env, cwd: project },
   },
 ];
+commands.push({
+  name: "servers floor",
+  argv: [process.execPath, path.join(here, "servers-floor.mjs"), indusConfig],
+  options: { env, cwd: project },
+});
 const claude = claudeBinary();
 if (claude.path)
   commands.push({ name: "claude mcp list", argv: [claude.path, "mcp", "list"], options: { env, cwd: project } });
@@ -108,6 +117,7 @@ if (results.has("claude mcp list")) {
     console.log(
       `  indusr / Claude Code ${CLAUDE_VERSION}, CPU:  ${cpu.toFixed(2)}x (bound 0.8x) ${cpu <= 0.8 ? "ok" : "OVER"}`,
     );
+    printFloor(indusr, claudeRuns, results.get("servers floor"));
   } else console.log("  CPU: not measured (needs /proc: Linux only)");
 }
 fs.rmSync(work, { recursive: true, force: true });
@@ -123,6 +133,20 @@ function pairedRuns(list, rounds) {
     }
   }
   return samples;
+}
+
+/**
+ * What the floor says about the bound: the floor's own CPU ratio to Claude Code (the least any Node client that
+ * starts these servers could score), and indusr's CPU above the floor against Claude Code's, per round.
+ */
+function printFloor(indusr, claudeRuns, floor) {
+  const ratio = (a, of) => median(a.map((run, i) => of(run, i) / of(claudeRuns[i], i)));
+  const least = ratio(floor, (r) => r.cpu);
+  console.log(
+    `  servers floor / Claude Code ${CLAUDE_VERSION}, CPU: ${least.toFixed(2)}x (the least a Node client scores)`,
+  );
+  const above = ratio(indusr, (r, i) => r.cpu - floor[i].cpu);
+  console.log(`  above the floor, indusr / Claude Code, CPU: ${above.toFixed(2)}x`);
 }
 
 function median(values) {
