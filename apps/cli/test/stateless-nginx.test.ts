@@ -5,13 +5,13 @@
  * mount one 2026-era server whose tool asks two rounds of questions (its
  * state sealed by that server). Every call completes though its rounds land
  * on both replicas: the server's rounds pass through, nothing waits in a
- * replica. nginx is a machine tool (`.ci/run` installs it when absent).
+ * replica. nginx is a machine tool, found on PATH (or in /usr/sbin): `.ci/run` installs it when absent.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { freePort, requireTool, waitFor } from "@indus/testkit";
+import { freePort, startNginxFront } from "@indus/testkit";
+import type { NginxFront } from "@indus/testkit";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { gatewayFlags, servedUrl, stopChild } from "./support/relay-client";
 import { writeConfig } from "./support/servers";
@@ -20,14 +20,11 @@ jest.setTimeout(180_000);
 
 const ROOT = path.join(__dirname, "..", "..", "..");
 const FIXTURE = path.join(ROOT, "packages", "testkit", "fixtures", "conformance-2026.mjs");
-const EXAMPLE = path.join(ROOT, "examples", "nginx", "nginx.conf");
-const NGINX = requireTool("nginx");
 const FLOWS = 6;
 
 let sandbox: Sandbox;
 const children: ChildProcess[] = [];
-let nginx: ChildProcess | undefined;
-let prefix: string;
+let nginx: NginxFront | undefined;
 let front: URL;
 
 function started(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -65,27 +62,12 @@ beforeAll(async () => {
   children.push(...replicas);
   await Promise.all(replicas.map((child) => servedUrl(child)));
 
-  prefix = path.join(sandbox.root, "nginx");
-  for (const dir of ["logs", "temp"]) mkdirSync(path.join(prefix, dir), { recursive: true });
-  const conf = readFileSync(EXAMPLE, "utf8")
-    .replaceAll("127.0.0.1:3401", `127.0.0.1:${a}`)
-    .replaceAll("127.0.0.1:3402", `127.0.0.1:${b}`)
-    .replaceAll("127.0.0.1:8080", `127.0.0.1:${port}`);
-  writeFileSync(path.join(prefix, "nginx.conf"), conf);
-  nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "ignore"] });
-  front = new URL(`http://127.0.0.1:${port}/mcp`);
-  await waitFor(
-    "nginx answering /healthz",
-    async () => (await fetch(new URL("/healthz", front)).catch(() => undefined))?.status === 200,
-  );
+  nginx = await startNginxFront({ prefix: path.join(sandbox.root, "nginx"), port, replicas: [a, b] });
+  front = nginx.url();
 });
 
 afterAll(async () => {
-  if (nginx !== undefined && nginx.exitCode === null) {
-    const exited = new Promise((resolve) => nginx!.once("exit", resolve));
-    nginx.kill("SIGQUIT");
-    await exited;
-  }
+  await nginx?.stop();
   await Promise.all(children.map((child) => stopChild(child)));
   sandbox.cleanup();
 });
@@ -116,9 +98,7 @@ it("completes every multi-round call though its rounds land on both replicas", a
   await client.close();
   expect(texts).toEqual(Array.from({ length: FLOWS }, () => "Multi-round complete for Ada who likes teal"));
 
-  const calls = readFileSync(path.join(prefix, "logs", "access.log"), "utf8")
-    .split("\n")
-    .filter((line) => line.includes('method="tools/call"'));
+  const calls = nginx!.accessLog().filter((line) => line.includes('method="tools/call"'));
   // Three requests a flow (the call and two retries), every one answered, spread over both replicas.
   expect(calls).toHaveLength(3 * FLOWS);
   expect(calls.every((line) => line.startsWith("200 "))).toBe(true);

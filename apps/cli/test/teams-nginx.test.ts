@@ -5,13 +5,13 @@
  * indusr signs in through the proxy with client credentials and in a real
  * browser (headless Chromium), and calls through it in both eras; `/readyz`
  * and the protected resource metadata are reachable through the proxy too. nginx is a machine
- * tool (`.ci/run` installs it).
+ * tool, found on PATH (or in /usr/sbin): `.ci/run` installs it when absent.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
-import { freePort, waitFor } from "@indus/testkit";
+import { freePort, startNginxFront, waitFor } from "@indus/testkit";
+import type { NginxFront } from "@indus/testkit";
 import { loginThroughBrowser } from "./support/browser-login";
 import { BIN, makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { stopChild } from "./support/relay-client";
@@ -20,11 +20,10 @@ import { writeConfig } from "./support/servers";
 jest.setTimeout(300_000);
 
 const REPO = path.join(__dirname, "..", "..", "..");
-const NGINX = "/usr/sbin/nginx";
 const TEAMS = path.join(REPO, "examples", "teams");
 
 let sandbox: Sandbox;
-let nginx: ChildProcess | undefined;
+let nginx: NginxFront | undefined;
 let issuer: ChildProcess | undefined;
 const replicas: ChildProcess[] = [];
 const ports = { a: 0, b: 0, front: 0 };
@@ -45,7 +44,6 @@ async function answering(url: URL | string, logs: () => string): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (spawnSync(NGINX, ["-v"]).status !== 0) throw new Error(`${NGINX} is missing: apt-get install -y nginx`);
   sandbox = makeSandbox();
   for (const key of ["a", "b", "front"] as const) ports[key] = await freePort();
   issuer = spawn(process.execPath, [path.join(TEAMS, "issuer.mjs"), "--resource", front().href], {
@@ -97,28 +95,20 @@ beforeAll(async () => {
     replica.stderr.on("data", (chunk: Buffer) => (logs += chunk.toString()));
     replicas.push(replica);
   }
-  const prefix = path.join(sandbox.root, "nginx");
-  for (const dir of ["logs", "temp"]) fs.mkdirSync(path.join(prefix, dir), { recursive: true });
-  const config = fs
-    .readFileSync(path.join(REPO, "examples", "nginx", "nginx.conf"), "utf8")
-    .replaceAll("127.0.0.1:3401", `127.0.0.1:${ports.a}`)
-    .replaceAll("127.0.0.1:3402", `127.0.0.1:${ports.b}`)
-    .replaceAll("127.0.0.1:8080", `127.0.0.1:${ports.front}`);
-  fs.writeFileSync(path.join(prefix, "nginx.conf"), config);
   // Started once both replicas are ready: a failed proxied request marks a replica down for a while.
   for (const port of [ports.a, ports.b]) {
     await answering(`http://127.0.0.1:${port}/readyz`, () => logs);
   }
-  nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
-  await answering(front("/readyz"), () => logs);
+  nginx = await startNginxFront({
+    prefix: path.join(sandbox.root, "nginx"),
+    port: ports.front,
+    replicas: [ports.a, ports.b],
+    ready: "/readyz",
+  });
 });
 
 afterAll(async () => {
-  if (nginx !== undefined && nginx.exitCode === null) {
-    const exited = new Promise((resolve) => nginx!.once("exit", resolve));
-    nginx.kill("SIGQUIT");
-    await exited;
-  }
+  await nginx?.stop();
   for (const child of [...replicas, ...(issuer ? [issuer] : [])]) await stopChild(child);
   sandbox?.cleanup();
 });
@@ -155,7 +145,7 @@ it("lets indusr sign in with client credentials and call through the replicas, i
       expect(call.stdout).toContain(`Echo: via nginx ${i}`);
     }
   }
-  const log = fs.readFileSync(path.join(sandbox.root, "nginx", "logs", "access.log"), "utf8");
+  const log = nginx!.accessLog().join("\n");
   // Round-robin: both replicas answered.
   expect(log).toContain(`upstream=127.0.0.1:${ports.a}`);
   expect(log).toContain(`upstream=127.0.0.1:${ports.b}`);

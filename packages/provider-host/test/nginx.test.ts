@@ -5,40 +5,31 @@
  * the replica whose marker its id carries. nginx is a machine tool like
  * ripgrep, found on PATH (or in /usr/sbin): `.ci/run` installs it when absent.
  */
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { freePort, requireTool, waitFor } from "@indus/testkit";
-import { PACKAGE_DIR, spawnHttpHost } from "./support/processes";
+import { freePort, startNginxFront } from "@indus/testkit";
+import type { NginxFront } from "@indus/testkit";
+import { spawnHttpHost } from "./support/processes";
 
 jest.setTimeout(180_000);
 
-const EXAMPLE = join(PACKAGE_DIR, "..", "..", "examples", "nginx", "nginx.conf");
-const NGINX = requireTool("nginx");
 const MODERN_CALLS = 1_000;
 const IN_FLIGHT = 10;
 
 type Replica = Awaited<ReturnType<typeof spawnHttpHost>>;
 
 let prefix: string;
-let nginx: ChildProcess | undefined;
+let nginx: NginxFront | undefined;
 let replicas: Replica[] = [];
 const ports = { a: 0, b: 0, front: 0 };
 
 beforeAll(async () => {
   prefix = mkdtempSync(join(tmpdir(), "indus-nginx-"));
-  for (const dir of ["logs", "temp"]) mkdirSync(join(prefix, dir));
   ports.a = await freePort();
   ports.b = await freePort();
   ports.front = await freePort();
-  const config = readFileSync(EXAMPLE, "utf8")
-    .replaceAll("127.0.0.1:3401", `127.0.0.1:${ports.a}`)
-    .replaceAll("127.0.0.1:3402", `127.0.0.1:${ports.b}`)
-    .replaceAll("127.0.0.1:8080", `127.0.0.1:${ports.front}`);
-  writeFileSync(join(prefix, "nginx.conf"), config);
 });
 
 /**
@@ -46,28 +37,12 @@ beforeAll(async () => {
  * down for nginx's fail_timeout (10 s), which would turn the next calls into 502s.
  */
 async function ensureNginx(): Promise<void> {
-  if (nginx !== undefined) return;
-  nginx = spawn(NGINX, ["-p", prefix, "-c", "nginx.conf", "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  nginx.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const started = nginx;
-  await waitFor(
-    "nginx answering /healthz",
-    async () => (await fetch(front("/healthz")).catch(() => undefined))?.status === 200,
-    {
-      // nginx exiting is the event that ends the wait early, with its stderr.
-      failure: () => (started.exitCode === null && started.signalCode === null ? undefined : `nginx exited: ${stderr}`),
-    },
-  );
+  nginx ??= await startNginxFront({ prefix, port: ports.front, replicas: [ports.a, ports.b] });
 }
 
 afterAll(async () => {
   await stopReplicas();
-  if (nginx !== undefined && nginx.exitCode === null) {
-    const exited = new Promise((resolve) => nginx!.once("exit", resolve));
-    nginx.kill("SIGQUIT");
-    await exited;
-  }
+  await nginx?.stop();
   rmSync(prefix, { recursive: true, force: true });
 });
 
@@ -92,16 +67,11 @@ async function stopReplicas(): Promise<void> {
 
 /** Access-log lines (`status upstream=… session="…" method="…" "request"`) written since `from`. */
 function accessLog(from: number): string[] {
-  const log = readFileSync(join(prefix, "logs", "access.log"), "utf8");
-  return log.slice(from).split("\n").filter(Boolean);
+  return nginx!.accessLog(from);
 }
 
 function logSize(): number {
-  try {
-    return readFileSync(join(prefix, "logs", "access.log"), "utf8").length;
-  } catch {
-    return 0;
-  }
+  return nginx?.accessLogSize() ?? 0;
 }
 
 function upstreamOf(line: string): string {

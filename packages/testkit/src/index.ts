@@ -28,3 +28,4 @@ export * from "./relay";
 export * from "./readme-example";
 export * from "./extension-examples";
 export * from "./machine-tools";
+export * from "./nginx-front";
