@@ -13,6 +13,7 @@ import type { EndpointPhase } from "./phase";
 import type { ServerConfig, TransportKind } from "./server-config";
 import type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 import type { ToolBox } from "./tool-box";
+import type { RawCall, RawForward } from "./tool-run";
 import type { ToolProgress } from "./tool-run";
 import type { ProtocolEra } from "./protocol-era";
 import type { InputRound } from "./input-round";
@@ -51,6 +52,8 @@ export interface ServerEndpoint {
   listTools(): Promise<readonly RemoteTool[]>;
   /** Call a tool by its server-side (unqualified) name. */
   invoke(name: string, args: unknown, options?: InvokeOptions): Promise<RemoteCallResult>;
+  /** A call by server-side name taken raw, when this connection can (see `ForwardRaw`). */
+  forwardRaw?(call: RawCall): RawForward | undefined;
   status(): EndpointStatus;
   /** Always lands in `closed` (or leaves `faulted` as it is); never throws. */
   close(): Promise<void>;

@@ -97,6 +97,10 @@ export type {
   TraceContext,
 } from "./gateway-access";
 export type {
+  ForwardRaw,
+  RawAnswer,
+  RawCall,
+  RawForward,
   RpcError,
   RunOptions,
   ToolCall,

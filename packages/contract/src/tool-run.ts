@@ -101,4 +101,49 @@ export interface RunOptions {
 /** Fulfils calls by name. Never rejects: failures are `isError` outcomes. */
 export interface ToolRunner {
   run(call: ToolCall, options?: RunOptions): Promise<ToolOutcome>;
+  /**
+   * Takes a call raw when the tool's server can (see `ForwardRaw`); absent
+   * or `undefined`: the call takes `run`.
+   */
+  readonly forwardRaw?: ForwardRaw;
 }
+
+/*
+ * The pass-through port of a stdio gateway (see
+ * `docs/decisions/raw-call-forwarding.md`): a `tools/call` the gateway passes
+ * on unchanged but for the tool's name and the request id is handed down the
+ * box as it came, and the server's answer comes back as the server sent it,
+ * instead of each SDK stack parsing, validating and rebuilding both. Every
+ * layer may decline (return `undefined`): the call then takes the normal
+ * path, which is always correct. One request and its answer, never a
+ * protocol of our own.
+ */
+
+/** A `tools/call` taken raw, as a box layer sees it. */
+export interface RawCall {
+  /** The tool's name at this layer (published above the fleet, server-side below it). */
+  readonly name: string;
+  /** The arguments exactly as the client sent them. */
+  readonly arguments: JsonObject;
+  /** Called once, with the answer (never after `cancel`). */
+  readonly answer: (answer: RawAnswer) => void;
+}
+
+/**
+ * The answer to a raw call: the server's result as it sent it, or what the
+ * normal path would have made of anything else (its JSON-RPC error, a
+ * deadline, a lost connection) at the layer that knows how.
+ */
+export type RawAnswer =
+  | { readonly kind: "result"; readonly result: JsonObject }
+  | { readonly kind: "outcome"; readonly outcome: ToolOutcome }
+  | { readonly kind: "fault"; readonly error: unknown };
+
+/** A raw call under way. */
+export interface RawForward {
+  /** The client cancelled: the server is told, and no answer follows. */
+  cancel(reason: string): void;
+}
+
+/** A box layer or endpoint that can take a call raw; `undefined`: not this one, take the normal path. */
+export type ForwardRaw = (call: RawCall) => RawForward | undefined;

@@ -6,7 +6,15 @@
  * re-reads live sources on every call, so it always serves the current tools
  * (what it derives from them is rebuilt only when they changed).
  */
-import type { ToolBox, ToolCall, ToolDescriptor, ToolOutcome, ToolRunner, RunOptions } from "@indus/contract";
+import type {
+  ForwardRaw,
+  ToolBox,
+  ToolCall,
+  ToolDescriptor,
+  ToolOutcome,
+  ToolRunner,
+  RunOptions,
+} from "@indus/contract";
 import type { Capability, DeckContext } from "./vocabulary";
 import { describeFailure, isDisposableCard } from "./card";
 import { localToolContext } from "./local-context";
@@ -227,7 +235,13 @@ function deckToolBox(deck: ToolDeck, boxOptions: ToolBoxOptions): ToolBox {
   const index = toolIndex(deck);
   const descriptors = (): readonly ToolDescriptor[] => index().descriptors;
 
+  // A mounted tool's call may be taken raw by its server (see `ForwardRaw` in @indus/contract): nothing of the deck's applies to it.
+  const forwardRaw: ForwardRaw = (call) => {
+    const cap = index().byName.get(call.name);
+    return cap instanceof BridgeCapability ? cap.forwardRaw(call) : undefined;
+  };
   const runner: ToolRunner = {
+    forwardRaw,
     async run(call: ToolCall, options?: RunOptions): Promise<ToolOutcome> {
       const tools = index().byName;
       const cap = tools.get(call.name);

@@ -18,6 +18,8 @@ import {
   type McpEndpoint,
   type ProtocolEra,
   type ProtocolFault,
+  type RawCall,
+  type RawForward,
   type RemoteCallResult,
   type RemoteTool,
   type ServerConfig,
@@ -37,6 +39,7 @@ import { RelayRouter } from "./relay/relay-routing";
 import type { Session } from "./session";
 import { StderrTail } from "./stdio/stderr-tail";
 import type { ToolsChangeListener } from "./tools/tool-changes";
+import { forwardRawCall } from "./tools/raw-call";
 
 export type { CatalogChange } from "./catalog/catalog-changes";
 
@@ -211,6 +214,11 @@ export class McpServerEndpoint implements McpEndpoint {
       await this.members.tools.idle();
       return result;
     });
+  }
+
+  /** A plain call taken raw on a ready stdio connection (see `tools/raw-call.ts`); undefined: use `invoke`. */
+  forwardRaw(call: RawCall): RawForward | undefined {
+    return forwardRawCall(this.lifecycle.access, this.members.tools, call);
   }
 
   complete(params: JsonObject, options?: GatewayCallOptions): Promise<JsonObject> {

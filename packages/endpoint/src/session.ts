@@ -9,6 +9,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import type { ProtocolEra, TransportKind } from "@indus/contract";
+import type { RawCallTap } from "./tools/raw-call-tap";
 
 export interface Session {
   readonly client: Client;
@@ -20,6 +21,8 @@ export interface Session {
   subscription?: McpSubscription | undefined;
   /** Set once this session is being replaced or closed on purpose. */
   retired: boolean;
+  /** Where calls taken raw go on this connection (stdio sessions; see `raw-call-tap.ts`). */
+  rawCalls?: RawCallTap | undefined;
 }
 
 /** How long a polite goodbye (listen stream close, HTTP DELETE) may take before we stop waiting. */

@@ -88,7 +88,7 @@ export function readCallResult(result: unknown): RemoteCallResult {
  * SDK lets a handler's `_meta` win over the envelope it adds), so it is not
  * part of what the server said. Copied only when the key is there.
  */
-function withoutEnvelope(result: Record<string, unknown>): Record<string, unknown> {
+export function withoutEnvelope(result: Record<string, unknown>): Record<string, unknown> {
   const meta = result["_meta"];
   if (!isRecord(meta) || !(SERVER_INFO_META_KEY in meta)) return result;
   const { [SERVER_INFO_META_KEY]: _hop, ...rest } = meta;

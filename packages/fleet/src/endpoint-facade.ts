@@ -13,6 +13,8 @@ import type {
   RemoteCallResult,
   RemoteTool,
   ToolsChange,
+  RawCall,
+  RawForward,
 } from "@indus/contract";
 
 export class EndpointFacade implements McpEndpoint {
@@ -90,6 +92,9 @@ export class EndpointFacade implements McpEndpoint {
   }
   invoke(name: string, args: unknown, options?: InvokeOptions): Promise<RemoteCallResult> {
     return this.inner.invoke(name, args, options);
+  }
+  forwardRaw(call: RawCall): RawForward | undefined {
+    return this.inner.forwardRaw?.(call);
   }
   onToolsChanged(listener: (change: ToolsChange) => void): () => void {
     return this.inner.onToolsChanged(listener);

@@ -19,6 +19,8 @@ import {
   type JsonValue,
   type ListedDefinition,
   type McpEndpoint,
+  type RawCall,
+  type RawForward,
   type RemoteCallResult,
   type RemoteTool,
   type ToolsChange,
@@ -91,6 +93,18 @@ export class GatedEndpoint extends EndpointFacade {
     // ui:// bodies) is done before the answer is handed on too, so the next turn sees the verdicts.
     await this.changes;
     return result;
+  }
+
+  /**
+   * Taken raw only once the tools were screened and this one was admitted;
+   * its answer waits for the screening of a tool change, as `invoke`'s does.
+   */
+  override forwardRaw(call: RawCall): RawForward | undefined {
+    if (this.tools === undefined || this.tools.screening.withheld.has(call.name)) return undefined;
+    return this.inner.forwardRaw?.({
+      ...call,
+      answer: (answer) => void this.changes.then(() => call.answer(answer)),
+    });
   }
 
   override onToolsChanged(listener: (change: ToolsChange) => void): () => void {

@@ -11,6 +11,8 @@
 import {
   type ProtocolFault,
   type McpEndpoint,
+  type RawCall,
+  type RawForward,
   type RemoteTool,
   type RunOptions,
   type ToolBox,
@@ -27,7 +29,7 @@ import { shortHash } from "./default-endpoint";
 import { FleetCatalog } from "./gateway-catalog";
 import { firstOfferWins, type NamingMode } from "./names";
 import type { EndpointFleet } from "./server-fleet";
-import { failure, runOn } from "./remote-run";
+import { failure, forwardRawOn, runOn } from "./remote-run";
 import { toolFilter } from "./tool-filter";
 
 export interface MountedBoxOptions {
@@ -60,7 +62,7 @@ export class MountedToolBox implements ToolBox {
     options: MountedBoxOptions = {},
   ) {
     this.names = options.names ?? "prefixed";
-    this.runner = { run: (call, options) => this.run(call, options) };
+    this.runner = { run: (call, options) => this.run(call, options), forwardRaw: (call) => this.forwardRaw(call) };
     this.catalog = new FleetCatalog(fleet, { names: this.names });
     fleet.onEndpointsReplaced(() => void this.refresh());
     fleet.onEndpointSettled((endpoint) => void this.join(endpoint));
@@ -280,6 +282,12 @@ export class MountedToolBox implements ToolBox {
     const route = this.routes.get(call.name) ?? this.withdrawn.get(call.name);
     if (!route) return failure(call.id, `unknown tool "${call.name}"`);
     return runOn(route.endpoint, route.tool.ref.name, call, options);
+  }
+
+  /** A listed tool's call taken raw by its server's endpoint, when it can (a withdrawn one never is). */
+  private forwardRaw(call: RawCall): RawForward | undefined {
+    const route = this.routes.get(call.name);
+    return route === undefined ? undefined : forwardRawOn(route.endpoint, route.tool.ref.name, call);
   }
 }
 

@@ -4,7 +4,15 @@
  * form kept), and a fault becomes an `isError` outcome, so the runner never
  * rejects (a server's JSON-RPC error kept beside it as `rpcError`).
  */
-import { isProtocolFault, type McpEndpoint, type RunOptions, type ToolCall, type ToolOutcome } from "@indus/contract";
+import {
+  isProtocolFault,
+  type McpEndpoint,
+  type RawCall,
+  type RawForward,
+  type RunOptions,
+  type ToolCall,
+  type ToolOutcome,
+} from "@indus/contract";
 import { projectResult } from "./content-projection";
 
 export function failure(callId: string, text: string): ToolOutcome {
@@ -23,11 +31,26 @@ export async function runOn(
     const result = await endpoint.invoke(serverName, call.input ?? {}, options);
     return { callId: call.id, ...projectResult(result) };
   } catch (error) {
-    if (!isProtocolFault(error)) return failure(call.id, String(error));
-    const outcome = failure(call.id, `[${error.kind}] ${error.message}`);
-    // The server's own JSON-RPC error rides along, for a gateway to answer with.
-    if (error.rpcCode === undefined) return outcome;
-    const data = error.data === undefined ? {} : { data: error.data };
-    return { ...outcome, rpcError: { code: error.rpcCode, message: error.message, ...data } };
+    return faultOutcome(call.id, error);
   }
+}
+
+/** A failed call as a runner outcome (also a raw call's fault: see `forwardRawOn`). */
+export function faultOutcome(callId: string, error: unknown): ToolOutcome {
+  if (!isProtocolFault(error)) return failure(callId, String(error));
+  const outcome = failure(callId, `[${error.kind}] ${error.message}`);
+  // The server's own JSON-RPC error rides along, for a gateway to answer with.
+  if (error.rpcCode === undefined) return outcome;
+  const data = error.data === undefined ? {} : { data: error.data };
+  return { ...outcome, rpcError: { code: error.rpcCode, message: error.message, ...data } };
+}
+
+/** A call taken raw on `endpoint` under the server-side name, its faults made outcomes as `runOn` makes them. */
+export function forwardRawOn(endpoint: McpEndpoint, serverName: string, call: RawCall): RawForward | undefined {
+  return endpoint.forwardRaw?.({
+    name: serverName,
+    arguments: call.arguments,
+    answer: (answer) =>
+      call.answer(answer.kind === "fault" ? { kind: "outcome", outcome: faultOutcome("raw", answer.error) } : answer),
+  });
 }

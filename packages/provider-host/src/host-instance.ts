@@ -36,7 +36,7 @@ import { RELAY_REQUEST_OPTIONS } from "./relay/session-registry";
 import type { GatewaySession, SessionRegistry } from "./relay/session-registry";
 import { AS_SENT, CHECKED_BY_SERVER, handleStrictly, PAGINATED_PARAMS } from "./strict-handlers";
 import { callTool, envelopeLogLevel, isModern } from "./tools/tool-call";
-import type { CallScope } from "./tools/tool-call";
+import type { CallScope, PreAnswer } from "./tools/tool-call";
 import { toMcpTool } from "./tools/tool-mapping";
 
 export { announceChanges, serverAnnouncer } from "./change-announcer";
@@ -98,6 +98,8 @@ export interface HostInstance {
   retire(): void;
   /** The instance's client as a receiver of resource updates (a session, or a 2026-07-28 stdio connection). */
   readonly holder: UpdateHolder;
+  /** Answers of calls taken raw, replayed through the server by request id (see `stdio/raw-calls.ts`). */
+  readonly preAnswered: Map<string | number, PreAnswer>;
 }
 
 /** Builds instances of one host, all sharing its client relay, log relay and subscriptions. */
@@ -161,6 +163,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       tasks === undefined ? filling : { ...filling, capabilities: withTasksOffered },
     );
     const calls = new Map<AbortController, Promise<void>>();
+    const preAnswered = new Map<string | number, PreAnswer>();
     const session = sessionOf(server, sessions, view === box ? undefined : (id) => hearsServer(view, id));
     const scope: CallScope = {
       box: view,
@@ -171,6 +174,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       logsFor: oneWire ? session.logs : (ctx) => session.relatedLogs(ctx),
       logRelay: logs,
       tasks,
+      preAnswered,
     };
     handleStrictly(server, "tools/list", PAGINATED_PARAMS, () => ({ tools: view.descriptors().map(toMcpTool) }));
     // The SDK's Server checks tools/call requests strictly itself (InvalidParams, both eras), so the
@@ -200,7 +204,7 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       session.retire();
       subscriptions?.removeAll(holder);
     };
-    return { server, calls, retire, holder };
+    return { server, calls, retire, holder, preAnswered };
   };
   return { build, relay, subscriptions, abandonWaiting: (reason) => rounds.abandonAll(reason) };
 }

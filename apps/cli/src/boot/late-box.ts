@@ -31,6 +31,7 @@ export function lateBox(withCatalog: boolean): LateBox {
         target === undefined
           ? Promise.reject(protocolFault("not-connected", `${call.name}: the gateway has not started yet`))
           : target.runner.run(call, options),
+      forwardRaw: (call) => target?.runner.forwardRaw?.(call),
     },
     onDescriptorsChanged(listener) {
       listeners.add(listener);

@@ -40,6 +40,8 @@ export function gatewayBox(box: ToolBox, profile: Profile, origin: (name: string
               isError: true,
             })
           : box.runner.run(call, options),
+      // A held-back tool is never taken raw: the normal path refuses it.
+      forwardRaw: (call) => (heldBack(call.name) ? undefined : box.runner.forwardRaw?.(call)),
     },
     whyUnknown: (name) => (heldBack(name) ? HELD_BACK : box.whyUnknown?.(name)),
   };

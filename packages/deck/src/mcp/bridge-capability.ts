@@ -12,6 +12,8 @@
  */
 import type {
   JsonObject,
+  RawCall,
+  RawForward,
   JsonSchema,
   RunOptions,
   ToolAnnotations,
@@ -64,6 +66,11 @@ export class BridgeCapability implements Card {
    */
   forward(call: ToolCall, options: RunOptions | undefined): Promise<ToolOutcome> {
     return this.runner.run({ id: call.id, name: this.name, input: call.input ?? {} }, options);
+  }
+
+  /** The call taken raw by the mounted box, when its server can (see `forward`). */
+  forwardRaw(call: RawCall): RawForward | undefined {
+    return this.runner.forwardRaw?.(call.name === this.name ? call : { ...call, name: this.name });
   }
 
   async run(input: unknown, ctx: ToolContext): Promise<ToolResult> {

@@ -47,6 +47,7 @@ import type { ResponseTooLargeError } from "../http/response-cap";
 import type { Session } from "../session";
 import { listen, newClient, probeMs } from "./session-client";
 import { connectWithin, type TrackTransport } from "./startup-deadline";
+import { RawCallTap } from "../tools/raw-call-tap";
 import type { StderrTail } from "../stdio/stderr-tail";
 import { guardInbound } from "../inbound/inbound-guard";
 
@@ -335,14 +336,14 @@ export class SessionOpener {
     const session: Session = { client, transport, kind, era: "legacy", retired: false };
     this.port.wire(session);
     const modern = () => client.getProtocolEra() === "modern";
-    const sanitized = carryTaskResults(
-      guardInbound(transport, {
-        maxDepth: options.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH,
-        modern,
-        onIssues: (method, issues) => this.port.dropped(method, issues),
-      }),
+    const guarded = guardInbound(transport, {
+      maxDepth: options.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH,
       modern,
-    );
+      onIssues: (method, issues) => this.port.dropped(method, issues),
+    });
+    // A stdio server's raw calls are caught past the guard, before the SDK client.
+    if (kind === "stdio") session.rawCalls = rawCallsOn(transport, guarded);
+    const sanitized = carryTaskResults(session.rawCalls?.transport ?? guarded, modern);
     // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
     const scoped = options.host
       ? watchCallAnswers(callScopedTransport(sanitized, modern), this.setup.router)
@@ -374,4 +375,15 @@ export class SessionOpener {
       },
     );
   }
+}
+
+/**
+ * Raw calls on a stdio connection; when it ends, those still waiting fail as
+ * the SDK client's own requests do (their fault then says why it ended).
+ */
+function rawCallsOn(transport: Transport, guarded: Transport): RawCallTap {
+  const raw = new RawCallTap(guarded);
+  const ended = (transport as { whenClosed?: () => Promise<void> }).whenClosed?.();
+  void ended?.then(() => raw.lostAll(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")));
+  return raw;
 }

@@ -5,13 +5,13 @@
  * behind; here the child leads its own process group (`detached`), and
  * shutdown walks the whole group: end stdin, grace period, SIGTERM, SIGKILL.
  * Framing and message validation stay the SDK's (`serializeMessage`,
- * `deserializeMessage`, `parseJSONRPCMessage`); line splitting and the parse
- * of a long line while it arrives are ours (see `LineSplitter`).
+ * `parseJSONRPCMessage`), but for a raw call's plain answer, which the SDK's
+ * schema would pass unchanged (see `raw-call-tap.ts`); line splitting and
+ * the parse of a long line while it arrives are ours (see `LineSplitter`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import {
-  deserializeMessage,
   parseJSONRPCMessage,
   serializeMessage,
   type JSONRPCMessage,
@@ -20,6 +20,7 @@ import {
 import { serverEnvironment, type InheritedEnv } from "./child-env";
 import { InboundOrder } from "./inbound-order";
 import { LineSplitter, MessageTooLargeError, type Line } from "./line-splitter";
+import { isPlainRawAnswer } from "../tools/raw-call-tap";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
 
 export interface ProcessStdioOptions {
@@ -244,7 +245,9 @@ export class ProcessStdioTransport implements Transport {
     if (line.kind === "garbage") return this.onGarbage(line.head);
     let message: JSONRPCMessage;
     try {
-      message = line.kind === "value" ? parseJSONRPCMessage(line.value) : deserializeMessage(line.text);
+      const value: unknown = line.kind === "value" ? line.value : JSON.parse(line.text);
+      // A raw call's plain answer is what the SDK's schema would pass unchanged: it skips the schema's copy.
+      message = isPlainRawAnswer(value) ? value : parseJSONRPCMessage(value);
     } catch {
       this.onGarbage(line.kind === "value" ? line.head : line.text);
       return;

@@ -6,7 +6,7 @@
  * clients. The host adds its own wire (parse-error answers, EOF, EPIPE).
  */
 import type { Readable, Writable } from "node:stream";
-import type { ClientHostHooks, ToolBox } from "@indus/contract";
+import type { ClientHostHooks, JsonObject, ToolBox } from "@indus/contract";
 import { protocolFault } from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
@@ -16,6 +16,7 @@ import { DEFAULT_HOST_INFO, abortCalls, interruptCalls } from "../provider-host"
 import type { RunningProviderHost } from "../provider-host";
 import { ListenSubscriptions } from "../catalog/subscriptions";
 import { StdioHostTransport } from "./stdio-transport";
+import { RawCalls, type RawCallHost } from "./raw-calls";
 
 export { StdioHostTransport } from "./stdio-transport";
 
@@ -58,6 +59,9 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
   const live = new Set<HostInstance>();
   let pinned: { instance: HostInstance; era: "legacy" | "modern" } | undefined;
 
+  const raw = rawCallsOn(wire, box, options, () =>
+    pinned !== undefined && live.has(pinned.instance) ? pinned : undefined,
+  );
   const handle = sdkServeStdio(
     ({ era }) => {
       const instance = build(true);
@@ -71,6 +75,7 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
         live.delete(instance);
         unsubscribe();
         abortCalls(instance, "the client session ended");
+        raw.cancelAll("the client session ended");
         instance.retire();
       };
       return instance.server;
@@ -107,6 +112,8 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
       cancelling ??= (async () => {
         if (wire.isClosed) return;
         abandonWaiting(protocolFault("not-connected", "the provider host was cancelled"));
+        // A raw call's interrupted answer is replayed through the SDK: a few promise hops before it is written.
+        if (raw.interruptAll("the provider host was cancelled")) await new Promise((resolve) => setImmediate(resolve));
         await Promise.all([...live].map((instance) => interruptCalls(instance, "the provider host was cancelled")));
         await handle.close();
         await wire.close();
@@ -114,6 +121,37 @@ export function serveStdio(box: ToolBox, options: StdioHostOptions = {}): Promis
       return cancelling;
     },
   });
+}
+
+/** Raw calls on `wire` (see `raw-calls.ts`): taken once the box is ready, from the client pinned then. */
+function rawCallsOn(
+  wire: StdioHostTransport,
+  box: ToolBox,
+  options: StdioHostOptions,
+  pinned: RawCallHost["pinned"],
+): RawCalls {
+  let ready = options.boxReady === undefined;
+  void Promise.resolve(options.boxReady).then(
+    () => (ready = true),
+    () => undefined,
+  );
+  const raw = new RawCalls({
+    box,
+    pinned,
+    serverInfo: serverInfoOf(options.info ?? DEFAULT_HOST_INFO),
+    boxReady: () => ready,
+    send: (message) => void wire.send(message).catch(() => undefined),
+    replay: (request) => wire.deliver(request),
+  });
+  wire.takeRaw = (value) => raw.take(value);
+  return raw;
+}
+
+/** The host's identity as the SDK stamps it on a 2026-07-28 result. */
+function serverInfoOf(info: ProviderHostInfo): JsonObject {
+  return info.title === undefined
+    ? { name: info.name, version: info.version }
+    : { name: info.name, version: info.version, title: info.title };
 }
 
 /**

@@ -34,6 +34,8 @@ export class StdioHostTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each parsed line before the SDK does; true: it took the message (see `raw-calls.ts`). */
+  takeRaw?: (value: unknown) => boolean;
 
   private partial: Buffer | undefined;
   /** Messages waiting behind a response held after progress (see `PROGRESS_GAP_MS`). */
@@ -212,6 +214,12 @@ export class StdioHostTransport implements Transport {
       this.reject(ProtocolErrorCode.InvalidRequest, `Invalid Request: ${deep.reason}`, new Error(deep.reason), deep.id);
       return;
     }
+    if (this.takeRaw?.(value) === true) return;
+    this.deliver(value);
+  }
+
+  /** Hands a parsed line to the SDK, as read (also a raw call replayed for its answer). */
+  deliver(value: unknown): void {
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(value);

@@ -7,7 +7,7 @@
  * something spans several (see `input-rounds`).
  */
 import { LOG_LEVELS } from "@indus/contract";
-import type { CallLogs, ClientHostHooks, LogLevel, TaskMode, ToolBox, ToolOutcome } from "@indus/contract";
+import type { CallLogs, ClientHostHooks, JsonObject, LogLevel, TaskMode, ToolBox, ToolOutcome } from "@indus/contract";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
@@ -46,7 +46,16 @@ export interface CallScope {
   readonly logRelay: LogRelay;
   /** The Tasks extension, when the box's servers' tasks can be followed through it (see `task-relay`). */
   readonly tasks: TaskRelay | undefined;
+  /** Answers of calls taken raw, by request id: such a request is answered with its answer, never run. */
+  readonly preAnswered?: Map<string | number, PreAnswer>;
 }
+
+/** A raw call's answer the server is to give as its own: the server's result as sent, or the runner's outcome. */
+export type PreAnswer =
+  | { readonly result: JsonObject }
+  | { readonly outcome: ToolOutcome }
+  /** The host interrupted the call (it is shutting down): answered as `finish` answers one. */
+  | { readonly interrupted: string };
 
 type CallResult = CallToolResult | ReturnType<typeof inputRequired>;
 
@@ -55,6 +64,11 @@ export async function callTool(
   params: CallToolRequest["params"],
   ctx: ServerContext,
 ): Promise<CallResult> {
+  const early = scope.preAnswered?.size ? scope.preAnswered.get(ctx.mcpReq.id) : undefined;
+  if (early !== undefined) {
+    scope.preAnswered!.delete(ctx.mcpReq.id);
+    return answerOf(early);
+  }
   const name = params.name;
   const input = params.arguments ?? {};
   const descriptor = findDescriptor(scope.box, name);
@@ -73,6 +87,15 @@ export async function callTool(
     if (!check.ok) return toolErrorResult(check.message);
   }
   return isModern(ctx) ? roundTrip(scope, name, input, ctx) : oneRequest(scope, name, input, ctx);
+}
+
+/** A raw call's answer as this call's, as `finish` gives a runner's outcome. */
+function answerOf(early: PreAnswer): CallResult {
+  if ("result" in early) return early.result as unknown as CallToolResult;
+  if ("interrupted" in early) throw interrupted(early.interrupted);
+  const rpcError = early.outcome.rpcError;
+  if (rpcError !== undefined) throw new ProtocolError(rpcError.code, rpcError.message, rpcError.data);
+  return toCallToolResult(early.outcome);
 }
 
 /** -32602 for a name the box does not list, with the box's reason when it knows one (a server still connecting). */
@@ -157,12 +180,16 @@ async function finish(run: CallRun, flushed: Promise<void>, ctx: ServerContext, 
   if (run.controller.signal.aborted && !ctx.mcpReq.signal.aborted) {
     // Interrupted by the host, not by the client: say so, rather than leave
     // the client waiting for an answer that will never come.
-    throw new ProtocolError(CONNECTION_CLOSED, `Call to '${run.name}' interrupted: the provider host is shutting down`);
+    throw interrupted(run.name);
   }
   // A mounted server's JSON-RPC error is answered as that error, as the server did.
   const rpcError = outcome.rpcError;
   if (rpcError !== undefined) throw new ProtocolError(rpcError.code, rpcError.message, rpcError.data);
   return toCallToolResult(outcome);
+}
+
+function interrupted(name: string): ProtocolError {
+  return new ProtocolError(CONNECTION_CLOSED, `Call to '${name}' interrupted: the provider host is shutting down`);
 }
 
 /** Counts the run among the instance's running calls (for shutdown) while this request serves it. */

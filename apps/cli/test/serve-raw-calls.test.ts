@@ -1,0 +1,182 @@
+/**
+ * `indusr mcp serve` (stdio) passes a plain `tools/call` to a stdio server
+ * raw, past the two SDK stacks, when its client can be asked nothing; a
+ * client that declared a capability takes the normal path. Either way the
+ * client must get the same answer line, for every kind of answer a server
+ * gives (hostile ones too), in both eras; a cancellation must reach the
+ * server, and a call the gateway refuses is refused alike. Built CLI, real
+ * processes, JSON lines written and read by hand (exactly what a client
+ * sees): the fixture server (test/fixtures/answers-server.mjs) tells which
+ * path a call took by the kind of id it arrived with.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
+import { writeConfig } from "./support/servers";
+
+jest.setTimeout(120_000);
+
+type Era = "2025" | "2026-07-28";
+type Message = Record<string, unknown>;
+
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "raw-calls", version: "1.0.0" },
+};
+
+/** A client on its own gateway, speaking JSON lines. */
+class LineClient {
+  private readonly waiting = new Map<number, (message: Message) => void>();
+  private next = 0;
+  private buffer = "";
+
+  constructor(
+    readonly child: ChildProcess,
+    private readonly meta: Message | undefined,
+  ) {
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => this.read(chunk));
+  }
+
+  /** Sends a request; resolves with its answer line, less the id. */
+  request(method: string, params: Message = {}): Promise<Message> {
+    const id = ++this.next;
+    const answered = new Promise<Message>((resolve) => this.waiting.set(id, resolve));
+    this.send({ jsonrpc: "2.0", id, method, params: this.meta ? { ...params, _meta: this.meta } : params });
+    return answered;
+  }
+
+  call(name: string, args: Message = {}): Promise<Message> {
+    return this.request("tools/call", { name: `answers__${name}`, arguments: args });
+  }
+
+  /** The id the next request gets. */
+  get nextId(): number {
+    return this.next + 1;
+  }
+
+  send(message: Message): void {
+    this.child.stdin!.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private read(chunk: string): void {
+    this.buffer += chunk;
+    for (let at = this.buffer.indexOf("\n"); at !== -1; at = this.buffer.indexOf("\n")) {
+      const { id, ...rest } = JSON.parse(this.buffer.slice(0, at)) as Message;
+      this.buffer = this.buffer.slice(at + 1);
+      if (!("method" in rest)) this.waiting.get(id as number)?.(rest);
+    }
+  }
+}
+
+let sandbox: Sandbox;
+let config: string;
+const open: ChildProcess[] = [];
+
+beforeAll(() => {
+  sandbox = makeSandbox();
+  const server = join(__dirname, "fixtures", "answers-server.mjs");
+  config = writeConfig(sandbox.root, { answers: { command: process.execPath, args: [server] } });
+});
+// Gateways live for their describe block: closing them after each test would leave the next test's calls unanswered.
+afterAll(() => {
+  for (const child of open.splice(0)) child.stdin?.end();
+  sandbox.cleanup();
+});
+
+/** `asks`: the client declares elicitation, so the gateway may ask it something and takes the normal path. */
+async function lineClient(era: Era, asks: boolean): Promise<LineClient> {
+  const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", config], {
+    cwd: sandbox.cwd,
+    env: sandbox.env,
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  open.push(child);
+  const capabilities = asks ? { elicitation: {} } : {};
+  const modern = era === "2026-07-28";
+  const client = new LineClient(
+    child,
+    modern ? { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": capabilities } : undefined,
+  );
+  if (modern) await client.request("server/discover");
+  else {
+    const clientInfo = { name: "raw-calls", version: "1.0.0" };
+    await client.request("initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo });
+    client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+  // Listings and calls wait for the gateway's boot; a call made meanwhile takes the normal path.
+  await client.request("tools/list");
+  return client;
+}
+
+const text = (answer: Message) => (answer["result"] as { content: { text: string }[] }).content[0]!.text;
+
+describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
+  let raw: LineClient;
+  let normal: LineClient;
+  beforeAll(async () => {
+    [raw, normal] = await Promise.all([lineClient(era, false), lineClient(era, true)]);
+  });
+  afterAll(() => {
+    for (const each of [raw, normal]) each?.child.stdin?.end();
+  });
+
+  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
+    expect(text(await raw.call("whoami"))).toBe("string");
+    expect(text(await normal.call("whoami"))).toBe("number");
+  });
+
+  it.each([
+    ["a text result", "text", { message: "hi" }],
+    ["an error result", "failing", {}],
+    ["a JSON-RPC error", "rpc-error", {}],
+    ["a non-text block", "image", {}],
+    ["content that is not a list", "bad-type", {}],
+    ["a result nested too deep", "deep", { levels: 3_000 }],
+    ["a line with an object for its id first", "bad-id", {}],
+    ["an answer to a request never sent first", "stray-id", {}],
+    ["a tool the profile holds back", "writer", {}],
+    ["a tool nobody offers", "nonesuch", {}],
+  ])("gets what the normal path gives for %s", async (_what, tool, args) => {
+    const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
+    expect(fast).toEqual(slow);
+  });
+
+  it("gets a 20 MB result whole", async () => {
+    const bytes = 20_000_000;
+    const [fast, slow] = await Promise.all([raw.call("huge", { bytes }), normal.call("huge", { bytes })]);
+    expect(text(fast).length).toBe(bytes);
+    expect(fast).toEqual(slow);
+  });
+});
+
+describe("cancelling a raw call", () => {
+  it("reaches the server, and no answer follows", async () => {
+    const client = await lineClient("2025", false);
+    const id = client.nextId;
+    const answered = jest.fn();
+    void client.call("slow").then(answered);
+    // Calls reach the server in order: once it has answered who it is, the slow call is there.
+    expect(text(await client.call("whoami"))).toBe("string");
+    client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "no" } });
+    expect(text(await client.call("cancellations", { count: 1 }))).toBe("cancelled 1");
+    expect(text(await client.call("whoami"))).toBe("string");
+    expect(answered).not.toHaveBeenCalled();
+  });
+});
+
+describe("a gateway shutting down", () => {
+  it.each([
+    ["raw", false],
+    ["normal", true],
+  ])("answers a %s call as interrupted", async (_path, asks) => {
+    const client = await lineClient("2025", asks);
+    const pending = client.call("slow");
+    expect(text(await client.call("cancellations", { count: 0 }))).toBe("cancelled 0");
+    client.child.kill("SIGTERM");
+    expect(await pending).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Call to 'answers__slow' interrupted: the provider host is shutting down" },
+    });
+  });
+});

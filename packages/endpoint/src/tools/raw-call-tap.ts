@@ -1,0 +1,100 @@
+/**
+ * Where a raw call (see `ForwardRaw` in `@indus/contract`) meets the
+ * connection: its request goes out through the inbound guard (so its answer
+ * is bounded like any other), under an id of its own that no SDK client
+ * uses (the client numbers its requests; the era probe's string id is the
+ * SDK's), and its answer is caught here, after the guard and before the SDK
+ * client, which never sees it. An answer to a call given up on is dropped.
+ */
+import { randomUUID } from "node:crypto";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { isRecord } from "@indus/contract";
+import { tapTransport } from "../transport-tap";
+
+/** A server's answer to a raw call, as the guard passed it. */
+export interface RawReply {
+  readonly result?: unknown;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** The request could not be sent, or the connection ended before the answer. */
+  readonly lost?: unknown;
+}
+
+/** Ids of raw calls: unique in the process, never a number. */
+const RAW_ID_PREFIX = `indus-raw-${randomUUID()}-`;
+
+/**
+ * True for a raw call's answer of the plainest form (a result with no
+ * `_meta`, or an error of integer code and string message): exactly what the
+ * SDK's `JSONRPCMessageSchema` accepts and gives back unchanged but for a
+ * copy, so the line reader may pass it on without that parse. Anything else,
+ * including every other message, goes through the schema.
+ */
+export function isPlainRawAnswer(value: unknown): value is JSONRPCMessage {
+  if (!isRecord(value) || value["jsonrpc"] !== "2.0") return false;
+  const id = value["id"];
+  if (typeof id !== "string" || !id.startsWith(RAW_ID_PREFIX)) return false;
+  let keys = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) keys += 1;
+  if (keys !== 3) return false;
+  const { result, error } = value;
+  if (result !== undefined) return isRecord(result) && !Object.hasOwn(result, "_meta");
+  return isRecord(error) && plainError(error);
+}
+
+function plainError(error: Record<string, unknown>): boolean {
+  if (!Number.isInteger(error["code"]) || typeof error["message"] !== "string") return false;
+  for (const key of Object.keys(error)) if (key !== "code" && key !== "message" && key !== "data") return false;
+  return true;
+}
+
+export class RawCallTap {
+  private readonly waiting = new Map<string, (reply: RawReply) => void>();
+  private sent = 0;
+  /** The connection with raw calls' answers taken out, for the SDK client. */
+  readonly transport: Transport;
+
+  constructor(private readonly below: Transport) {
+    this.transport = tapTransport(below, {
+      inbound: (deliver) => (message, extra) => {
+        if (!this.caught(message)) deliver(message, extra);
+      },
+    });
+  }
+
+  /** Sends `tools/call` for `name`; returns its id (to cancel it). `onReply` is called once, unless cancelled. */
+  call(name: string, args: unknown, onReply: (reply: RawReply) => void): string {
+    const id = `${RAW_ID_PREFIX}${++this.sent}`;
+    this.waiting.set(id, onReply);
+    const request = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+    this.below.send(request as JSONRPCMessage).catch((error: unknown) => {
+      if (this.waiting.delete(id)) onReply({ lost: error });
+    });
+    return id;
+  }
+
+  /** Gives a call up: the server is told, and its answer, if one comes, is dropped. */
+  cancel(id: string, reason: string): void {
+    if (!this.waiting.delete(id)) return;
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } };
+    void this.below.send(cancelled as JSONRPCMessage).catch(() => undefined);
+  }
+
+  /** The connection ended: calls still waiting for their answer get `lost`. */
+  lostAll(error: unknown): void {
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const onReply of waiting) onReply({ lost: error });
+  }
+
+  /** True when `message` answers a raw call (then it is handled here, or dropped). */
+  private caught(message: JSONRPCMessage): boolean {
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== "string" || "method" in message || !id.startsWith(RAW_ID_PREFIX)) return false;
+    const onReply = this.waiting.get(id);
+    if (onReply !== undefined) {
+      this.waiting.delete(id);
+      onReply(message);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * A `tools/call` taken raw on a stdio connection (see `@indus/contract`'s
+ * `raw-call.ts`): sent as the client sent it but for the name, under the
+ * call's deadline, and answered with the server's result as sent, or with
+ * the fault the normal path would give (its JSON-RPC error, the deadline, a
+ * lost connection), classified by the same `onSession`. Only a plain call of
+ * a listed tool on a ready 2025-era session is taken; anything else is left
+ * to `ToolCalls`.
+ */
+import { isRecord, type JsonObject, type ProtocolFault, type RawCall, type RawForward } from "@indus/contract";
+import { ProtocolError } from "@modelcontextprotocol/client";
+import { DeadlineExceeded } from "../deadline";
+import type { Session } from "../session";
+import type { SessionPort } from "../session-port";
+import { withoutEnvelope } from "../wire";
+import type { RawReply } from "./raw-call-tap";
+import type { ToolCatalog } from "./tool-catalog";
+import { listsFirst } from "./tool-calls";
+
+/** The session port, and how a request's error becomes its fault (as `onSession` makes it for a stdio call). */
+export interface RawCallPort extends SessionPort {
+  toFault(site: "call", error: unknown, session?: Session): ProtocolFault;
+}
+
+export function forwardRawCall(port: RawCallPort, tools: ToolCatalog, call: RawCall): RawForward | undefined {
+  const session = port.current();
+  const raw = session?.rawCalls;
+  if (raw === undefined || session === undefined || session.era !== "legacy" || session.retired || !isReady(port))
+    return undefined;
+  const traits = tools.callTraits(call.name);
+  // A tool that must run as a task, or a call that would list the tools first, takes the normal path.
+  const facts = {
+    traits,
+    listed: tools.cached !== undefined,
+    listFailed: tools.listFault !== undefined,
+    session,
+    capabilities: port.capabilities(),
+  };
+  if (traits?.task === true || listsFirst(facts)) return undefined;
+  const timeoutMs = port.timeouts.callMs;
+  const fail = (error: unknown) => call.answer({ kind: "fault", error: port.toFault("call", error, session) });
+  const timer = setTimeout(() => {
+    const error = new DeadlineExceeded(timeoutMs, false);
+    raw.cancel(id, String(error));
+    fail(error);
+  }, timeoutMs);
+  const id = raw.call(call.name, call.arguments, (reply) => {
+    clearTimeout(timer);
+    settle(reply, tools, call, fail);
+  });
+  return {
+    cancel(reason) {
+      clearTimeout(timer);
+      raw.cancel(id, reason);
+    },
+  };
+}
+
+function isReady(port: SessionPort): boolean {
+  try {
+    port.readySession("call");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The reply as the normal path reads it: a result object (less its hop envelope), or a fault. */
+function settle(reply: RawReply, tools: ToolCatalog, call: RawCall, fail: (error: unknown) => void): void {
+  if (reply.lost !== undefined) return fail(reply.lost);
+  if (reply.error !== undefined)
+    return fail(ProtocolError.fromError(reply.error.code, reply.error.message, reply.error.data));
+  if (!isRecord(reply.result)) return fail(new Error("the tools/call result is not an object"));
+  const result = withoutEnvelope(reply.result) as JsonObject;
+  // A tools/list_changed the call caused is read before its result is handed on.
+  if (!tools.busy) return call.answer({ kind: "result", result });
+  void tools.idle().then(() => call.answer({ kind: "result", result }));
+}
