@@ -28,7 +28,7 @@ import {
   type TaskMethod,
   type TransportKind,
 } from "@indus/contract";
-import { CatalogChanges, type CatalogChange } from "./catalog/catalog-changes";
+import { CatalogChanges, watchListChanges, type CatalogChange } from "./catalog/catalog-changes";
 import { EndpointLifecycle, type SessionHooks } from "./connect/lifecycle";
 import { endpointMembers, type EndpointMembers } from "./endpoint-members";
 import { IssueLog } from "./inbound/issue-log";
@@ -73,15 +73,7 @@ export class McpServerEndpoint implements McpEndpoint {
         const { client } = session;
         registerHostHandlers(client, this.config.id, options.host, router);
         this.members.relay.attach(client, live);
-        client.setNotificationHandler("notifications/tools/list_changed", () => {
-          if (live()) refresh();
-        });
-        client.setNotificationHandler("notifications/resources/list_changed", () => {
-          if (live()) this.catalogChanges.emit("resources");
-        });
-        client.setNotificationHandler("notifications/prompts/list_changed", () => {
-          if (live()) this.catalogChanges.emit("prompts");
-        });
+        watchListChanges(client, live, refresh, this.catalogChanges);
       },
       adopted: (session, replacing) => {
         if (replacing && session.era === "legacy") this.members.relay.reapply();

@@ -1,4 +1,5 @@
 /** The server's announcements that its resources or prompts changed, handed to the endpoint's listeners. */
+import type { Client } from "@modelcontextprotocol/client";
 
 /** Which catalog list changed on the server. */
 export type CatalogChange = "resources" | "prompts";
@@ -21,4 +22,22 @@ export class CatalogChanges {
       }
     }
   }
+}
+
+/** A session's list-change announcements, while it is `live`: tools refresh the listing, resources and prompts go to `changes`. */
+export function watchListChanges(
+  client: Client,
+  live: () => boolean,
+  refreshTools: () => void,
+  changes: CatalogChanges,
+): void {
+  client.setNotificationHandler("notifications/tools/list_changed", () => {
+    if (live()) refreshTools();
+  });
+  client.setNotificationHandler("notifications/resources/list_changed", () => {
+    if (live()) changes.emit("resources");
+  });
+  client.setNotificationHandler("notifications/prompts/list_changed", () => {
+    if (live()) changes.emit("prompts");
+  });
 }

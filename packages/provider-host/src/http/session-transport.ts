@@ -11,12 +11,7 @@
  * checks, which the host does in front, and scope challenges).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  SUPPORTED_PROTOCOL_VERSIONS,
-  isInitializeRequest,
-  isJSONRPCRequest,
-  parseJSONRPCMessage,
-} from "@modelcontextprotocol/server";
+import { SUPPORTED_PROTOCOL_VERSIONS, isJSONRPCRequest } from "@modelcontextprotocol/server";
 import type {
   AuthInfo,
   JSONRPCMessage,
@@ -26,6 +21,7 @@ import type {
   TransportSendOptions,
 } from "@modelcontextprotocol/server";
 import { sendError, sendMethodNotAllowed } from "./http-replies";
+import { isInitialize, isRequest, isResponse, isWithdrawal, parsedMessages } from "./session-messages";
 
 /** The SDK transport's bound on a JSON-RPC batch. */
 const MAX_BATCH_SIZE = 100;
@@ -360,34 +356,6 @@ export class SessionTransport implements Transport {
     if (exchange.keepAlive !== undefined) clearInterval(exchange.keepAlive);
     exchange.keepAlive = undefined;
   }
-}
-
-/** The body's messages, validated by the SDK's schema, or undefined when one is not JSON-RPC. */
-function parsedMessages(body: unknown): JSONRPCMessage[] | undefined {
-  try {
-    return Array.isArray(body) ? body.map((message) => parseJSONRPCMessage(message)) : [parseJSONRPCMessage(body)];
-  } catch {
-    return undefined;
-  }
-}
-
-/** On a validated message: a request has a method and an id, a response an id and no method. */
-function isRequest(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId; method: string } {
-  return "method" in message && "id" in message;
-}
-
-/** A `notifications/cancelled` (from the server: it withdraws a request it sent the client). */
-function isWithdrawal(message: JSONRPCMessage): boolean {
-  return "method" in message && message.method === "notifications/cancelled" && !("id" in message);
-}
-
-function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {
-  return !("method" in message) && "id" in message && message.id !== undefined;
-}
-
-/** The SDK's check, run only on messages named `initialize` (it costs a failed parse on every other one). */
-function isInitialize(message: JSONRPCMessage): boolean {
-  return isRequest(message) && message.method === "initialize" && isInitializeRequest(message);
 }
 
 function sseEvent(message: JSONRPCMessage): string {
