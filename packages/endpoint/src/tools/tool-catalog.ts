@@ -129,13 +129,13 @@ export class ToolCatalog {
    * call announces it before the call's result: awaiting this before handing
    * the result on means the caller's next request already has the new tools.
    */
+  async idle(): Promise<void> {
+    while (this.listing) await this.listing.catch(() => undefined);
+  }
+
   /** True while a listing runs (a raw call's answer then waits for `idle`, as a call's result does). */
   get busy(): boolean {
     return this.listing !== undefined;
-  }
-
-  async idle(): Promise<void> {
-    while (this.listing) await this.listing.catch(() => undefined);
   }
 
   private async fetch(): Promise<readonly RemoteTool[]> {
