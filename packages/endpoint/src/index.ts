@@ -20,7 +20,7 @@ export {
 } from "./tools/tool-names";
 export { diffTools } from "./tools/tool-changes";
 export type { ToolsChange, ToolsChangeListener } from "./tools/tool-changes";
-export { closeAllServerProcesses, liveProcessGroups } from "./stdio/process-groups";
+export { closeAllServerProcesses, liveProcessGroups, type ShutdownPace } from "./stdio/process-groups";
 export { uriTemplateMatches } from "./catalog/uri-template";
 export { fileEraVerdictStore } from "./era/era-verdict-file";
 

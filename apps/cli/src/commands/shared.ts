@@ -146,8 +146,8 @@ export async function withDeck<T>(
 
 /**
  * Connect every configured server (no deck), warn about the config, run
- * `body`, and always tear the servers down: the frame of the commands that
- * report on servers (`mcp status`, `mcp skills`).
+ * `body`, and always tear the servers down, promptly: the frame of the
+ * commands that report on servers (`mcp status`, `mcp skills`).
  */
 export async function withServers<T>(
   flags: DeckFlags,
@@ -163,6 +163,10 @@ export async function withServers<T>(
     return await body(connected, cli, options);
   } finally {
     unregister();
+    // These commands only list: their servers have nothing left to finish, so SIGTERM goes with the
+    // stdin end (a server that keeps running after EOF would hold the command for the whole grace).
+    const { closeAllServerProcesses } = await import("@indus/endpoint");
+    await closeAllServerProcesses({ promptly: true });
     await connected.mcp.tearDown();
   }
 }

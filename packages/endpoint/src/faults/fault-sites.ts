@@ -23,7 +23,8 @@
 import { isProtocolFault, protocolFault, type FaultDetails, type FaultKind, type ProtocolFault } from "@indus/contract";
 import type { Transport } from "@modelcontextprotocol/client";
 import { CallerAborted, DeadlineExceeded } from "../deadline";
-import { ProcessStdioTransport, type ExitInfo, type PipeLoss } from "../stdio/process-stdio-transport";
+import type { ExitInfo, PipeLoss } from "../stdio/process-stdio-options";
+import { ProcessStdioTransport } from "../stdio/process-stdio-transport";
 import { authFailure } from "../auth/http-auth";
 import { describeStderr } from "../stdio/stderr-tail";
 import { networkCause } from "./network-cause";

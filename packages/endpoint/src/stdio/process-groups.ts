@@ -6,9 +6,19 @@
  */
 import fs from "node:fs";
 
+/**
+ * How a shutdown goes: `graceMs` caps each wait (shortening shutdowns already
+ * under way); `promptly` sends SIGTERM with the stdin end instead of after the
+ * first wait.
+ */
+export interface ShutdownPace {
+  readonly graceMs?: number | undefined;
+  readonly promptly?: boolean | undefined;
+}
+
 const liveGroups = new Set<number>();
 /** How to close each group politely (its transport's shutdown), when one is known. */
-const closers = new Map<number, (graceMs?: number) => Promise<void>>();
+const closers = new Map<number, (pace: ShutdownPace) => Promise<void>>();
 let exitHookInstalled = false;
 
 function killAllOnExit(): void {
@@ -16,7 +26,7 @@ function killAllOnExit(): void {
   liveGroups.clear();
 }
 
-export function rememberProcessGroup(pgid: number, close?: (graceMs?: number) => Promise<void>): void {
+export function rememberProcessGroup(pgid: number, close?: (pace: ShutdownPace) => Promise<void>): void {
   liveGroups.add(pgid);
   if (close) closers.set(pgid, close);
   if (!exitHookInstalled) {
@@ -33,13 +43,13 @@ export function forgetProcessGroup(pgid: number): void {
 /**
  * Close every server process this host spawned, whatever state its endpoint
  * is in (still connecting, mid-call, serving): end stdin, wait, SIGTERM, wait,
- * SIGKILL, each wait at most `graceMs` when given (shortening shutdowns
- * already under way). For a host's signal handler: one call ends them all.
+ * SIGKILL, paced by `pace`. For a host's signal handler, or a command that
+ * is done with its servers: one call ends them all.
  */
-export async function closeAllServerProcesses(options: { readonly graceMs?: number } = {}): Promise<void> {
+export async function closeAllServerProcesses(pace: ShutdownPace = {}): Promise<void> {
   const closing = [...liveGroups].map((pgid) => {
     const close = closers.get(pgid);
-    if (close) return close(options.graceMs).catch(() => undefined);
+    if (close) return close(pace).catch(() => undefined);
     signalGroup(pgid, "SIGKILL");
     return Promise.resolve();
   });

@@ -17,32 +17,12 @@ import {
   type JSONRPCMessage,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { serverEnvironment, type InheritedEnv } from "./child-env";
+import { serverEnvironment } from "./child-env";
+import type { ExitInfo, PipeLoss, ProcessStdioOptions } from "./process-stdio-options";
 import { InboundOrder } from "./inbound-order";
 import { LineSplitter, MessageTooLargeError, type Line } from "./line-splitter";
 import { isPlainRawAnswer } from "../tools/raw-call-tap";
-import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup } from "./process-groups";
-
-export interface ProcessStdioOptions {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  /** How much of the user's environment the process inherits (all of it by default). */
-  readonly inheritEnv?: InheritedEnv | undefined;
-  readonly cwd?: string | undefined;
-  /** Largest single message accepted on stdout. */
-  readonly maxMessageBytes: number;
-  /** After stdin is ended: how long to wait before SIGTERM, then before SIGKILL. */
-  readonly closeGraceMs: number;
-  readonly onStderr: (chunk: Buffer) => void;
-  /** Called once the process exists, with its pid. */
-  readonly onSpawn?: (pid: number) => void;
-}
-
-export interface ExitInfo {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
+import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup, type ShutdownPace } from "./process-groups";
 
 /** How long after the direct child exits we wait for its pipes to close. */
 const PIPE_DRAIN_MS = 1_000;
@@ -56,8 +36,6 @@ const EXIT_AFTER_EOF_MS = 200;
 /** Each shutdown wait for a server whose pipes are gone. */
 const PIPE_LOSS_GRACE_MS = 300;
 
-/** Why a still-running server's connection is unusable. */
-export type PipeLoss = "stdout-closed" | "stdin-broken";
 const POLL_MS = 25;
 
 function delay(ms: number): Promise<void> {
@@ -88,6 +66,8 @@ export class ProcessStdioTransport implements Transport {
   private pipeLossValue: PipeLoss | undefined;
   /** Each shutdown wait; `close(graceMs)` may shorten it. */
   private graceMs: number;
+  /** SIGTERM goes with the stdin end, not after the first wait (`shutDown({ promptly })`). */
+  private promptly = false;
 
   constructor(private readonly options: ProcessStdioOptions) {
     this.splitter = new LineSplitter(options.maxMessageBytes);
@@ -170,7 +150,7 @@ export class ProcessStdioTransport implements Transport {
       }
       this.child = child;
       // Known from here on, so a signal during start-up still reaches this group.
-      if (posix && child.pid !== undefined) rememberProcessGroup(child.pid, (graceMs) => this.close(graceMs));
+      if (posix && child.pid !== undefined) rememberProcessGroup(child.pid, (pace) => this.shutDown(pace));
       this.exited = new Promise<void>((resolveExit) => {
         child.once("exit", (code, signal) => {
           this.exitInfoValue = { code, signal };
@@ -293,15 +273,32 @@ export class ProcessStdioTransport implements Transport {
    * (a host hurrying up after a signal).
    */
   close(graceMs?: number): Promise<void> {
+    return this.shutDown({ graceMs });
+  }
+
+  /**
+   * `close`, paced: `promptly` sends SIGTERM with the stdin end, for a host
+   * that only listed (a server with nothing left to finish is not made to
+   * wait out the grace that protects one in mid-write: Claude Code signals
+   * its servers at once too); the wait before SIGKILL stays.
+   */
+  shutDown({ graceMs, promptly }: ShutdownPace): Promise<void> {
     if (graceMs !== undefined) this.graceMs = Math.min(this.graceMs, graceMs);
+    if (promptly === true) this.promptly = true;
     if (this.closing === undefined && this.exitInfoValue === undefined) this.endedByHostValue = true;
     this.closing ??= this.shutdown();
     return this.closing;
   }
 
-  /** Wait until `done()` or `graceMs` (as it stands while waiting) has passed since `since`. */
+  /**
+   * Wait until `done()` or `graceMs` (as it stands while waiting) has passed
+   * since `since`; the child's exit ends a wait at once rather than at the next poll.
+   */
   private async waitGrace(since: number, done: () => boolean): Promise<void> {
-    while (!done() && Date.now() - since < this.graceMs) await delay(POLL_MS);
+    while (!done() && Date.now() - since < this.graceMs) {
+      const exit = this.exitInfoValue === undefined ? this.exited : undefined;
+      await (exit === undefined ? delay(POLL_MS) : Promise.race([delay(POLL_MS), exit]));
+    }
   }
 
   private async shutdown(): Promise<void> {
@@ -326,7 +323,7 @@ export class ProcessStdioTransport implements Transport {
       } catch {
         // Already gone.
       }
-      await this.waitGrace(Date.now(), () => this.exitInfoValue !== undefined);
+      await this.waitGrace(Date.now(), () => this.exitInfoValue !== undefined || this.promptly);
       if (child.pid !== undefined) await this.reapGroup(child.pid);
       if (this.groupCleanup) await this.groupCleanup;
       // Our own child is ours to reap: wait for Node to collect it, so no zombie stays.
@@ -340,7 +337,8 @@ export class ProcessStdioTransport implements Transport {
    */
   private async reapGroup(pid: number): Promise<void> {
     const posix = process.platform !== "win32";
-    const stillThere = () => (posix ? groupAlive(pid) : this.exitInfoValue === undefined);
+    // While the direct child lives, so does its group: no need to scan for its members yet.
+    const stillThere = () => this.exitInfoValue === undefined || (posix && groupAlive(pid));
     const send = (signal: NodeJS.Signals) => {
       if (posix) signalGroup(pid, signal);
       else this.child?.kill(signal);
