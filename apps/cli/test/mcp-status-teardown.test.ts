@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { waitFor } from "@indus/testkit";
+import { isAlive, waitFor } from "@indus/testkit";
 import { makeSandbox, runCli, type Sandbox } from "./support/run-cli";
 import { writeConfig } from "./support/servers";
 
@@ -22,23 +22,10 @@ beforeEach(() => {
   sandbox = makeSandbox();
 });
 afterEach(() => {
-  for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");
+  for (const pid of pids.filter(isAlive)) process.kill(pid, "SIGKILL");
   pids = [];
   sandbox.cleanup();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 it("ends a server that ignores stdin EOF at once, and its process group with it", async () => {
   const args = [STUBBORN, `dir=${sandbox.root}`, "name=lingering", "term-exit=1"];
@@ -52,5 +39,5 @@ it("ends a server that ignores stdin EOF at once, and its process group with it"
   expect(run.stderr).toBe("");
   expect(fs.existsSync(path.join(sandbox.root, "lingering.sigterm"))).toBe(true);
   // The server and the grandchild it started in its group.
-  await waitFor(`the server's group gone (pids ${pids.join(" ")})`, () => pids.every((pid) => !alive(pid)));
+  await waitFor(`the server's group gone (pids ${pids.join(" ")})`, () => pids.every((pid) => !isAlive(pid)));
 });
