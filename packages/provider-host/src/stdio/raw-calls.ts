@@ -22,6 +22,7 @@ import {
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { HostInstance } from "../host-instance";
 import { findDescriptor } from "../tools/descriptor-index";
+import { rejectionOutcome } from "../tools/call-run";
 import type { PreAnswer } from "../tools/tool-call";
 
 type Id = string | number;
@@ -122,7 +123,7 @@ export class RawCalls {
       this.host.send({ jsonrpc: "2.0", id, result });
       return;
     }
-    instance.preAnswered.set(id, preAnswer(answer));
+    instance.preAnswered.set(id, preAnswer((request["params"] as { name: string }).name, answer));
     this.host.replay(request);
   }
 
@@ -133,12 +134,11 @@ export class RawCalls {
   }
 }
 
-/** The answer as the SDK `Server` is to give it; a fault no layer made an outcome of is a tool error, as `runSafely` makes it. */
-function preAnswer(answer: RawAnswer): PreAnswer {
+/** The answer as the SDK `Server` is to give it; a fault no layer made an outcome of is answered as a runner's rejection is. */
+function preAnswer(name: string, answer: RawAnswer): PreAnswer {
   if (answer.kind === "result") return { result: answer.result };
   if (answer.kind === "outcome") return { outcome: answer.outcome };
-  const text = answer.error instanceof Error ? answer.error.message : String(answer.error);
-  return { outcome: { callId: "raw", content: [{ type: "text", text }], isError: true } };
+  return { outcome: rejectionOutcome({ id: "raw", name }, answer.error) };
 }
 
 /** A request of exactly `tools/call`'s plain form: a name, at most object arguments and `_meta` (no task). */

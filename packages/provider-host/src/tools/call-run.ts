@@ -11,6 +11,7 @@ import type {
   CallLogs,
   ClientHostHooks,
   InputRound,
+  JsonValue,
   RunOptions,
   TaskMode,
   ToolBox,
@@ -166,13 +167,24 @@ async function runSafely(
   try {
     return await box.runner.run(call, options);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const downstream = downstreamRpcError(error);
-    if (downstream !== undefined) throw new ProtocolError(downstream.code, message, downstream.data);
-    return {
-      callId: call.id,
-      content: [{ type: "text", text: `Tool '${call.name}' failed: ${message}` }],
-      isError: true,
-    };
+    const outcome = rejectionOutcome(call, error);
+    const rpcError = outcome.rpcError;
+    if (rpcError !== undefined) throw new ProtocolError(rpcError.code, rpcError.message, rpcError.data);
+    return outcome;
   }
+}
+
+/**
+ * What a call that failed instead of answering is answered with (a runner's
+ * rejection, a raw call's fault): a tool error the model can read, carrying
+ * the mounted server's JSON-RPC error when the failure has one.
+ */
+export function rejectionOutcome(call: { id: string; name: string }, error: unknown): ToolOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  const text = `Tool '${call.name}' failed: ${message}`;
+  const failed: ToolOutcome = { callId: call.id, content: [{ type: "text", text }], isError: true };
+  const downstream = downstreamRpcError(error);
+  if (downstream === undefined) return failed;
+  const data = downstream.data === undefined ? {} : { data: downstream.data as JsonValue };
+  return { ...failed, rpcError: { code: downstream.code, message, ...data } };
 }

@@ -93,9 +93,7 @@ export async function callTool(
 function answerOf(early: PreAnswer): CallResult {
   if ("result" in early) return early.result as unknown as CallToolResult;
   if ("interrupted" in early) throw interrupted(early.interrupted);
-  const rpcError = early.outcome.rpcError;
-  if (rpcError !== undefined) throw new ProtocolError(rpcError.code, rpcError.message, rpcError.data);
-  return toCallToolResult(early.outcome);
+  return answerWith(early.outcome);
 }
 
 /** -32602 for a name the box does not list, with the box's reason when it knows one (a server still connecting). */
@@ -182,7 +180,11 @@ async function finish(run: CallRun, flushed: Promise<void>, ctx: ServerContext, 
     // the client waiting for an answer that will never come.
     throw interrupted(run.name);
   }
-  // A mounted server's JSON-RPC error is answered as that error, as the server did.
+  return answerWith(outcome);
+}
+
+/** A runner's outcome as the call's answer: a mounted server's JSON-RPC error is answered as that error, as the server did. */
+function answerWith(outcome: ToolOutcome): CallToolResult {
   const rpcError = outcome.rpcError;
   if (rpcError !== undefined) throw new ProtocolError(rpcError.code, rpcError.message, rpcError.data);
   return toCallToolResult(outcome);
