@@ -71,12 +71,16 @@ class LineClient {
 
 let sandbox: Sandbox;
 let config: string;
+/** The same server, whose calls give up after a moment. */
+let hasty: string;
 const open: ChildProcess[] = [];
 
 beforeAll(() => {
   sandbox = makeSandbox();
   const server = join(__dirname, "fixtures", "answers-server.mjs");
   config = writeConfig(sandbox.root, { answers: { command: process.execPath, args: [server] } });
+  const answersHastily = { command: process.execPath, args: [server], toolTimeoutMs: 1_000 };
+  hasty = writeConfig(sandbox.root, { answers: answersHastily }, "hasty.json");
 });
 // Gateways live for their describe block: closing them after each test would leave the next test's calls unanswered.
 afterAll(() => {
@@ -85,8 +89,8 @@ afterAll(() => {
 });
 
 /** `asks`: the client declares elicitation, so the gateway may ask it something and takes the normal path. */
-async function lineClient(era: Era, asks: boolean): Promise<LineClient> {
-  const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", config], {
+async function lineClient(era: Era, asks: boolean, mcp = config): Promise<LineClient> {
+  const child = spawn(process.execPath, [BIN, "mcp", "serve", "--stdio", "--no-builtins", "--mcp", mcp], {
     cwd: sandbox.cwd,
     env: sandbox.env,
     stdio: ["pipe", "pipe", "ignore"],
@@ -163,6 +167,23 @@ describe("cancelling a raw call", () => {
     expect(text(await client.call("whoami"))).toBe("string");
     expect(answered).not.toHaveBeenCalled();
   });
+});
+
+describe("a raw call past its deadline", () => {
+  it.each<Era>(["2025", "2026-07-28"])(
+    "is answered as the normal path answers it, in the %s era, and the server is told",
+    async (era) => {
+      const [raw, normal] = await Promise.all([lineClient(era, false, hasty), lineClient(era, true, hasty)]);
+      // Two in a row: the second waits on a deadline timer armed before the first gave up.
+      for (const round of [1, 2]) {
+        const [fast, slow] = await Promise.all([raw.call("slow"), normal.call("slow")]);
+        expect(fast).toEqual(slow);
+        expect(JSON.stringify(fast)).toContain("timed out after 1000 ms");
+        expect(text(await raw.call("cancellations", { count: round }))).toBe(`cancelled ${round}`);
+        expect(text(await raw.call("whoami"))).toBe("string");
+      }
+    },
+  );
 });
 
 describe("a gateway shutting down", () => {

@@ -58,6 +58,8 @@ export class GatedEndpoint extends EndpointFacade {
   private readonly screenings = new Map<Exclude<DefinitionKind, "tool">, ReadonlyMap<string, WithheldDefinition>>();
   private readonly keep;
   private changes: Promise<void> = Promise.resolve();
+  /** Tool changes still being screened: while none is, a raw call's answer needs no wait. */
+  private screeningChanges = 0;
   /**
    * The `ui://` bodies the latest tool screening read, handed to the next
    * resource screening (once): a body a tool and a resource both present is
@@ -103,7 +105,10 @@ export class GatedEndpoint extends EndpointFacade {
     if (this.tools === undefined || this.tools.screening.withheld.has(call.name)) return undefined;
     return this.inner.forwardRaw?.({
       ...call,
-      answer: (answer) => void this.changes.then(() => call.answer(answer)),
+      answer: (answer) => {
+        if (this.screeningChanges === 0) call.answer(answer);
+        else void this.changes.then(() => call.answer(answer));
+      },
     });
   }
 
@@ -111,13 +116,15 @@ export class GatedEndpoint extends EndpointFacade {
     return this.inner.onToolsChanged((change) => {
       // Screening may read ui:// bodies: changes are screened and passed on in order. A screening that
       // fails leaves the last verdicts in place and does not stop the ones after it.
+      this.screeningChanges += 1;
       this.changes = this.changes
         .then(async () => {
           const before = this.tools?.screening.admitted ?? [];
           const after = (await this.screenTools(change.tools)).admitted;
           listener(toolsChange(before, after));
         })
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .finally(() => (this.screeningChanges -= 1));
     });
   }
 

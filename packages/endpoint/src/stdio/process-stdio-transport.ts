@@ -42,6 +42,13 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
+/**
+ * What `send` gives when the line was queued at once: one settled promise, so
+ * a sender that need not wait (a raw call) can tell and skip the reaction job
+ * a `.catch` on it would queue.
+ */
+export const QUEUED: Promise<void> = Promise.resolve();
+
 export class ProcessStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -248,7 +255,7 @@ export class ProcessStdioTransport implements Transport {
     // Like the SDK: resolve once the data is queued; under backpressure, senders
     // share one wait for `drain` (one listener set, however many are waiting).
     if ("id" in message && typeof message.id === "number") this.sentNumbered = true;
-    if (stdin.write(serializeMessage(message))) return Promise.resolve();
+    if (stdin.write(serializeMessage(message))) return QUEUED;
     this.drained ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
         stdin.off("drain", onDrain);

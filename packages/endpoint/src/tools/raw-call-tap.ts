@@ -5,11 +5,16 @@
  * uses (the client numbers its requests; the era probe's string id is the
  * SDK's), and its answer is caught here, after the guard and before the SDK
  * client, which never sees it. An answer to a call given up on is dropped.
+ *
+ * Deadlines share one timer per connection, not one per call: a call
+ * answered in a fraction of a millisecond arms and disarms nothing, where a
+ * timer of its own cost a timer list made and dropped on every call.
  */
 import { randomUUID } from "node:crypto";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { isRecord } from "@indus/contract";
 import { tapTransport } from "../transport-tap";
+import { QUEUED } from "../stdio/process-stdio-transport";
 
 /** A server's answer to a raw call, as the guard passed it. */
 export interface RawReply {
@@ -17,6 +22,12 @@ export interface RawReply {
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
   /** The request could not be sent, or the connection ended before the answer. */
   readonly lost?: unknown;
+}
+
+/** How long a raw call may wait for its answer, and the error it gives up with. */
+export interface RawDeadline {
+  readonly timeoutMs: number;
+  readonly expire: () => unknown;
 }
 
 /** Ids of raw calls: unique in the process, never a number. */
@@ -47,9 +58,18 @@ function plainError(error: Record<string, unknown>): boolean {
   return true;
 }
 
+/** A call waiting for its answer: whom to tell, and when it gives up. */
+interface Waiting {
+  readonly onReply: (reply: RawReply) => void;
+  readonly deadline: number;
+  readonly expire: () => unknown;
+}
+
 export class RawCallTap {
-  private readonly waiting = new Map<string, (reply: RawReply) => void>();
+  private readonly waiting = new Map<string, Waiting>();
   private sent = 0;
+  private sweep: NodeJS.Timeout | undefined;
+  private sweepDue = 0;
   /** The connection with raw calls' answers taken out, for the SDK client. */
   readonly transport: Transport;
 
@@ -61,14 +81,22 @@ export class RawCallTap {
     });
   }
 
-  /** Sends `tools/call` for `name`; returns its id (to cancel it). `onReply` is called once, unless cancelled. */
-  call(name: string, args: unknown, onReply: (reply: RawReply) => void): string {
+  /**
+   * Sends `tools/call` for `name`; returns its id (to cancel it). `onReply` is
+   * called once, unless cancelled. Past `timeoutMs` the server is told the call
+   * is cancelled and `onReply` gets what `expire` gives as `lost`.
+   */
+  call(name: string, args: unknown, onReply: (reply: RawReply) => void, deadline: RawDeadline): string {
     const id = `${RAW_ID_PREFIX}${++this.sent}`;
-    this.waiting.set(id, onReply);
+    const due = performance.now() + deadline.timeoutMs;
+    this.waiting.set(id, { onReply, deadline: due, expire: deadline.expire });
+    if (this.sweep === undefined || due < this.sweepDue) this.arm(due, deadline.timeoutMs);
     const request = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
-    this.below.send(request as JSONRPCMessage).catch((error: unknown) => {
-      if (this.waiting.delete(id)) onReply({ lost: error });
-    });
+    const sent = this.below.send(request as JSONRPCMessage);
+    if (sent !== QUEUED)
+      sent.catch((error: unknown) => {
+        if (this.waiting.delete(id)) onReply({ lost: error });
+      });
     return id;
   }
 
@@ -83,17 +111,50 @@ export class RawCallTap {
   lostAll(error: unknown): void {
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    for (const onReply of waiting) onReply({ lost: error });
+    this.disarm();
+    for (const { onReply } of waiting) onReply({ lost: error });
+  }
+
+  /** The shared timer fired: calls past their deadline give up; it is armed again for the next one due. */
+  private readonly expireDue = (): void => {
+    this.sweep = undefined;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, { onReply, deadline, expire }] of this.waiting) {
+      if (deadline > now) {
+        next = Math.min(next, deadline);
+        continue;
+      }
+      const error = expire();
+      this.cancel(id, String(error));
+      onReply({ lost: error });
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next, next - now);
+  };
+
+  /**
+   * Not holding the process open: a waiting call's connection does. It stays
+   * armed past the last answer, so a steady stream of calls arms it once a deadline.
+   */
+  private arm(due: number, inMs: number): void {
+    this.disarm();
+    this.sweepDue = due;
+    this.sweep = setTimeout(this.expireDue, Math.ceil(inMs)).unref();
+  }
+
+  private disarm(): void {
+    if (this.sweep !== undefined) clearTimeout(this.sweep);
+    this.sweep = undefined;
   }
 
   /** True when `message` answers a raw call (then it is handled here, or dropped). */
   private caught(message: JSONRPCMessage): boolean {
     const id = (message as { id?: unknown }).id;
     if (typeof id !== "string" || "method" in message || !id.startsWith(RAW_ID_PREFIX)) return false;
-    const onReply = this.waiting.get(id);
-    if (onReply !== undefined) {
+    const waiting = this.waiting.get(id);
+    if (waiting !== undefined) {
       this.waiting.delete(id);
-      onReply(message);
+      waiting.onReply(message);
     }
     return true;
   }

@@ -39,21 +39,9 @@ export function forwardRawCall(port: RawCallPort, tools: ToolCatalog, call: RawC
   if (traits?.task === true || listsFirst(facts)) return undefined;
   const timeoutMs = port.timeouts.callMs;
   const fail = (error: unknown) => call.answer({ kind: "fault", error: port.toFault("call", error, session) });
-  const timer = setTimeout(() => {
-    const error = new DeadlineExceeded(timeoutMs, false);
-    raw.cancel(id, String(error));
-    fail(error);
-  }, timeoutMs);
-  const id = raw.call(call.name, call.arguments, (reply) => {
-    clearTimeout(timer);
-    settle(reply, tools, call, fail);
-  });
-  return {
-    cancel(reason) {
-      clearTimeout(timer);
-      raw.cancel(id, reason);
-    },
-  };
+  const deadline = { timeoutMs, expire: () => new DeadlineExceeded(timeoutMs, false) };
+  const id = raw.call(call.name, call.arguments, (reply) => settle(reply, tools, call, fail), deadline);
+  return { cancel: (reason) => raw.cancel(id, reason) };
 }
 
 function isReady(port: SessionPort): boolean {

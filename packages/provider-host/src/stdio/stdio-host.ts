@@ -140,7 +140,7 @@ function rawCallsOn(
     pinned,
     serverInfo: serverInfoOf(options.info ?? DEFAULT_HOST_INFO),
     boxReady: () => ready,
-    send: (message) => void wire.send(message).catch(() => undefined),
+    send: (message) => wire.post(message),
     replay: (request) => wire.deliver(request),
   });
   wire.takeRaw = (value) => raw.take(value);

@@ -30,6 +30,9 @@ export const PROGRESS_GAP_MS = 10;
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
+/** What `send` gives when the line went out at once (see `post`). */
+const WRITTEN: Promise<void> = Promise.resolve();
+
 export class StdioHostTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -88,6 +91,15 @@ export class StdioHostTransport implements Transport {
     return this.write(message);
   }
 
+  /**
+   * Sends with nothing to wait for: when the line went out at once no
+   * reaction job is queued (a raw call's answer, one per call).
+   */
+  post(message: JSONRPCMessage): void {
+    const sent = this.send(message);
+    if (sent !== WRITTEN) sent.catch(ignore);
+  }
+
   private write(message: JSONRPCMessage): Promise<void> {
     if (this.closed || this.outputBroken || this.stdout.destroyed || this.stdout.writableEnded)
       return Promise.resolve();
@@ -96,7 +108,7 @@ export class StdioHostTransport implements Transport {
     if (holdsLongString(message)) return this.afterSlicing(jsonPieces(message));
     const line = JSON.stringify(message);
     if (this.slicing || line.length > TEXT_SLICE_UNITS) return this.afterSlicing([line]);
-    if (this.stdout.write(`${line}\n`)) return Promise.resolve();
+    if (this.stdout.write(`${line}\n`)) return WRITTEN;
     return new Promise((resolve) => this.stdout.once("drain", resolve));
   }
 
