@@ -34,23 +34,22 @@ function childrenOf(value: object): [string | number, unknown][] {
   return Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
 }
 
-/** Whether anything below `value` nests more than `maxDepth` levels: the cheap scan of every message. */
-function exceeds(value: unknown, maxDepth: number): boolean {
+/**
+ * Whether anything below `value` nests more than `maxDepth` levels: the cheap
+ * scan of every message, so it allocates nothing. It recurses, but never more
+ * than `maxDepth + 1` calls deep whatever it is given: it stops descending
+ * at the first container past the bound.
+ */
+function exceeds(value: unknown, maxDepth: number, depth = 0): boolean {
   if (typeof value !== "object" || value === null) return false;
-  const containers: object[] = [value];
-  const depths: number[] = [0];
-  const visit = (child: unknown, depth: number): void => {
-    if (typeof child !== "object" || child === null) return;
-    containers.push(child);
-    depths.push(depth);
-  };
-  while (containers.length > 0) {
-    const container = containers.pop()!;
-    const depth = depths.pop()!;
-    if (depth > maxDepth) return true;
-    if (Array.isArray(container)) for (const item of container as unknown[]) visit(item, depth + 1);
-    else for (const key in container) visit((container as Record<string, unknown>)[key], depth + 1);
+  if (depth > maxDepth) return true;
+  if (Array.isArray(value)) {
+    const items = value as unknown[];
+    for (let index = 0; index < items.length; index++) if (exceeds(items[index], maxDepth, depth + 1)) return true;
+    return false;
   }
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (exceeds(record[key], maxDepth, depth + 1)) return true;
   return false;
 }
 

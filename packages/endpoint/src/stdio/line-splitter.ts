@@ -75,11 +75,11 @@ export class LineSplitter {
   private decode(piece: Buffer, total: number): string {
     const pending = this.pending;
     this.clear();
-    const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece], total);
+    if (pending.length === 0) return decodeLine(piece);
+    const line = Buffer.concat([...pending, piece], total);
     // The chunks are garbage from here, before the string is allocated.
     pending.length = 0;
-    const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
-    return line.toString("utf8", 0, end);
+    return decodeLine(line);
   }
 
   private overflow(): never {
@@ -88,8 +88,15 @@ export class LineSplitter {
   }
 
   clear(): void {
-    this.pending = [];
+    // Most lines come whole in one chunk: nothing held, nothing to drop.
+    if (this.pending.length > 0) this.pending = [];
     this.pendingBytes = 0;
     this.long = undefined;
   }
+}
+
+/** A line's text, without a trailing CR. */
+function decodeLine(line: Buffer): string {
+  const end = line.length > 0 && line[line.length - 1] === 13 ? line.length - 1 : line.length;
+  return line.toString("utf8", 0, end);
 }
