@@ -12,7 +12,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { BIN, makeSandbox, type Sandbox } from "./support/run-cli";
-import { writeConfig } from "./support/servers";
+import { waitFor } from "@indus/testkit";
+import { fixtureRow, writeConfig } from "./support/servers";
 
 jest.setTimeout(120_000);
 
@@ -26,6 +27,8 @@ const ENVELOPE = {
 
 /** A client on its own gateway, speaking JSON lines. */
 class LineClient {
+  /** The log messages' data, in the order they came. */
+  readonly logs: unknown[] = [];
   private readonly waiting = new Map<number, (message: Message) => void>();
   private next = 0;
   private buffer = "";
@@ -65,6 +68,7 @@ class LineClient {
       const { id, ...rest } = JSON.parse(this.buffer.slice(0, at)) as Message;
       this.buffer = this.buffer.slice(at + 1);
       if (!("method" in rest)) this.waiting.get(id as number)?.(rest);
+      else if (rest["method"] === "notifications/message") this.logs.push((rest["params"] as Message)["data"]);
     }
   }
 }
@@ -73,6 +77,8 @@ let sandbox: Sandbox;
 let config: string;
 /** The same server, whose calls give up after a moment. */
 let hasty: string;
+/** A server on the v2 SDK that speaks 2026-07-28 only, under the same name, whose calls give up after a moment. */
+let modern: string;
 const open: ChildProcess[] = [];
 
 beforeAll(() => {
@@ -81,6 +87,8 @@ beforeAll(() => {
   config = writeConfig(sandbox.root, { answers: { command: process.execPath, args: [server] } });
   const answersHastily = { command: process.execPath, args: [server], toolTimeoutMs: 1_000 };
   hasty = writeConfig(sandbox.root, { answers: answersHastily }, "hasty.json");
+  const modernRow = { ...fixtureRow("modern-server.mjs", "answers"), toolTimeoutMs: 1_000 };
+  modern = writeConfig(sandbox.root, { answers: modernRow }, "modern.json");
 });
 // Gateways live for their describe block: closing them after each test would leave the next test's calls unanswered.
 afterAll(() => {
@@ -184,6 +192,43 @@ describe("a raw call past its deadline", () => {
       }
     },
   );
+});
+
+describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server", (era) => {
+  let raw: LineClient;
+  let normal: LineClient;
+  beforeAll(async () => {
+    [raw, normal] = await Promise.all([lineClient(era, false, modern), lineClient(era, true, modern)]);
+  });
+  afterAll(() => {
+    for (const each of [raw, normal]) each?.child.stdin?.end();
+  });
+
+  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
+    expect(text(await raw.call("whoami"))).toBe("string");
+    expect(text(await normal.call("whoami"))).toBe("number");
+  });
+
+  it.each([
+    ["a text result", "echo", { message: "hi" }],
+    ["an error result", "failing", {}],
+    ["a non-text block", "picture", {}],
+    ["a call that logs", "chatty", {}],
+  ])("gets what the normal path gives for %s", async (_kind, tool, args) => {
+    const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
+    expect(fast).toEqual(slow);
+    // A raw answer may pass the log the server wrote before it, which goes the normal way.
+    await waitFor("the raw client's logs", () => raw.logs.length >= normal.logs.length);
+    expect(raw.logs).toEqual(normal.logs);
+  });
+
+  it("past its deadline is answered as the normal path answers it, and the server is told", async () => {
+    const [fast, slow] = await Promise.all([raw.call("hang"), normal.call("hang")]);
+    expect(fast).toEqual(slow);
+    expect(JSON.stringify(fast)).toContain("timed out after 1000 ms");
+    expect(text(await raw.call("cancellations", { count: 1 }))).toBe("cancelled 1");
+    expect(text(await raw.call("whoami"))).toBe("string");
+  });
 });
 
 describe("a gateway shutting down", () => {

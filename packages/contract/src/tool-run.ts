@@ -5,7 +5,7 @@
  */
 import type { JsonObject, JsonValue } from "./json";
 import type { ClientHostHooks } from "./client-host";
-import type { CallLogs } from "./call-logs";
+import type { CallLogs, LogLevel } from "./call-logs";
 import type { InputRound, ServerQuestions } from "./input-round";
 import type { TraceContext } from "./gateway-access";
 import type { CreatedTask, TaskMode, TaskView } from "./task";
@@ -125,6 +125,11 @@ export interface RawCall {
   readonly name: string;
   /** The arguments exactly as the client sent them. */
   readonly arguments: JsonObject;
+  /**
+   * The least severe level the client takes the call's logs at; absent: none.
+   * A 2026-07-28 server is asked for them per request, as the normal path asks.
+   */
+  readonly logLevel?: LogLevel;
   /** Called once, with the answer (never after `cancel`). */
   readonly answer: (answer: RawAnswer) => void;
 }

@@ -50,6 +50,7 @@ export function forwardRawOn(endpoint: McpEndpoint, serverName: string, call: Ra
   return endpoint.forwardRaw?.({
     name: serverName,
     arguments: call.arguments,
+    ...(call.logLevel !== undefined && { logLevel: call.logLevel }),
     answer: (answer) =>
       call.answer(answer.kind === "fault" ? { kind: "outcome", outcome: faultOutcome("raw", answer.error) } : answer),
   });

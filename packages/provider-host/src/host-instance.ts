@@ -7,7 +7,14 @@
  * The low-level `Server` is used on purpose: it serves the box's raw JSON
  * Schemas, where `McpServer`'s schema helpers would re-emit them.
  */
-import { EXTENSIONS, type CallLogs, type ClientHostHooks, type JsonObject, type ToolBox } from "@indus/contract";
+import {
+  EXTENSIONS,
+  type CallLogs,
+  type ClientHostHooks,
+  type JsonObject,
+  type LogLevel,
+  type ToolBox,
+} from "@indus/contract";
 import type { Server } from "@modelcontextprotocol/server";
 import type {
   AuthInfo,
@@ -100,6 +107,8 @@ export interface HostInstance {
   readonly holder: UpdateHolder;
   /** Answers of calls taken raw, replayed through the server by request id (see `stdio/raw-calls.ts`). */
   readonly preAnswered: Map<string | number, PreAnswer>;
+  /** The level a 2025-era client takes its calls' logs at on this one wire (none before it initialized). */
+  sessionLogLevel(): LogLevel | undefined;
 }
 
 /** Builds instances of one host, all sharing its client relay, log relay and subscriptions. */
@@ -204,7 +213,8 @@ export function instanceBuilder(box: ToolBox, info: ProviderHostInfo, options: P
       session.retire();
       subscriptions?.removeAll(holder);
     };
-    return { server, calls, retire, holder, preAnswered };
+    const sessionLogLevel = () => session.logs()?.level;
+    return { server, calls, retire, holder, preAnswered, sessionLogLevel };
   };
   return { build, relay, subscriptions, abandonWaiting: (reason) => rounds.abandonAll(reason) };
 }

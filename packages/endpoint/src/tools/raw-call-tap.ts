@@ -11,8 +11,8 @@
  * timer of its own cost a timer list made and dropped on every call.
  */
 import { randomBytes } from "node:crypto";
-import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { isRecord } from "@indus/contract";
+import { LOG_LEVEL_META_KEY, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
+import { isRecord, type LogLevel } from "@indus/contract";
 import { tapTransport } from "../transport-tap";
 import { QUEUED } from "../stdio/process-stdio-transport";
 
@@ -24,10 +24,16 @@ export interface RawReply {
   readonly lost?: unknown;
 }
 
-/** How long a raw call may wait for its answer, and the error it gives up with. */
+/** How long a raw call may wait for its answer, and the error it gives up with; on a 2026-07-28 session, its log level. */
 export interface RawDeadline {
   readonly timeoutMs: number;
   readonly expire: () => unknown;
+  readonly level?: LogLevel | undefined;
+}
+
+/** The envelope with the log level the normal path would ask for (2026-07-28: it travels per request). */
+function withLevel(envelope: Readonly<Record<string, unknown>>, level: LogLevel | undefined): Record<string, unknown> {
+  return level === undefined ? envelope : Object.assign({}, envelope, { [LOG_LEVEL_META_KEY]: level });
 }
 
 /**
@@ -38,10 +44,11 @@ export interface RawDeadline {
 const RAW_ID_PREFIX = `indus-raw-${randomBytes(4).toString("hex")}-`;
 
 /**
- * True for a raw call's answer of the plainest form (a result with no
- * `_meta`, or an error of integer code and string message): exactly what the
- * SDK's `JSONRPCMessageSchema` accepts and gives back unchanged but for a
- * copy, so the line reader may pass it on without that parse. Anything else,
+ * True for a raw call's answer of the plainest form (a result whose `_meta`,
+ * if any, is an object, or an error of integer code and string message):
+ * what the SDK's `JSONRPCMessageSchema` accepts and gives back unchanged but
+ * for a copy (and a malformed `serverInfo`, which the reader drops itself),
+ * so the line reader may pass it on without that parse. Anything else,
  * including every other message, goes through the schema.
  */
 export function isPlainRawAnswer(value: unknown): value is JSONRPCMessage {
@@ -52,7 +59,8 @@ export function isPlainRawAnswer(value: unknown): value is JSONRPCMessage {
   for (const key in value) if (Object.hasOwn(value, key)) keys += 1;
   if (keys !== 3) return false;
   const { result, error } = value;
-  if (result !== undefined) return isRecord(result) && !Object.hasOwn(result, "_meta");
+  // A `_meta` object passes the schema as it is, but for a malformed `serverInfo`, which `withoutEnvelope` drops anyway.
+  if (result !== undefined) return isRecord(result) && (!Object.hasOwn(result, "_meta") || isRecord(result["_meta"]));
   return isRecord(error) && plainError(error);
 }
 
@@ -74,6 +82,12 @@ export class RawCallTap {
   private sent = 0;
   private sweep: NodeJS.Timeout | undefined;
   private sweepDue = 0;
+  /**
+   * On a 2026-07-28 session, what each message to the server carries in
+   * `_meta` (the revision, who asks, and no capabilities: a raw call can
+   * answer no question); undefined on a 2025-era one.
+   */
+  envelope: Readonly<Record<string, unknown>> | undefined;
   /** The connection with raw calls' answers taken out, for the SDK client. */
   readonly transport: Transport;
 
@@ -95,7 +109,8 @@ export class RawCallTap {
     const due = performance.now() + deadline.timeoutMs;
     this.waiting.set(id, { onReply, deadline: due, expire: deadline.expire });
     if (this.sweep === undefined || due < this.sweepDue) this.arm(due, deadline.timeoutMs);
-    const request = { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+    const params = { name, arguments: args, ...(this.envelope && { _meta: withLevel(this.envelope, deadline.level) }) };
+    const request = { jsonrpc: "2.0", id, method: "tools/call", params };
     const sent = this.below.send(request as JSONRPCMessage);
     if (sent !== QUEUED)
       sent.catch((error: unknown) => {
@@ -107,7 +122,8 @@ export class RawCallTap {
   /** Gives a call up: the server is told, and its answer, if one comes, is dropped. */
   cancel(id: string, reason: string): void {
     if (!this.waiting.delete(id)) return;
-    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } };
+    const params = { requestId: id, reason, ...(this.envelope && { _meta: this.envelope }) };
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params };
     void this.below.send(cancelled as JSONRPCMessage).catch(() => undefined);
   }
 

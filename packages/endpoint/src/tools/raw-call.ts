@@ -4,11 +4,13 @@
  * call's deadline, and answered with the server's result as sent, or with
  * the fault the normal path would give (its JSON-RPC error, the deadline, a
  * lost connection), classified by the same `onSession`. Only a plain call of
- * a listed tool on a ready 2025-era session is taken; anything else is left
- * to `ToolCalls`.
+ * a listed tool on a ready session is taken; anything else is left to
+ * `ToolCalls`. On a 2026-07-28 session the call carries the session's
+ * envelope and declares neither capabilities nor tasks, so the one answer it
+ * can get is a complete result, read as the SDK's codec reads one.
  */
 import { isRecord, type JsonObject, type ProtocolFault, type RawCall, type RawForward } from "@indus/contract";
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { DeadlineExceeded } from "../deadline";
 import type { Session } from "../session";
 import type { SessionPort } from "../session-port";
@@ -25,8 +27,9 @@ export interface RawCallPort extends SessionPort {
 export function forwardRawCall(port: RawCallPort, tools: ToolCatalog, call: RawCall): RawForward | undefined {
   const session = port.current();
   const raw = session?.rawCalls;
-  if (raw === undefined || session === undefined || session.era !== "legacy" || session.retired || !isReady(port))
-    return undefined;
+  if (raw === undefined || session === undefined || session.retired || !isReady(port)) return undefined;
+  const modern = session.era === "2026-07-28";
+  if (modern && raw.envelope === undefined) return undefined;
   const traits = tools.callTraits(call.name);
   // A tool that must run as a task, or a call that would list the tools first, takes the normal path.
   const facts = {
@@ -39,8 +42,9 @@ export function forwardRawCall(port: RawCallPort, tools: ToolCatalog, call: RawC
   if (traits?.task === true || listsFirst(facts)) return undefined;
   const timeoutMs = port.timeouts.callMs;
   const fail = (error: unknown) => call.answer({ kind: "fault", error: port.toFault("call", error, session) });
-  const deadline = { timeoutMs, expire: () => new DeadlineExceeded(timeoutMs, false) };
-  const id = raw.call(call.name, call.arguments, (reply) => settle(reply, tools, call, fail), deadline);
+  const expire = () => new DeadlineExceeded(timeoutMs, false);
+  const deadline = { timeoutMs, expire, ...(modern && { level: call.logLevel }) };
+  const id = raw.call(call.name, call.arguments, (reply) => settle(reply, { tools, call, fail, modern }), deadline);
   return { cancel: (reason) => raw.cancel(id, reason) };
 }
 
@@ -54,13 +58,41 @@ function isReady(port: SessionPort): boolean {
 }
 
 /** The reply as the normal path reads it: a result object (less its hop envelope), or a fault. */
-function settle(reply: RawReply, tools: ToolCatalog, call: RawCall, fail: (error: unknown) => void): void {
+interface Settling {
+  readonly tools: ToolCatalog;
+  readonly call: RawCall;
+  readonly fail: (error: unknown) => void;
+  /** A 2026-07-28 session: its result is read as the SDK's codec reads one. */
+  readonly modern: boolean;
+}
+
+function settle(reply: RawReply, { tools, call, fail, modern }: Settling): void {
   if (reply.lost !== undefined) return fail(reply.lost);
   if (reply.error !== undefined)
     return fail(ProtocolError.fromError(reply.error.code, reply.error.message, reply.error.data));
   if (!isRecord(reply.result)) return fail(new Error("the tools/call result is not an object"));
-  const result = withoutEnvelope(reply.result) as JsonObject;
+  const complete = modern ? completeResult(reply.result) : reply.result;
+  if (complete instanceof Error) return fail(complete);
+  const result = withoutEnvelope(complete) as JsonObject;
   // A tools/list_changed the call caused is read before its result is handed on.
   if (!tools.busy) return call.answer({ kind: "result", result });
   void tools.idle().then(() => call.answer({ kind: "result", result }));
+}
+
+/**
+ * A 2026-07-28 result as the SDK's codec reads it: `complete`, less its
+ * `resultType`. A call that declared no tasks and no capabilities can be
+ * answered nothing else; anything else fails as the codec fails it.
+ */
+function completeResult(result: Record<string, unknown>): Record<string, unknown> | Error {
+  const kind = result["resultType"];
+  if (kind === "complete") {
+    const { resultType: _kind, ...rest } = result;
+    return rest;
+  }
+  if (typeof kind !== "string") {
+    const why = kind === undefined ? "missing required resultType" : "non-string resultType";
+    return new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${why}`);
+  }
+  return new SdkError(SdkErrorCode.UnsupportedResultType, `Unsupported result type '${kind}' for tools/call`);
 }

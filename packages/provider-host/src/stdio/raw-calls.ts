@@ -74,9 +74,12 @@ export class RawCalls {
     const params = value["params"] as { name: string; arguments?: JsonObject; _meta?: unknown };
     if (!(era === "legacy" ? askableNothing(instance, params._meta) : plainEnvelope(params._meta))) return false;
     if (this.running.has(id) || findDescriptor(this.host.box, params.name)?.wire === undefined) return false;
+    // A 2025-era client takes the calls' logs at its session's level; this 2026-07-28 one asked for none.
+    const logLevel = era === "legacy" ? instance.sessionLogLevel() : undefined;
     const forward = this.host.box.runner.forwardRaw?.({
       name: params.name,
       arguments: params.arguments ?? {},
+      ...(logLevel !== undefined && { logLevel }),
       answer: (answer) => this.answered(id, value, pinned, answer),
     });
     if (forward === undefined) return false;
