@@ -14,6 +14,10 @@
 // indus's share of that era gap (the first divided by the second), and the
 // CPU per call of the spawned process (from /proc, Linux) and of the bench's
 // own client (a 2026-07-28 client does more per call than a 2025 one).
+// server-everything speaks the 2025 era only, so its 2026-07-28 row divides by
+// a 2025 call. A second round measures each era against a direct call of the
+// same era, on a v2 SDK server that speaks both (bench/echo-sdk-server.mjs;
+// the gateway mounts it as a user would, so it speaks 2026-07-28 upstream).
 // The provider host's own hop, without the CLI, is
 // packages/provider-host/bench/stdio-hop.mjs.
 //
@@ -37,6 +41,7 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const INDUSR = join(root, "apps", "cli", "dist", "indusr.js");
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js");
 const LINE_RELAY = join(root, "packages", "provider-host", "bench", "line-relay.mjs");
+const ECHO_SDK_SERVER = join(root, "bench", "echo-sdk-server.mjs");
 const SDK_FORWARDER = join(root, "packages", "provider-host", "bench", "sdk-forwarder.mjs");
 const PROFILE = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROFILE] : [];
 const TRACE = process.env.BENCH_TRACE === "1";
@@ -55,25 +60,26 @@ const HOP_BOUND = 1.8;
 if (!existsSync(INDUSR)) throw new Error(`build first: ${INDUSR} is missing (pnpm build)`);
 const work = mkdtempSync(join(tmpdir(), "indus-stdio-gateway-bench-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
-const config = join(work, "mcp.json");
-writeFileSync(
-  config,
-  JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
-);
-const GATEWAY = [
-  ...PROFILE,
-  INDUSR,
-  ...["mcp", "serve", "--names", "as-is", "--no-builtins", "--mcp", config, "--log-dir", join(work, "logs")],
-  // The bench calls the mounted server at once: wait for it however loaded the machine is.
-  ...["--boot-wait", "120000"],
-];
+/** `indusr mcp serve` mounting `server` (a config row) alone, under its own names. */
+const gatewayOf = (name, server) => {
+  const config = join(work, `${name}.json`);
+  writeFileSync(config, JSON.stringify({ servers: { [name]: server } }));
+  return [
+    ...PROFILE,
+    INDUSR,
+    ...["mcp", "serve", "--names", "as-is", "--no-builtins", "--mcp", config, "--log-dir", join(work, "logs")],
+    // The bench calls the mounted server at once: wait for it however loaded the machine is.
+    ...["--boot-wait", "120000"],
+  ];
+};
+const GATEWAY = gatewayOf("everything", { command: process.execPath, args: [EVERYTHING, "stdio"] });
 
 /** Under BENCH_TRACE, a spawned process's p50 T1/T2 go to this file (read after it exits). */
 const traceFile = (name) => join(work, `trace-${name.replace(/\W+/g, "-")}.json`);
 
 /** A path; under BENCH_TRACE, anything but the direct server runs with the trace hooks loaded. */
 const path = (name, args, era) =>
-  connectPath(name, TRACE && name !== "direct" ? ["--import", HOP_TRACE, ...args] : args, era, {
+  connectPath(name, TRACE && !name.startsWith("direct") ? ["--import", HOP_TRACE, ...args] : args, era, {
     cwd: work,
     ...(TRACE ? { env: { ...process.env, HOP_TRACE_FILE: traceFile(name) } } : {}),
   });
@@ -145,4 +151,34 @@ if (TRACE) {
       );
   }
 }
+await sameServerEras();
 process.exit(0);
+
+/** The second round: each era through the gateway against a direct call of the same era, on one v2 SDK server. */
+async function sameServerEras() {
+  const gateway = gatewayOf("echo", { command: process.execPath, args: [ECHO_SDK_SERVER] });
+  const round = [
+    await path("direct (2025)", [ECHO_SDK_SERVER], "legacy"),
+    await path("direct (2026-07-28)", [ECHO_SDK_SERVER], "modern"),
+    await path("indusr mcp serve (2025)", gateway, "legacy"),
+    await path("indusr mcp serve (2026-07-28)", gateway, "modern"),
+  ];
+  const [direct25, direct26, gateway25, gateway26] = round;
+  const before = loadavg()[0];
+  await measurePaths(round, { blocks: BLOCKS, warmup: WARMUP });
+  console.log(
+    `\nthe same server in both eras (a v2 SDK server; the gateway speaks 2026-07-28 to it), ${direct25.samples.length} calls per path, load ${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`,
+  );
+  const p50 = printPaths(round);
+  const ratio = (a, b) => (p50[a.name] / p50[b.name]).toFixed(2);
+  console.log(
+    `hop ratio, 2025 era (indusr p50 / direct p50): ${ratio(gateway25, direct25)}x (bound ${HOP_BOUND.toFixed(1)}x)`,
+  );
+  console.log(
+    `hop ratio, 2026-07-28 era (indusr p50 / direct p50): ${ratio(gateway26, direct26)}x (bound ${HOP_BOUND.toFixed(1)}x)`,
+  );
+  console.log(
+    `modern / legacy p50: direct ${ratio(direct26, direct25)}x (the SDK's own), through the gateway ${ratio(gateway26, gateway25)}x`,
+  );
+  for (const each of round) await each.client.close();
+}
