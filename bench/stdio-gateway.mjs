@@ -25,6 +25,8 @@
 //   BENCH_QUICK=1 node bench/stdio-gateway.mjs     (reduced; bench/ci.sh)
 //   BENCH_WARMUP=<calls>: calls per path before timing (default 200, quick 50).
 //   BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there.
+//   BENCH_AGAINST=<indusr.js of another build>: that build's gateway takes turns
+//   too (both eras), and the p50 of this build over that one is printed.
 //   BENCH_TRACE=1: also prints the gateway's own part of a call (T1: client's
 //   line read -> upstream written; T2: upstream's line read -> client written;
 //   see bench/hop-trace.mjs), beside the line relay's.
@@ -72,7 +74,10 @@ const gatewayOf = (name, server) => {
     ...["--boot-wait", "120000"],
   ];
 };
-const GATEWAY = gatewayOf("everything", { command: process.execPath, args: [EVERYTHING, "stdio"] });
+const EVERYTHING_ROW = { command: process.execPath, args: [EVERYTHING, "stdio"] };
+const GATEWAY = gatewayOf("everything", EVERYTHING_ROW);
+const AGAINST = process.env.BENCH_AGAINST;
+const AGAINST_GATEWAY = AGAINST && GATEWAY.map((arg) => (arg === INDUSR ? AGAINST : arg));
 
 /** Under BENCH_TRACE, a spawned process's p50 T1/T2 go to this file (read after it exits). */
 const traceFile = (name) => join(work, `trace-${name.replace(/\W+/g, "-")}.json`);
@@ -90,8 +95,14 @@ const paths = [
   await path("line relay (floor)", [LINE_RELAY], "legacy"),
   await path("bare v2 SDK forwarder", [SDK_FORWARDER], "legacy"),
   await path("bare v2 SDK forwarder (2026)", [SDK_FORWARDER], "modern"),
+  ...(AGAINST_GATEWAY
+    ? [
+        await path("BENCH_AGAINST build (2025)", AGAINST_GATEWAY, "legacy"),
+        await path("BENCH_AGAINST build (2026)", AGAINST_GATEWAY, "modern"),
+      ]
+    : []),
 ];
-const [direct, legacy, modern, relay, sdk, sdkModern] = paths;
+const [direct, legacy, modern, relay, sdk, sdkModern, againstLegacy, againstModern] = paths;
 
 const loadBefore = loadavg()[0];
 await measurePaths(paths, { blocks: BLOCKS, warmup: WARMUP });
@@ -139,6 +150,11 @@ const eraShare = (value) => (value(modern) / value(legacy) / (value(sdkModern) /
 console.log(
   `era gap indus adds over the SDK's own (gateway modern/legacy / SDK forwarder modern/legacy): p50 ${eraShare((each) => p50[each.name])}x, CPU per call ${eraShare((each) => perCall(each, "cpu"))}x`,
 );
+if (againstLegacy && againstModern) {
+  console.log(
+    `this build / BENCH_AGAINST build, p50: ${ratio(legacy, againstLegacy)}x (2025 era), ${ratio(modern, againstModern)}x (2026-07-28 client)`,
+  );
+}
 if (TRACE) {
   console.log(
     "own part of a call (p50 us): T1 client line read -> upstream written, T2 upstream line read -> client written",
