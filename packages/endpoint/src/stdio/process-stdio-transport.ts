@@ -20,6 +20,7 @@ import {
 import { serverEnvironment } from "./child-env";
 import type { ExitInfo, PipeLoss, ProcessStdioOptions } from "./process-stdio-options";
 import { InboundOrder } from "./inbound-order";
+import { QUEUED } from "./queued";
 import { LineSplitter, MessageTooLargeError, type Line } from "./line-splitter";
 import { isPlainRawAnswer } from "../tools/raw-call-tap";
 import { forgetProcessGroup, groupAlive, rememberProcessGroup, signalGroup, type ShutdownPace } from "./process-groups";
@@ -41,13 +42,6 @@ const POLL_MS = 25;
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
-
-/**
- * What `send` gives when the line was queued at once: one settled promise, so
- * a sender that need not wait (a raw call) can tell and skip the reaction job
- * a `.catch` on it would queue.
- */
-export const QUEUED: Promise<void> = Promise.resolve();
 
 export class ProcessStdioTransport implements Transport {
   onclose?: () => void;

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { LOG_LEVEL_META_KEY, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { isRecord, type LogLevel } from "@indus/contract";
 import { tapTransport } from "../transport-tap";
-import { QUEUED } from "../stdio/process-stdio-transport";
+import { QUEUED } from "../stdio/queued";
 
 /** A server's answer to a raw call, as the guard passed it. */
 export interface RawReply {
