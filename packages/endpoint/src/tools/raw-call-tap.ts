@@ -24,8 +24,8 @@ export interface RawReply {
   readonly lost?: unknown;
 }
 
-/** How long a raw call may wait for its answer, and the error it gives up with; on a 2026-07-28 session, its log level. */
-export interface RawDeadline {
+/** How long a raw call may wait for its answer, the error it gives up with, and on a 2026-07-28 session its log level. */
+export interface RawCallTerms {
   readonly timeoutMs: number;
   readonly expire: () => unknown;
   readonly level?: LogLevel | undefined;
@@ -104,12 +104,12 @@ export class RawCallTap {
    * called once, unless cancelled. Past `timeoutMs` the server is told the call
    * is cancelled and `onReply` gets what `expire` gives as `lost`.
    */
-  call(name: string, args: unknown, onReply: (reply: RawReply) => void, deadline: RawDeadline): string {
+  call(name: string, args: unknown, onReply: (reply: RawReply) => void, terms: RawCallTerms): string {
     const id = `${RAW_ID_PREFIX}${++this.sent}`;
-    const due = performance.now() + deadline.timeoutMs;
-    this.waiting.set(id, { onReply, deadline: due, expire: deadline.expire });
-    if (this.sweep === undefined || due < this.sweepDue) this.arm(due, deadline.timeoutMs);
-    const params = { name, arguments: args, ...(this.envelope && { _meta: withLevel(this.envelope, deadline.level) }) };
+    const due = performance.now() + terms.timeoutMs;
+    this.waiting.set(id, { onReply, deadline: due, expire: terms.expire });
+    if (this.sweep === undefined || due < this.sweepDue) this.arm(due, terms.timeoutMs);
+    const params = { name, arguments: args, ...(this.envelope && { _meta: withLevel(this.envelope, terms.level) }) };
     const request = { jsonrpc: "2.0", id, method: "tools/call", params };
     const sent = this.below.send(request as JSONRPCMessage);
     if (sent !== QUEUED)

@@ -43,8 +43,8 @@ export function forwardRawCall(port: RawCallPort, tools: ToolCatalog, call: RawC
   const timeoutMs = port.timeouts.callMs;
   const fail = (error: unknown) => call.answer({ kind: "fault", error: port.toFault("call", error, session) });
   const expire = () => new DeadlineExceeded(timeoutMs, false);
-  const deadline = { timeoutMs, expire, ...(modern && { level: call.logLevel }) };
-  const id = raw.call(call.name, call.arguments, (reply) => settle(reply, { tools, call, fail, modern }), deadline);
+  const terms = { timeoutMs, expire, ...(modern && { level: call.logLevel }) };
+  const id = raw.call(call.name, call.arguments, (reply) => settle(reply, { tools, call, fail, modern }), terms);
   return { cancel: (reason) => raw.cancel(id, reason) };
 }
 
@@ -57,7 +57,7 @@ function isReady(port: SessionPort): boolean {
   }
 }
 
-/** The reply as the normal path reads it: a result object (less its hop envelope), or a fault. */
+/** What settling a reply needs. */
 interface Settling {
   readonly tools: ToolCatalog;
   readonly call: RawCall;
@@ -66,6 +66,7 @@ interface Settling {
   readonly modern: boolean;
 }
 
+/** The reply as the normal path reads it: a result object (less its hop envelope), or a fault. */
 function settle(reply: RawReply, { tools, call, fail, modern }: Settling): void {
   if (reply.lost !== undefined) return fail(reply.lost);
   if (reply.error !== undefined)
