@@ -123,17 +123,26 @@ async function lineClient(era: Era, asks: boolean, mcp = config): Promise<LineCl
 
 const text = (answer: Message) => (answer["result"] as { content: { text: string }[] }).content[0]!.text;
 
-describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
-  let raw: LineClient;
-  let normal: LineClient;
+/**
+ * For the describe block it is called in: a client that can be asked nothing
+ * (its calls go raw) and one that can (the normal path), each on its own gateway.
+ */
+function clientPair(era: Era, mcp = config): { readonly raw: LineClient; readonly normal: LineClient } {
+  const pair = {} as { raw: LineClient; normal: LineClient };
   beforeAll(async () => {
-    [raw, normal] = await Promise.all([lineClient(era, false), lineClient(era, true)]);
+    [pair.raw, pair.normal] = await Promise.all([lineClient(era, false, mcp), lineClient(era, true, mcp)]);
   });
   afterAll(() => {
-    for (const each of [raw, normal]) each?.child.stdin?.end();
+    for (const each of [pair.raw, pair.normal]) each?.child.stdin?.end();
   });
+  return pair;
+}
+
+describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
+  const clients = clientPair(era);
 
   it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
+    const { raw, normal } = clients;
     expect(text(await raw.call("whoami"))).toBe("string");
     expect(text(await normal.call("whoami"))).toBe("number");
   });
@@ -150,11 +159,13 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
     ["a tool the profile holds back", "writer", {}],
     ["a tool nobody offers", "nonesuch", {}],
   ])("gets what the normal path gives for %s", async (_what, tool, args) => {
+    const { raw, normal } = clients;
     const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
     expect(fast).toEqual(slow);
   });
 
   it("gets a 20 MB result whole", async () => {
+    const { raw, normal } = clients;
     const bytes = 20_000_000;
     const [fast, slow] = await Promise.all([raw.call("huge", { bytes }), normal.call("huge", { bytes })]);
     expect(text(fast).length).toBe(bytes);
@@ -195,16 +206,10 @@ describe("a raw call past its deadline", () => {
 });
 
 describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server", (era) => {
-  let raw: LineClient;
-  let normal: LineClient;
-  beforeAll(async () => {
-    [raw, normal] = await Promise.all([lineClient(era, false, modern), lineClient(era, true, modern)]);
-  });
-  afterAll(() => {
-    for (const each of [raw, normal]) each?.child.stdin?.end();
-  });
+  const clients = clientPair(era, modern);
 
   it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
+    const { raw, normal } = clients;
     expect(text(await raw.call("whoami"))).toBe("string");
     expect(text(await normal.call("whoami"))).toBe("number");
   });
@@ -215,6 +220,7 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server",
     ["a non-text block", "picture", {}],
     ["a call that logs", "chatty", {}],
   ])("gets what the normal path gives for %s", async (_kind, tool, args) => {
+    const { raw, normal } = clients;
     const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
     expect(fast).toEqual(slow);
     // A raw answer may pass the log the server wrote before it, which goes the normal way.
@@ -223,6 +229,7 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server",
   });
 
   it("past its deadline is answered as the normal path answers it, and the server is told", async () => {
+    const { raw, normal } = clients;
     const [fast, slow] = await Promise.all([raw.call("hang"), normal.call("hang")]);
     expect(fast).toEqual(slow);
     expect(JSON.stringify(fast)).toContain("timed out after 1000 ms");
