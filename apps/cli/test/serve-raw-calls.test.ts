@@ -125,12 +125,13 @@ const text = (answer: Message) => (answer["result"] as { content: { text: string
 
 /**
  * For the describe block it is called in: a client that can be asked nothing
- * (its calls go raw) and one that can (the normal path), each on its own gateway.
+ * (its calls go raw) and one that can (the normal path), each on its own gateway
+ * mounting what `mcp()` names once the sandbox is made.
  */
-function clientPair(era: Era, mcp = config): { readonly raw: LineClient; readonly normal: LineClient } {
+function clientPair(era: Era, mcp = () => config): { readonly raw: LineClient; readonly normal: LineClient } {
   const pair = {} as { raw: LineClient; normal: LineClient };
   beforeAll(async () => {
-    [pair.raw, pair.normal] = await Promise.all([lineClient(era, false, mcp), lineClient(era, true, mcp)]);
+    [pair.raw, pair.normal] = await Promise.all([lineClient(era, false, mcp()), lineClient(era, true, mcp())]);
   });
   afterAll(() => {
     for (const each of [pair.raw, pair.normal]) each?.child.stdin?.end();
@@ -206,7 +207,7 @@ describe("a raw call past its deadline", () => {
 });
 
 describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server", (era) => {
-  const clients = clientPair(era, modern);
+  const clients = clientPair(era, () => modern);
 
   it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
     const { raw, normal } = clients;
