@@ -46,11 +46,18 @@ async function call(client, n) {
   return elapsed;
 }
 
-/** Warms every path up, then times `blocks` blocks of sequential calls per path, taking turns. */
+/**
+ * Warms every path up, then times `blocks` blocks of sequential calls per path,
+ * taking turns in a new order each round (shuffled, the same every run): a
+ * path's block runs faster or slower by which processes ran just before it (in
+ * one fixed order one build read 0.91x another's p50 in one run and 1.08x in
+ * the next), so no path always follows the same one.
+ */
 export async function measurePaths(paths, { blocks, warmup }) {
   for (const each of paths) for (let n = 0; n < warmup; n++) await call(each.client, n);
+  const random = seeded(0x1d05);
   for (let block = 0; block < blocks; block++) {
-    for (const each of paths) {
+    for (const each of shuffled(paths, random)) {
       const before = cpuMs(each.pid);
       const own = process.cpuUsage();
       for (let n = 0; n < BLOCK; n++) each.samples.push(await call(each.client, n));
@@ -60,6 +67,27 @@ export async function measurePaths(paths, { blocks, warmup }) {
       if (before !== undefined && after !== undefined) each.cpu += after - before;
     }
   }
+}
+
+/** A small seeded generator (mulberry32): the same orders every run. */
+function seeded(seed) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A copy of `items` in a random order (Fisher-Yates). */
+function shuffled(items, random) {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
 }
 
 function percentile(sorted, p) {
