@@ -84,7 +84,7 @@ const traceFile = (name) => join(work, `trace-${name.replace(/\W+/g, "-")}.json`
 
 /** A path; under BENCH_TRACE, anything but the direct server runs with the trace hooks loaded. */
 const path = (name, args, era) =>
-  connectPath(name, TRACE && !name.startsWith("direct") ? ["--import", HOP_TRACE, ...args] : args, era, {
+  connectPath(name, TRACE && name !== "direct" ? ["--import", HOP_TRACE, ...args] : args, era, {
     cwd: work,
     ...(TRACE ? { env: { ...process.env, HOP_TRACE_FILE: traceFile(name) } } : {}),
   });
@@ -170,14 +170,18 @@ if (TRACE) {
 await sameServerEras();
 process.exit(0);
 
-/** The second round: each era through the gateway against a direct call of the same era, on one v2 SDK server. */
+/**
+ * The second round: each era through the gateway against a direct call of the same era, on one v2 SDK server.
+ * Never traced: its ratios are read as they are, and the trace's hooks would weigh on the gateway side alone.
+ */
 async function sameServerEras() {
   const gateway = gatewayOf("echo", { command: process.execPath, args: [ECHO_SDK_SERVER] });
+  const untraced = (name, args, era) => connectPath(name, args, era, { cwd: work });
   const round = [
-    await path("direct (2025)", [ECHO_SDK_SERVER], "legacy"),
-    await path("direct (2026-07-28)", [ECHO_SDK_SERVER], "modern"),
-    await path("indusr mcp serve (2025)", gateway, "legacy"),
-    await path("indusr mcp serve (2026-07-28)", gateway, "modern"),
+    await untraced("direct (2025)", [ECHO_SDK_SERVER], "legacy"),
+    await untraced("direct (2026-07-28)", [ECHO_SDK_SERVER], "modern"),
+    await untraced("indusr mcp serve (2025)", gateway, "legacy"),
+    await untraced("indusr mcp serve (2026-07-28)", gateway, "modern"),
   ];
   const [direct25, direct26, gateway25, gateway26] = round;
   const before = loadavg()[0];

@@ -3,7 +3,7 @@
  * once: SIGTERM goes with the stdin end instead of after the grace that
  * protects a server in mid-write. A server that keeps running after stdin
  * EOF no longer holds the command for that grace: here the grace is set to
- * ten minutes, so the command ends at all only because the server was
+ * twenty minutes, so the command ends at all only because the server was
  * signalled (Jest's ceiling is the guard). Real processes, real signals.
  */
 import fs from "node:fs";

@@ -194,7 +194,7 @@ describe("a raw call past its deadline", () => {
     "is answered as the normal path answers it, in the %s era, and the server is told",
     async (era) => {
       const [raw, normal] = await Promise.all([lineClient(era, false, hasty), lineClient(era, true, hasty)]);
-      // Two in a row: the second waits on a deadline timer armed before the first gave up.
+      // Two in a row: the second call's deadline falls past the shared timer armed for an earlier call, which must arm again for it.
       for (const round of [1, 2]) {
         const [fast, slow] = await Promise.all([raw.call("slow"), normal.call("slow")]);
         expect(fast).toEqual(slow);

@@ -82,8 +82,9 @@ function settle(reply: RawReply, { tools, call, fail, modern }: Settling): void 
 
 /**
  * A 2026-07-28 result as the SDK's codec reads it: `complete`, less its
- * `resultType`. A call that declared no tasks and no capabilities can be
- * answered nothing else; anything else fails as the codec fails it.
+ * `resultType` (a missing one the inbound guard has already made `complete`).
+ * A call that declared no tasks and no capabilities can be answered nothing
+ * else; anything else fails as the codec fails it.
  */
 function completeResult(result: Record<string, unknown>): Record<string, unknown> | Error {
   const kind = result["resultType"];
@@ -91,9 +92,7 @@ function completeResult(result: Record<string, unknown>): Record<string, unknown
     const { resultType: _kind, ...rest } = result;
     return rest;
   }
-  if (typeof kind !== "string") {
-    const why = kind === undefined ? "missing required resultType" : "non-string resultType";
-    return new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${why}`);
-  }
+  if (typeof kind !== "string")
+    return new SdkError(SdkErrorCode.InvalidResult, "Invalid result for tools/call: non-string resultType");
   return new SdkError(SdkErrorCode.UnsupportedResultType, `Unsupported result type '${kind}' for tools/call`);
 }
