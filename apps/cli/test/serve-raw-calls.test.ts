@@ -79,6 +79,8 @@ let config: string;
 let hasty: string;
 /** A server on the v2 SDK that speaks 2026-07-28 only, under the same name, whose calls give up after a moment. */
 let modern: string;
+/** The hostile fixture speaking 2026-07-28. */
+let hostileModern: string;
 const open: ChildProcess[] = [];
 
 beforeAll(() => {
@@ -89,6 +91,8 @@ beforeAll(() => {
   hasty = writeConfig(sandbox.root, { answers: answersHastily }, "hasty.json");
   const modernRow = { ...fixtureRow("modern-server.mjs", "answers"), toolTimeoutMs: 1_000 };
   modern = writeConfig(sandbox.root, { answers: modernRow }, "modern.json");
+  const answersModern = { command: process.execPath, args: [server, "--modern"] };
+  hostileModern = writeConfig(sandbox.root, { answers: answersModern }, "hostile-modern.json");
 });
 // Gateways live for their describe block: closing them after each test would leave the next test's calls unanswered.
 afterAll(() => {
@@ -155,6 +159,8 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
     ["a non-text block", "image", {}],
     ["content that is not a list", "bad-type", {}],
     ["a result nested too deep", "deep", { levels: 3_000 }],
+    ["a result typed complete by a 2025-era server", "typed", { type: "complete" }],
+    ["a result typed with a number by a 2025-era server", "typed", { type: 5 }],
     ["a line with an object for its id first", "bad-id", {}],
     ["an answer to a request never sent first", "stray-id", {}],
     ["a tool the profile holds back", "writer", {}],
@@ -236,6 +242,31 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server",
     expect(JSON.stringify(fast)).toContain("timed out after 1000 ms");
     expect(text(await raw.call("cancellations", { count: 1 }))).toBe("cancelled 1");
     expect(text(await raw.call("whoami"))).toBe("string");
+  });
+});
+
+// The SDK client checks a 2026-07-28 result against that era's schema; a raw call's result is read by the same codec.
+describe.each<Era>(["2025", "2026-07-28"])("a %s client of a hostile 2026-07-28 server", (era) => {
+  const clients = clientPair(era, () => hostileModern);
+
+  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
+    const { raw, normal } = clients;
+    expect(text(await raw.call("whoami"))).toBe("string");
+    expect(text(await normal.call("whoami"))).toBe("number");
+  });
+
+  it.each([
+    ["a text result", "text", { message: "hi" }],
+    ["an error result", "failing", {}],
+    ["a JSON-RPC error", "rpc-error", {}],
+    ["content that is not a list", "bad-type", {}],
+    ["an isError that is not a boolean", "not-boolean", {}],
+    ["a result typed with a number", "typed", { type: 5 }],
+    ["a result of a type the call did not ask for", "typed", { type: "input_required" }],
+  ])("gets what the normal path gives for %s", async (_what, tool, args) => {
+    const { raw, normal } = clients;
+    const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
+    expect(fast).toEqual(slow);
   });
 });
 

@@ -9,10 +9,25 @@ import { outsideCalls } from "../relay/call-context";
 import { clientCapabilities } from "../relay/client-host";
 import type { Session } from "../session";
 import type { EndpointTimeouts } from "../endpoint-options";
+import type { CallResultReading } from "../tools/raw-call-tap";
 
 /** How long `auto` waits for the `server/discover` probe. */
 export function probeMs(timeouts: EndpointTimeouts): number {
   return Math.min(timeouts.eraProbeMs, timeouts.startupMs);
+}
+
+/**
+ * The SDK client, which can also read a `tools/call` result exactly as its
+ * own request path does (the negotiated era's codec: a 2025 result loses any
+ * `resultType`, a 2026-07-28 one is checked against that era's wire schema).
+ * A raw call's answer never reaches the request path, so it is read here.
+ */
+export class SessionClient extends Client {
+  readCallResult(raw: unknown): CallResultReading {
+    const decoded = this._wireCodec().decodeResult("tools/call", raw);
+    if (decoded.kind === "complete") return { kind: "complete", result: decoded.result };
+    return decoded.kind === "invalid" ? { kind: "invalid", error: decoded.error } : { kind: "input_required" };
+  }
 }
 
 /** A client for `mode`; the era probe is capped in `auto` only. */
@@ -21,9 +36,9 @@ export function newClient(
   identity: ClientIdentity,
   host: ClientHostHooks | undefined,
   timeouts: EndpointTimeouts,
-): Client {
+): SessionClient {
   const startupMs = timeouts.startupMs;
-  return new Client(
+  return new SessionClient(
     { name: identity.name, version: identity.version },
     {
       capabilities: clientCapabilities(host),

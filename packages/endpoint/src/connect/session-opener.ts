@@ -46,7 +46,7 @@ import { carryTaskResults } from "../tools/task-results";
 import { ProcessStdioTransport } from "../stdio/process-stdio-transport";
 import type { ResponseTooLargeError } from "../http/response-cap";
 import type { Session } from "../session";
-import { listen, newClient, probeMs } from "./session-client";
+import { listen, newClient, probeMs, type SessionClient } from "./session-client";
 import { connectWithin, type TrackTransport } from "./startup-deadline";
 import { RawCallTap } from "../tools/raw-call-tap";
 import type { StderrTail } from "../stdio/stderr-tail";
@@ -343,7 +343,7 @@ export class SessionOpener {
       onIssues: (method, issues) => this.port.dropped(method, issues),
     });
     // A stdio server's raw calls are caught past the guard, before the SDK client.
-    if (kind === "stdio") session.rawCalls = rawCallsOn(transport, guarded);
+    if (kind === "stdio") session.rawCalls = rawCallsOn(transport, guarded, client);
     const sanitized = carryTaskResults(session.rawCalls?.transport ?? guarded, modern);
     // Outside any call's scope: what the connection spawns or opens must never inherit a call's client.
     const scoped = options.host
@@ -383,8 +383,8 @@ export class SessionOpener {
  * Raw calls on a stdio connection; when it ends, those still waiting fail as
  * the SDK client's own requests do (their fault then says why it ended).
  */
-function rawCallsOn(transport: Transport, guarded: Transport): RawCallTap {
-  const raw = new RawCallTap(guarded);
+function rawCallsOn(transport: Transport, guarded: Transport, client: SessionClient): RawCallTap {
+  const raw = new RawCallTap(guarded, (result) => client.readCallResult(result));
   const ended = (transport as { whenClosed?: () => Promise<void> }).whenClosed?.();
   void ended?.then(() => raw.lostAll(new SdkError(SdkErrorCode.ConnectionClosed, "Connection closed")));
   return raw;

@@ -24,6 +24,12 @@ export interface RawReply {
   readonly lost?: unknown;
 }
 
+/** What the session's SDK codec makes of a `tools/call` result: what its own request path would read. */
+export type CallResultReading =
+  | { readonly kind: "complete"; readonly result: Record<string, unknown> }
+  | { readonly kind: "invalid"; readonly error: Error }
+  | { readonly kind: "input_required" };
+
 /** How long a raw call may wait for its answer, the error it gives up with, and on a 2026-07-28 session its log level. */
 export interface RawCallTerms {
   readonly timeoutMs: number;
@@ -91,7 +97,14 @@ export class RawCallTap {
   /** The connection with raw calls' answers taken out, for the SDK client. */
   readonly transport: Transport;
 
-  constructor(private readonly below: Transport) {
+  /**
+   * @param readResult reads an answer's result as the SDK client's request
+   * path would (see `SessionClient.readCallResult`): the answer skips that path.
+   */
+  constructor(
+    private readonly below: Transport,
+    readonly readResult: (result: unknown) => CallResultReading,
+  ) {
     this.transport = tapTransport(below, {
       inbound: (deliver) => (message, extra) => {
         if (!this.caught(message)) deliver(message, extra);

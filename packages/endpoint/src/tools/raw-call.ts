@@ -6,8 +6,9 @@
  * lost connection), classified by the same `onSession`. Only a plain call of
  * a listed tool on a ready session is taken; anything else is left to
  * `ToolCalls`. On a 2026-07-28 session the call carries the session's
- * envelope and declares neither capabilities nor tasks, so the one answer it
- * can get is a complete result, read as the SDK's codec reads one.
+ * envelope and declares neither capabilities nor tasks. Whatever the era, a
+ * result is read as the SDK client's own request would read it: by the
+ * session's codec (see `readResult`).
  */
 import { isRecord, type JsonObject, type ProtocolFault, type RawCall, type RawForward } from "@indus/contract";
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
@@ -15,7 +16,7 @@ import { DeadlineExceeded } from "../deadline";
 import type { Session } from "../session";
 import type { SessionPort } from "../session-port";
 import { withoutEnvelope } from "../wire";
-import type { RawReply } from "./raw-call-tap";
+import type { RawCallTap, RawReply } from "./raw-call-tap";
 import type { ToolCatalog } from "./tool-catalog";
 import { listsFirst } from "./tool-calls";
 
@@ -44,7 +45,12 @@ export function forwardRawCall(port: RawCallPort, tools: ToolCatalog, call: RawC
   const fail = (error: unknown) => call.answer({ kind: "fault", error: port.toFault("call", error, session) });
   const expire = () => new DeadlineExceeded(timeoutMs, false);
   const terms = { timeoutMs, expire, ...(modern && { level: call.logLevel }) };
-  const id = raw.call(call.name, call.arguments, (reply) => settle(reply, { tools, call, fail, modern }), terms);
+  const id = raw.call(
+    call.name,
+    call.arguments,
+    (reply) => settle(reply, { tools, call, fail, tap: raw, modern }),
+    terms,
+  );
   return { cancel: (reason) => raw.cancel(id, reason) };
 }
 
@@ -62,37 +68,62 @@ interface Settling {
   readonly tools: ToolCatalog;
   readonly call: RawCall;
   readonly fail: (error: unknown) => void;
-  /** A 2026-07-28 session: its result is read as the SDK's codec reads one. */
+  /** The connection the call went out on: it reads the result as the SDK client would. */
+  readonly tap: RawCallTap;
   readonly modern: boolean;
 }
 
 /** The reply as the normal path reads it: a result object (less its hop envelope), or a fault. */
-function settle(reply: RawReply, { tools, call, fail, modern }: Settling): void {
+function settle(reply: RawReply, { tools, call, fail, tap, modern }: Settling): void {
   if (reply.lost !== undefined) return fail(reply.lost);
   if (reply.error !== undefined)
     return fail(ProtocolError.fromError(reply.error.code, reply.error.message, reply.error.data));
   if (!isRecord(reply.result)) return fail(new Error("the tools/call result is not an object"));
-  const complete = modern ? completeResult(reply.result) : reply.result;
-  if (complete instanceof Error) return fail(complete);
-  const result = withoutEnvelope(complete) as JsonObject;
+  const read = readResult(tap, modern, reply.result);
+  if (read instanceof Error) return fail(read);
+  const result = withoutEnvelope(read) as JsonObject;
   // A tools/list_changed the call caused is read before its result is handed on.
   if (!tools.busy) return call.answer({ kind: "result", result });
   void tools.idle().then(() => call.answer({ kind: "result", result }));
 }
 
 /**
- * A 2026-07-28 result as the SDK's codec reads it: `complete`, less its
- * `resultType` (a missing one the inbound guard has already made `complete`).
- * A call that declared no tasks and no capabilities can be answered nothing
- * else; anything else fails as the codec fails it.
+ * The result as the session's SDK codec reads it (a 2025 one loses any
+ * `resultType`; a 2026-07-28 one must be `complete` and pass that era's
+ * schema), or the error the SDK's request would fail with. The two forms the
+ * codec gives back at once are read here without it: a 2025 result with no
+ * `resultType`, and a plain complete 2026-07-28 one, which no schema check
+ * can fail (less its `resultType`). A call that declared no capabilities
+ * cannot be asked for input: an `input_required` answer fails as unsupported.
  */
-function completeResult(result: Record<string, unknown>): Record<string, unknown> | Error {
-  const kind = result["resultType"];
-  if (kind === "complete") {
+function readResult(
+  tap: RawCallTap,
+  modern: boolean,
+  result: Record<string, unknown>,
+): Record<string, unknown> | Error {
+  if (!modern && !Object.hasOwn(result, "resultType")) return result;
+  if (modern && result["resultType"] === "complete" && plainCallResult(result)) {
     const { resultType: _kind, ...rest } = result;
     return rest;
   }
-  if (typeof kind !== "string")
-    return new SdkError(SdkErrorCode.InvalidResult, "Invalid result for tools/call: non-string resultType");
-  return new SdkError(SdkErrorCode.UnsupportedResultType, `Unsupported result type '${kind}' for tools/call`);
+  const reading = tap.readResult(result);
+  if (reading.kind === "complete") return reading.result;
+  if (reading.kind === "invalid") return reading.error;
+  return new SdkError(SdkErrorCode.UnsupportedResultType, "Unsupported result type 'input_required' for tools/call");
+}
+
+/** Text blocks of a type and a text only, an `isError` that is a boolean if any, a `_meta` that is an object if any. */
+function plainCallResult(result: Record<string, unknown>): boolean {
+  const { content, isError, _meta: meta } = result;
+  if (!Array.isArray(content) || (isError !== undefined && typeof isError !== "boolean")) return false;
+  if (meta !== undefined && !isRecord(meta)) return false;
+  for (const block of content as unknown[]) if (!plainTextBlock(block)) return false;
+  return true;
+}
+
+function plainTextBlock(block: unknown): boolean {
+  if (!isRecord(block) || block["type"] !== "text" || typeof block["text"] !== "string") return false;
+  let keys = 0;
+  for (const key in block) if (Object.hasOwn(block, key)) keys += 1;
+  return keys === 2;
 }
