@@ -195,6 +195,34 @@ describe("cancelling a raw call", () => {
   });
 });
 
+describe("a cancellation the SDK would not act on", () => {
+  // The normal path's SDK refuses or drops it, and the call goes on to its deadline: so must a raw call.
+  it.each<[string, (id: number) => Message]>([
+    [
+      "a reason that is not a string",
+      (id) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: 5 } }),
+    ],
+    [
+      "an id of its own",
+      (id) => ({ jsonrpc: "2.0", id: 9_999, method: "notifications/cancelled", params: { requestId: id } }),
+    ],
+    [
+      "another JSON-RPC version",
+      (id) => ({ jsonrpc: "1.0", method: "notifications/cancelled", params: { requestId: id } }),
+    ],
+  ])("(%s) leaves the call to be answered as the normal path answers it", async (_what, cancel) => {
+    const [raw, normal] = await Promise.all([lineClient("2025", false, hasty), lineClient("2025", true, hasty)]);
+    const calls = [raw, normal].map((client) => {
+      const answered = client.call("slow");
+      client.send(cancel(client.nextId - 1));
+      return answered;
+    });
+    const [fast, slow] = await Promise.all(calls);
+    expect(fast).toEqual(slow);
+    expect(JSON.stringify(fast)).toContain("timed out after 1000 ms");
+  });
+});
+
 describe("a raw call past its deadline", () => {
   it.each<Era>(["2025", "2026-07-28"])(
     "is answered as the normal path answers it, in the %s era, and the server is told",

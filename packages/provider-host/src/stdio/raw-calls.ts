@@ -19,7 +19,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
 } from "@modelcontextprotocol/server";
-import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { isSpecType, parseJSONRPCMessage, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { HostInstance } from "../host-instance";
 import { findDescriptor } from "../tools/descriptor-index";
 import { rejectionOutcome } from "../tools/call-run";
@@ -65,7 +65,7 @@ export class RawCalls {
   /** True when `value` (a parsed line) was handled here; false: the normal path takes it. */
   take(value: unknown): boolean {
     if (!isRecord(value)) return false;
-    if (value["method"] === "notifications/cancelled") return this.cancelled(value["params"]);
+    if (value["method"] === "notifications/cancelled") return this.cancelled(value);
     if (value["method"] !== "tools/call") return false;
     const pinned = this.host.pinned();
     if (pinned === undefined || !this.host.boxReady() || !plainCall(value)) return false;
@@ -109,10 +109,12 @@ export class RawCalls {
     return running.length > 0;
   }
 
-  private cancelled(params: unknown): boolean {
+  /** A cancellation naming a raw call, taken only when the SDK would act on it (anything else it handles itself). */
+  private cancelled(notification: Record<string, unknown>): boolean {
+    const params = notification["params"];
     const id = isRecord(params) ? (params["requestId"] as Id) : undefined;
     const running = id === undefined ? undefined : this.running.get(id);
-    if (running === undefined) return false;
+    if (running === undefined || !takenBySdk(notification)) return false;
     this.running.delete(id!);
     const reason = (params as Record<string, unknown>)["reason"];
     running.forward.cancel(typeof reason === "string" ? reason : "cancelled by the client");
@@ -143,6 +145,22 @@ function preAnswer(name: string, answer: RawAnswer): PreAnswer {
   if (answer.kind === "result") return { result: answer.result };
   if (answer.kind === "outcome") return { outcome: answer.outcome };
   return { outcome: rejectionOutcome({ id: "raw", name }, answer.error) };
+}
+
+/**
+ * A cancellation the SDK acts on: a JSON-RPC notification its message schema
+ * parses, of the cancellation's schema. A malformed one (a `reason` that is
+ * no string, an id, an unknown top-level key) it refuses or drops, and the
+ * call it names goes on: so does a raw call.
+ */
+function takenBySdk(notification: Record<string, unknown>): boolean {
+  if (Object.hasOwn(notification, "id")) return false;
+  try {
+    parseJSONRPCMessage(notification);
+  } catch {
+    return false;
+  }
+  return isSpecType.CancelledNotification(notification);
 }
 
 /** A request of exactly `tools/call`'s plain form: a name, at most object arguments and `_meta` (no task). */
