@@ -127,12 +127,35 @@ async function lineClient(era: Era, asks: boolean, mcp = config): Promise<LineCl
 
 const text = (answer: Message) => (answer["result"] as { content: { text: string }[] }).content[0]!.text;
 
+interface ClientPair {
+  readonly raw: LineClient;
+  readonly normal: LineClient;
+}
+
+/** The pair's first client calls raw, its second through the SDK (the fixture says which kind of id a call came with). */
+function itTakesBothPaths(clients: ClientPair): void {
+  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
+    const { raw, normal } = clients;
+    expect(text(await raw.call("whoami"))).toBe("string");
+    expect(text(await normal.call("whoami"))).toBe("number");
+  });
+}
+
+/** For each case (what the answer is, the tool, its arguments), both clients get the same answer line. */
+function itAnswersAlike(clients: ClientPair, cases: [string, string, Message][]): void {
+  it.each(cases)("gets what the normal path gives for %s", async (_what, tool, args) => {
+    const { raw, normal } = clients;
+    const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
+    expect(fast).toEqual(slow);
+  });
+}
+
 /**
  * For the describe block it is called in: a client that can be asked nothing
  * (its calls go raw) and one that can (the normal path), each on its own gateway
  * mounting what `mcp()` names once the sandbox is made.
  */
-function clientPair(era: Era, mcp = () => config): { readonly raw: LineClient; readonly normal: LineClient } {
+function clientPair(era: Era, mcp = () => config): ClientPair {
   const pair = {} as { raw: LineClient; normal: LineClient };
   beforeAll(async () => {
     [pair.raw, pair.normal] = await Promise.all([lineClient(era, false, mcp()), lineClient(era, true, mcp())]);
@@ -146,13 +169,9 @@ function clientPair(era: Era, mcp = () => config): { readonly raw: LineClient; r
 describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
   const clients = clientPair(era);
 
-  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
-    const { raw, normal } = clients;
-    expect(text(await raw.call("whoami"))).toBe("string");
-    expect(text(await normal.call("whoami"))).toBe("number");
-  });
+  itTakesBothPaths(clients);
 
-  it.each([
+  itAnswersAlike(clients, [
     ["a text result", "text", { message: "hi" }],
     ["an error result", "failing", {}],
     ["a JSON-RPC error", "rpc-error", {}],
@@ -165,11 +184,7 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client", (era) => {
     ["an answer to a request never sent first", "stray-id", {}],
     ["a tool the profile holds back", "writer", {}],
     ["a tool nobody offers", "nonesuch", {}],
-  ])("gets what the normal path gives for %s", async (_what, tool, args) => {
-    const { raw, normal } = clients;
-    const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
-    expect(fast).toEqual(slow);
-  });
+  ]);
 
   it("gets a 20 MB result whole", async () => {
     const { raw, normal } = clients;
@@ -243,11 +258,7 @@ describe("a raw call past its deadline", () => {
 describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server", (era) => {
   const clients = clientPair(era, () => modern);
 
-  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
-    const { raw, normal } = clients;
-    expect(text(await raw.call("whoami"))).toBe("string");
-    expect(text(await normal.call("whoami"))).toBe("number");
-  });
+  itTakesBothPaths(clients);
 
   it.each([
     ["a text result", "echo", { message: "hi" }],
@@ -277,13 +288,9 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client of a 2026-07-28 server",
 describe.each<Era>(["2025", "2026-07-28"])("a %s client of a hostile 2026-07-28 server", (era) => {
   const clients = clientPair(era, () => hostileModern);
 
-  it("that can be asked nothing calls raw; one that can, through the SDK", async () => {
-    const { raw, normal } = clients;
-    expect(text(await raw.call("whoami"))).toBe("string");
-    expect(text(await normal.call("whoami"))).toBe("number");
-  });
+  itTakesBothPaths(clients);
 
-  it.each([
+  itAnswersAlike(clients, [
     ["a text result", "text", { message: "hi" }],
     ["an error result", "failing", {}],
     ["a JSON-RPC error", "rpc-error", {}],
@@ -291,11 +298,7 @@ describe.each<Era>(["2025", "2026-07-28"])("a %s client of a hostile 2026-07-28 
     ["an isError that is not a boolean", "not-boolean", {}],
     ["a result typed with a number", "typed", { type: 5 }],
     ["a result of a type the call did not ask for", "typed", { type: "input_required" }],
-  ])("gets what the normal path gives for %s", async (_what, tool, args) => {
-    const { raw, normal } = clients;
-    const [fast, slow] = await Promise.all([raw.call(tool, args), normal.call(tool, args)]);
-    expect(fast).toEqual(slow);
-  });
+  ]);
 });
 
 describe("a gateway shutting down", () => {
