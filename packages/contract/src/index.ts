@@ -63,10 +63,11 @@ export type {
   EndpointTimeouts,
 } from "./endpoint-options";
 export type { JsonObject, JsonPrimitive, JsonSchema, JsonValue } from "./json";
-export { isRecord } from "./json";
+export { isRecord, ownKeyCount } from "./json";
 export { MAX_JSON_DEPTH, formatJsonPath, sameJson, tooDeepAt } from "./wire/json-bounds";
 export type { JsonPath } from "./wire/json-bounds";
 export { TEXT_SLICE_UNITS, textSlices, writeSlices } from "./wire/text-slices";
+export { isPlainTextBlock } from "./wire/text-block";
 export type { SliceOutput } from "./wire/text-slices";
 export type { EndpointStatus, FleetStatus, RemoteCallResult, RemoteTool } from "./remote";
 export { LOG_LEVELS } from "./call-logs";

@@ -2,12 +2,7 @@
  * A 2026-era request carries in `_meta` what the 2025 era set once per
  * connection: its client's capabilities and the log level.
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  LOG_LEVEL_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-} from "@modelcontextprotocol/client";
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, LogLevel, TraceContext } from "@indus/contract";
 import { callCapabilities, clientCapabilities, withTasks } from "./relay/client-host";
 
@@ -52,20 +47,4 @@ export function withTrace<P extends Record<string, unknown>>(params: P, trace: T
   if (trace === undefined) return params;
   const meta = trace.tracestate === undefined ? { traceparent: trace.traceparent } : { ...trace };
   return Object.assign({}, params, { _meta: meta });
-}
-
-/**
- * What a raw call (see `tools/raw-call.ts`) carries in `_meta` on a
- * 2026-07-28 session, where the SDK client would add it: the revision, who
- * asks (as the SDK client was told), and no capabilities: it can answer no question.
- */
-export function rawCallEnvelope(clientInfo: {
-  readonly name: string;
-  readonly version: string;
-}): Record<string, unknown> {
-  return {
-    [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
-    [CLIENT_INFO_META_KEY]: { name: clientInfo.name, version: clientInfo.version },
-    [CLIENT_CAPABILITIES_META_KEY]: {},
-  };
 }

@@ -2,31 +2,61 @@
  * The SDK `Client` of one session: how it negotiates the era, and the 2026
  * era's `subscriptions/listen` stream that carries list changes there.
  */
-import { Client, type McpSubscription } from "@modelcontextprotocol/client";
+import { Client, SdkError, SdkErrorCode, type McpSubscription } from "@modelcontextprotocol/client";
 import type { ClientHostHooks, ProtocolMode } from "@indus/contract";
 import type { ClientIdentity } from "../client-identity";
 import { outsideCalls } from "../relay/call-context";
 import { clientCapabilities } from "../relay/client-host";
 import type { Session } from "../session";
 import type { EndpointTimeouts } from "../endpoint-options";
-import type { CallResultReading } from "../tools/raw-call-tap";
 
 /** How long `auto` waits for the `server/discover` probe. */
 export function probeMs(timeouts: EndpointTimeouts): number {
   return Math.min(timeouts.eraProbeMs, timeouts.startupMs);
 }
 
+type ClientInfo = ConstructorParameters<typeof Client>[0];
+
 /**
- * The SDK client, which can also read a `tools/call` result exactly as its
- * own request path does (the negotiated era's codec: a 2025 result loses any
- * `resultType`, a 2026-07-28 one is checked against that era's wire schema).
- * A raw call's answer never reaches the request path, so it is read here.
+ * The SDK client, which also lends its codec to raw calls (see
+ * `tools/raw-call.ts`), whose request and answer skip its request path: the
+ * envelope a 2026-07-28 request carries, and the reading of a `tools/call`
+ * result, are the negotiated era's own.
  */
 export class SessionClient extends Client {
-  readCallResult(raw: unknown): CallResultReading {
+  constructor(
+    private readonly info: ClientInfo,
+    options: ConstructorParameters<typeof Client>[1],
+  ) {
+    super(info, options);
+  }
+
+  /**
+   * The `_meta` envelope a raw call carries once a modern era is negotiated
+   * (the revision, this client, and no capabilities: a raw call can answer no
+   * question); undefined in the 2025 era, which has none.
+   */
+  rawCallEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const version = this.getNegotiatedProtocolVersion();
+    if (version === undefined || this.getProtocolEra() !== "modern") return undefined;
+    return this._wireCodec().outboundEnvelope({
+      protocolVersion: version,
+      clientInfo: this.info,
+      clientCapabilities: {},
+    });
+  }
+
+  /**
+   * A `tools/call` result as the request path reads it: a 2025 one loses any
+   * `resultType`, a 2026-07-28 one must be `complete` and pass that era's wire
+   * schema; else the error the request would fail with. A call that declared
+   * no capabilities cannot be asked for input, so `input_required` is unsupported.
+   */
+  readCallResult(raw: unknown): Record<string, unknown> | Error {
     const decoded = this._wireCodec().decodeResult("tools/call", raw);
-    if (decoded.kind === "complete") return { kind: "complete", result: decoded.result };
-    return decoded.kind === "invalid" ? { kind: "invalid", error: decoded.error } : { kind: "input_required" };
+    if (decoded.kind === "complete") return decoded.result;
+    if (decoded.kind === "invalid") return decoded.error;
+    return new SdkError(SdkErrorCode.UnsupportedResultType, "Unsupported result type 'input_required' for tools/call");
   }
 }
 

@@ -23,7 +23,6 @@ import {
   type TransportKind,
 } from "@indus/contract";
 import type { ClientIdentity } from "../client-identity";
-import { rawCallEnvelope } from "../request-meta";
 import { watchCallAnswers, type CallAnswerListener } from "../relay/call-answers";
 import { callScopedTransport, outsideCalls } from "../relay/call-context";
 import {
@@ -354,7 +353,7 @@ export class SessionOpener {
     );
     if (client.getProtocolEra() === "modern") {
       session.era = "2026-07-28";
-      if (session.rawCalls) session.rawCalls.envelope = rawCallEnvelope(this.setup.clientInfo);
+      if (session.rawCalls) session.rawCalls.envelope = client.rawCallEnvelope();
       this.listenInBackground(session);
     }
     return session;

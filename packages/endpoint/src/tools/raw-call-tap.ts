@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { LOG_LEVEL_META_KEY, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
-import { isRecord, type LogLevel } from "@indus/contract";
+import { isRecord, ownKeyCount, type LogLevel } from "@indus/contract";
 import { tapTransport } from "../transport-tap";
 import { QUEUED } from "../stdio/queued";
 
@@ -23,12 +23,6 @@ export interface RawReply {
   /** The request could not be sent, or the connection ended before the answer. */
   readonly lost?: unknown;
 }
-
-/** What the session's SDK codec makes of a `tools/call` result: what its own request path would read. */
-export type CallResultReading =
-  | { readonly kind: "complete"; readonly result: Record<string, unknown> }
-  | { readonly kind: "invalid"; readonly error: Error }
-  | { readonly kind: "input_required" };
 
 /** How long a raw call may wait for its answer, the error it gives up with, and on a 2026-07-28 session its log level. */
 export interface RawCallTerms {
@@ -61,9 +55,7 @@ export function isPlainRawAnswer(value: unknown): value is JSONRPCMessage {
   if (!isRecord(value) || value["jsonrpc"] !== "2.0") return false;
   const id = value["id"];
   if (typeof id !== "string" || !id.startsWith(RAW_ID_PREFIX)) return false;
-  let keys = 0;
-  for (const key in value) if (Object.hasOwn(value, key)) keys += 1;
-  if (keys !== 3) return false;
+  if (ownKeyCount(value) !== 3) return false;
   const { result, error } = value;
   // A `_meta` object passes the schema as it is, but for a malformed `serverInfo`, which `withoutEnvelope` drops anyway.
   if (result !== undefined) return isRecord(result) && (!Object.hasOwn(result, "_meta") || isRecord(result["_meta"]));
@@ -103,7 +95,7 @@ export class RawCallTap {
    */
   constructor(
     private readonly below: Transport,
-    readonly readResult: (result: unknown) => CallResultReading,
+    readonly readResult: (result: unknown) => Record<string, unknown> | Error,
   ) {
     this.transport = tapTransport(below, {
       inbound: (deliver) => (message, extra) => {

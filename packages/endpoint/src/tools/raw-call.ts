@@ -10,8 +10,15 @@
  * result is read as the SDK client's own request would read it: by the
  * session's codec (see `readResult`).
  */
-import { isRecord, type JsonObject, type ProtocolFault, type RawCall, type RawForward } from "@indus/contract";
-import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import {
+  isPlainTextBlock,
+  isRecord,
+  type JsonObject,
+  type ProtocolFault,
+  type RawCall,
+  type RawForward,
+} from "@indus/contract";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { DeadlineExceeded } from "../deadline";
 import type { Session } from "../session";
 import type { SessionPort } from "../session-port";
@@ -93,8 +100,7 @@ function settle(reply: RawReply, { tools, call, fail, tap, modern }: Settling): 
  * schema), or the error the SDK's request would fail with. The two forms the
  * codec gives back at once are read here without it: a 2025 result with no
  * `resultType`, and a plain complete 2026-07-28 one, which no schema check
- * can fail (less its `resultType`). A call that declared no capabilities
- * cannot be asked for input: an `input_required` answer fails as unsupported.
+ * can fail (less its `resultType`).
  */
 function readResult(
   tap: RawCallTap,
@@ -106,24 +112,13 @@ function readResult(
     const { resultType: _kind, ...rest } = result;
     return rest;
   }
-  const reading = tap.readResult(result);
-  if (reading.kind === "complete") return reading.result;
-  if (reading.kind === "invalid") return reading.error;
-  return new SdkError(SdkErrorCode.UnsupportedResultType, "Unsupported result type 'input_required' for tools/call");
+  return tap.readResult(result);
 }
 
-/** Text blocks of a type and a text only, an `isError` that is a boolean if any, a `_meta` that is an object if any. */
+/** Plain text blocks, an `isError` that is a boolean if any, a `_meta` that is an object if any. */
 function plainCallResult(result: Record<string, unknown>): boolean {
   const { content, isError, _meta: meta } = result;
   if (!Array.isArray(content) || (isError !== undefined && typeof isError !== "boolean")) return false;
   if (meta !== undefined && !isRecord(meta)) return false;
-  for (const block of content as unknown[]) if (!plainTextBlock(block)) return false;
-  return true;
-}
-
-function plainTextBlock(block: unknown): boolean {
-  if (!isRecord(block) || block["type"] !== "text" || typeof block["text"] !== "string") return false;
-  let keys = 0;
-  for (const key in block) if (Object.hasOwn(block, key)) keys += 1;
-  return keys === 2;
+  return (content as unknown[]).every(isPlainTextBlock);
 }

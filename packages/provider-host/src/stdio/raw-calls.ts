@@ -12,7 +12,15 @@
  * exactly what the normal path gives. Everything not taken here takes the
  * normal path.
  */
-import { isRecord, type JsonObject, type RawAnswer, type RawForward, type ToolBox } from "@indus/contract";
+import {
+  isPlainTextBlock,
+  isRecord,
+  ownKeyCount,
+  type JsonObject,
+  type RawAnswer,
+  type RawForward,
+  type ToolBox,
+} from "@indus/contract";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -53,6 +61,7 @@ export interface RawCallHost {
 
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const CALL_KEYS = new Set(["name", "arguments", "_meta"]);
+const RESULT_KEYS = new Set(["content", "isError"]);
 const MODERN_REVISION = "2026-07-28";
 const ASKING_CAPABILITIES = ["sampling", "elicitation", "roots", "tasks"];
 
@@ -196,9 +205,10 @@ function askableNothing(instance: HostInstance, meta: unknown): boolean {
 function plainEnvelope(meta: unknown): boolean {
   if (!isRecord(meta) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return false;
   const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
-  if (!isRecord(capabilities) || Object.keys(capabilities).length > 0) return false;
-  for (const key of Object.keys(meta)) {
-    if (key === PROTOCOL_VERSION_META_KEY || key === CLIENT_CAPABILITIES_META_KEY) continue;
+  if (!isRecord(capabilities) || ownKeyCount(capabilities) > 0) return false;
+  for (const key in meta) {
+    if (!Object.hasOwn(meta, key) || key === PROTOCOL_VERSION_META_KEY || key === CLIENT_CAPABILITIES_META_KEY)
+      continue;
     if (key !== CLIENT_INFO_META_KEY || !plainImplementation(meta[key])) return false;
   }
   return true;
@@ -206,18 +216,14 @@ function plainEnvelope(meta: unknown): boolean {
 
 function plainImplementation(value: unknown): boolean {
   if (!isRecord(value) || typeof value["name"] !== "string" || typeof value["version"] !== "string") return false;
-  return Object.keys(value).length === 2;
+  return ownKeyCount(value) === 2;
 }
 
 /** A result the SDK `Server` would pass on as it is: text blocks and `isError`, nothing else. */
 function plainResult(result: JsonObject): boolean {
-  for (const key of Object.keys(result)) if (key !== "content" && key !== "isError") return false;
+  if (!onlyKeys(result, RESULT_KEYS)) return false;
   const content = result["content"];
   const isError = result["isError"];
   if (!Array.isArray(content) || (isError !== undefined && typeof isError !== "boolean")) return false;
-  for (const block of content) {
-    if (!isRecord(block) || block["type"] !== "text" || typeof block["text"] !== "string") return false;
-    if (Object.keys(block).length !== 2) return false;
-  }
-  return true;
+  return content.every(isPlainTextBlock);
 }
